@@ -1,0 +1,20 @@
+import type { Client } from '@temporalio/client';
+import type { AcquirerPort } from '../src/acquirer/port';
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/client';
+import type { Logger } from '../src/logger';
+
+/** What activities reach: every side effect of a workflow goes through these. */
+export interface ActivityDeps {
+  config: Config;
+  db: Db;
+  acquirer: AcquirerPort;
+  logger: Logger;
+  /** For activities that start or signal other workflows (webhook deliveries, sweep). */
+  temporal: Client;
+}
+
+/** All activities, bound to their dependencies, for the worker to register. */
+export function createActivities(_deps: ActivityDeps): Record<string, (...args: any[]) => Promise<unknown>> {
+  return {};
+}

@@ -1,0 +1,98 @@
+import {
+  type AcquirerPort,
+  AcquirerRejectedError,
+  AcquirerUnreachableError,
+  type BillStatus,
+  type DeviceCapabilities,
+  type SendBillRequest,
+  type SendBillResult,
+  type VoidStatus,
+} from './port';
+
+/**
+ * The acquirer port over HTTP, as a real cloud-terminal adapter would be: it reaches the sandbox
+ * acquirer's /acquirer/v1 API. No answer (network error, timeout) or a 5xx means the outcome is
+ * unknown (AcquirerUnreachableError, retryable); any other 4xx than send-bill's defined outcomes
+ * is a refusal (AcquirerRejectedError).
+ */
+export class HttpAcquirer implements AcquirerPort {
+  readonly name = 'sandbox';
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+
+  constructor(baseUrl: string, opts: { timeoutMs?: number } = {}) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs ?? 5000;
+  }
+
+  getDevice(deviceId: string): Promise<DeviceCapabilities> {
+    return this.call<DeviceCapabilities>('GET', this.device(deviceId));
+  }
+
+  sendBill(request: SendBillRequest): Promise<SendBillResult> {
+    const { deviceId, ...bill } = request;
+    // 409 DEVICE_BUSY and 422 MODE_UNSUPPORTED are answers, not failures.
+    return this.call<SendBillResult>('POST', `${this.device(deviceId)}/bills`, bill, ['DEVICE_BUSY', 'MODE_UNSUPPORTED']);
+  }
+
+  getBillStatus(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    return this.call<BillStatus>('GET', `${this.device(deviceId)}/bills/${enc(acquirerRef)}`);
+  }
+
+  withdrawBill(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    return this.call<BillStatus>('POST', `${this.device(deviceId)}/bills/${enc(acquirerRef)}/withdraw`);
+  }
+
+  submitVoid(deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus> {
+    return this.call<VoidStatus>('POST', `${this.device(deviceId)}/bills/${enc(acquirerRef)}/voids`, { voidReference });
+  }
+
+  getVoidStatus(deviceId: string, voidReference: string): Promise<VoidStatus> {
+    return this.call<VoidStatus>('GET', `${this.device(deviceId)}/voids/${enc(voidReference)}`);
+  }
+
+  private device(deviceId: string): string {
+    return `/acquirer/v1/devices/${enc(deviceId)}`;
+  }
+
+  private async call<T>(method: string, path: string, body?: object, outcomes: string[] = []): Promise<T> {
+    const what = `${method} ${path}`;
+    let status: number;
+    let payload: unknown;
+    try {
+      const res = await fetch(this.baseUrl + path, {
+        method,
+        headers: body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.timeoutMs), // covers reading the body too
+      });
+      status = res.status;
+      const text = await res.text();
+      payload = text ? safeJson(text) : undefined;
+    } catch (err) {
+      throw new AcquirerUnreachableError(`acquirer did not answer ${what}: ${describe(err)}`);
+    }
+    if (status >= 500) throw new AcquirerUnreachableError(`acquirer answered ${status} to ${what}`);
+    if (status >= 200 && status < 300 && payload !== undefined) return payload as T;
+    const outcome = (payload as { outcome?: unknown } | undefined)?.outcome;
+    if (status >= 400 && typeof outcome === 'string' && outcomes.includes(outcome)) return payload as T;
+    const message = (payload as { message?: unknown } | undefined)?.message;
+    throw new AcquirerRejectedError(`acquirer refused ${what}: ${status}${typeof message === 'string' ? ` ${message}` : ''}`, status);
+  }
+}
+
+const enc = encodeURIComponent;
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError') return 'timed out';
+  return [e?.message, e?.cause?.code ?? e?.cause?.message].filter(Boolean).join(': ') || String(err);
+}

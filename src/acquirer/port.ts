@@ -1,0 +1,88 @@
+/**
+ * The acquirer port: the only way the service talks to an acquirer (cloud terminal API).
+ * The sandbox acquirer is reached through an HTTP adapter implementing this interface, exactly
+ * as a real acquirer adapter would be. Every method is safe to retry: a network failure throws
+ * AcquirerUnreachableError and changes nothing the caller depends on.
+ */
+export type PaymentMode = 'CARD' | 'QR_CODE';
+
+/** What the acquirer says about a bill it holds (or held) on a device. */
+export type BillState =
+  | 'WAITING' // on the device, customer has not acted
+  | 'AUTHORIZED' // approved and held (two-step devices only)
+  | 'CAPTURED' // paid
+  | 'DECLINED' // customer or issuer declined
+  | 'CANCELLED' // cancelled on the device by cashier or customer
+  | 'ERROR' // the device reported a problem
+  | 'EXPIRED' // the device's own timeout ran out
+  | 'WITHDRAWN'; // taken off the device by the service (cancel / clear / expiry)
+
+export interface BillStatus {
+  acquirerRef: string;
+  state: BillState;
+  paymentMethod?: PaymentMode;
+  cardBrand?: string;
+  last4?: string;
+  errorMessage?: string;
+  /** ISO timestamp the acquirer recorded for capture/authorisation. */
+  decidedAt?: string;
+}
+
+export interface SendBillRequest {
+  deviceId: string;
+  paymentId: string;
+  pspReference: string;
+  amount: string; // exact decimal as a string
+  currency: string;
+  reference?: string | null;
+  modes: PaymentMode[]; // modes allowed for this bill (never empty)
+  timeoutSeconds: number; // the device's own timeout
+}
+
+export type SendBillResult =
+  | { outcome: 'ON_DEVICE'; acquirerRef: string }
+  /** Another bill is on the device; carries the reference of the bill occupying it. */
+  | { outcome: 'DEVICE_BUSY'; currentReference: string | null }
+  | { outcome: 'MODE_UNSUPPORTED'; supportedModes: PaymentMode[] };
+
+export type VoidState = 'CONFIRMED' | 'PENDING' | 'REJECTED';
+export interface VoidStatus {
+  voidReference: string;
+  state: VoidState;
+  message?: string;
+}
+
+export interface DeviceCapabilities {
+  deviceId: string;
+  modes: PaymentMode[];
+  twoStep: boolean;
+  voidSupported: boolean;
+}
+
+export interface AcquirerPort {
+  readonly name: string;
+  getDevice(deviceId: string): Promise<DeviceCapabilities>;
+  sendBill(request: SendBillRequest): Promise<SendBillResult>;
+  getBillStatus(deviceId: string, acquirerRef: string): Promise<BillStatus>;
+  /** Withdraws the bill if still waiting; answers the bill's resulting state (it may have been paid first). */
+  withdrawBill(deviceId: string, acquirerRef: string): Promise<BillStatus>;
+  /** Submits one reversal of a captured bill; each call is a new reversal attempt. */
+  submitVoid(deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus>;
+  getVoidStatus(deviceId: string, voidReference: string): Promise<VoidStatus>;
+}
+
+/** A network failure or timeout: the acquirer's answer is unknown. Retryable. */
+export class AcquirerUnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AcquirerUnreachableError';
+  }
+}
+
+/** The acquirer answered but refused the request as malformed or not allowed. Not retryable. */
+export class AcquirerRejectedError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+    this.name = 'AcquirerRejectedError';
+  }
+}

@@ -1,0 +1,89 @@
+import { Router } from '@koa/router';
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import type { SandboxEngine } from './engine';
+import { deviceIdSchema, modeSchema, parse } from './http';
+
+/**
+ * The acquirer API the HttpAcquirer adapter calls, all under /acquirer/v1/devices/{deviceId}.
+ * Send-bill answers its defined outcomes with a body carrying `outcome`: 201 ON_DEVICE,
+ * 409 DEVICE_BUSY, 422 MODE_UNSUPPORTED.
+ */
+export const ACQUIRER_PREFIX = '/acquirer/v1';
+
+const sendBillSchema = z.strictObject({
+  paymentId: z.string().min(1).max(200),
+  pspReference: z.string().min(1).max(200),
+  amount: z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code'),
+  reference: z.string().max(200).nullable().optional(),
+  modes: z.array(modeSchema).min(1, 'must name at least one mode'),
+  timeoutSeconds: z.number().positive('must be greater than zero').max(86_400, 'must be at most 86400'),
+});
+const voidSchema = z.strictObject({ voidReference: z.string().min(1).max(200) });
+
+/**
+ * The network between service and device: `reachable: false` holds the request and then drops the
+ * connection without an answer, as a timeout would; `latencyMs` delays the answer.
+ */
+export function networkConditions(engine: SandboxEngine, opts: { holdMs: number; held: Set<NodeJS.Timeout> }) {
+  const pattern = new RegExp(`^${ACQUIRER_PREFIX}/devices/([^/]+)`);
+  return async (ctx: Context, next: Next) => {
+    const match = pattern.exec(ctx.path);
+    if (!match) return next();
+    let deviceId: string;
+    try {
+      deviceId = decodeURIComponent(match[1]);
+    } catch {
+      return next(); // the route answers 400 for the id
+    }
+    const device = engine.store.deviceOrDefault(deviceId);
+    if (!device.reachable) {
+      ctx.respond = false;
+      const timer = setTimeout(() => {
+        opts.held.delete(timer);
+        ctx.req.socket.destroy();
+      }, opts.holdMs);
+      opts.held.add(timer);
+      return;
+    }
+    if (device.latencyMs > 0) await new Promise((r) => setTimeout(r, device.latencyMs));
+    return next();
+  };
+}
+
+export function acquirerRoutes(engine: SandboxEngine): Router {
+  const router = new Router({ prefix: `${ACQUIRER_PREFIX}/devices/:deviceId` });
+  const id = (raw: string | undefined) => parse(deviceIdSchema, raw, 'deviceId');
+
+  router.get('/', (ctx) => {
+    ctx.body = engine.capabilities(id(ctx.params.deviceId));
+  });
+
+  router.post('/bills', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    const result = await engine.sendBill({ deviceId, ...parse(sendBillSchema, ctx.request.body ?? {}) });
+    ctx.status = result.outcome === 'ON_DEVICE' ? 201 : result.outcome === 'DEVICE_BUSY' ? 409 : 422;
+    ctx.body = result;
+  });
+
+  router.get('/bills/:acquirerRef', (ctx) => {
+    ctx.body = engine.billStatus(id(ctx.params.deviceId), ctx.params.acquirerRef ?? '');
+  });
+
+  router.post('/bills/:acquirerRef/withdraw', async (ctx) => {
+    ctx.body = await engine.withdrawBill(id(ctx.params.deviceId), ctx.params.acquirerRef ?? '');
+  });
+
+  router.post('/bills/:acquirerRef/voids', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    const { voidReference } = parse(voidSchema, ctx.request.body ?? {});
+    ctx.body = await engine.submitVoid(deviceId, ctx.params.acquirerRef ?? '', voidReference);
+  });
+
+  router.get('/voids/:voidReference', (ctx) => {
+    ctx.body = engine.voidStatus(id(ctx.params.deviceId), ctx.params.voidReference ?? '');
+  });
+
+  return router;
+}

@@ -1,0 +1,57 @@
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import type { SandboxEngine } from './engine';
+import { deviceIdSchema, modeSchema, parse } from './http';
+
+/**
+ * The control endpoints of contracts section 4: they play the network (device settings) and the
+ * customer (actions on the bill on the device). They work even when a device is "unreachable".
+ */
+const settingsSchema = z.strictObject({
+  modes: z
+    .array(modeSchema)
+    .min(1, 'must name at least one mode')
+    .transform((m) => [...new Set(m)])
+    .optional(),
+  twoStep: z.boolean().optional(),
+  voidSupported: z.boolean().optional(),
+  reachable: z.boolean().optional(),
+  latencyMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(120_000, 'must be at most 120000').optional(),
+  voidConfirmDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
+});
+
+const customerSchema = z.discriminatedUnion('action', [
+  z.strictObject({
+    action: z.literal('pay'),
+    mode: modeSchema.optional(),
+    cardBrand: z.string().min(1).max(32).optional(),
+    last4: z.string().regex(/^\d{4}$/, 'must be four digits').optional(),
+  }),
+  z.strictObject({ action: z.enum(['decline', 'cancel', 'error']) }),
+], { error: "must be one of 'pay', 'decline', 'cancel', 'error'" });
+
+export function controlRoutes(engine: SandboxEngine): Router {
+  const router = new Router({ prefix: '/sim' });
+  const id = (raw: string | undefined) => parse(deviceIdSchema, raw, 'deviceId');
+
+  router.get('/devices/:deviceId', (ctx) => {
+    ctx.body = engine.deviceView(id(ctx.params.deviceId));
+  });
+
+  router.put('/devices/:deviceId', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    ctx.body = await engine.configureDevice(deviceId, parse(settingsSchema, ctx.request.body ?? {}));
+  });
+
+  router.post('/devices/:deviceId/customer', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    ctx.body = await engine.customerAct(deviceId, parse(customerSchema, ctx.request.body ?? {}));
+  });
+
+  // Any bill, also after it left its device (outcome, card details, `voided`).
+  router.get('/bills/:acquirerRef', (ctx) => {
+    ctx.body = engine.billView(ctx.params.acquirerRef ?? '');
+  });
+
+  return router;
+}

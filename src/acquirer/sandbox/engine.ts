@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, SendBillRequest, SendBillResult, VoidStatus } from '../port';
+import { type Bill, type Device, type DeviceSettings, type Reversal, SandboxStore } from './state';
+
+/**
+ * What the sandbox acquirer does, free of HTTP: the bill on each device, the customer's actions,
+ * the device's own timeout, and reversals. Time-based changes (device timeout, delayed void
+ * confirmation) are computed from stored timestamps on every access (settle), so they hold across
+ * a restart; the server's timer only calls settle early so that notifications go out on time.
+ */
+export class SandboxError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+/** Sent to the service's notification endpoint: only a nudge to re-read, never the outcome itself. */
+export interface SandboxEvent {
+  deviceId: string;
+  acquirerRef: string;
+  event: BillState | 'VOID_CONFIRMED';
+  voidReference?: string;
+}
+
+export type CustomerAction =
+  | { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string }
+  | { action: 'decline' | 'cancel' | 'error' };
+
+export interface DeviceView extends DeviceSettings {
+  deviceId: string;
+  currentBill: BillView | null;
+  /** The last bill sent to the device, wherever it ended (shows outcome and `voided`). */
+  lastBill: BillView | null;
+}
+export type BillView = Omit<Bill, 'state'> & { status: BillState };
+
+export class SandboxEngine {
+  constructor(
+    readonly store: SandboxStore,
+    private readonly emit: (e: SandboxEvent) => void,
+    private readonly onSaveError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  // ---- time ----
+
+  /** Applies the device timeouts and void confirmations that are due; emits their events. */
+  settle(now = Date.now()): void {
+    let changed = false;
+    for (const device of this.store.devices()) {
+      const bill = device.currentBillRef ? this.store.bill(device.currentBillRef) : undefined;
+      if (bill && bill.state === 'WAITING' && now >= Date.parse(bill.expiresAt)) {
+        this.decide(device, bill, 'EXPIRED', bill.expiresAt);
+        changed = true;
+      }
+    }
+    for (const r of this.store.pendingReversals()) {
+      if (now >= Date.parse(r.confirmAt)) {
+        r.state = 'CONFIRMED';
+        const bill = this.store.bill(r.acquirerRef);
+        if (bill) bill.voided = true;
+        this.emit({ deviceId: r.deviceId, acquirerRef: r.acquirerRef, event: 'VOID_CONFIRMED', voidReference: r.voidReference });
+        changed = true;
+      }
+    }
+    // The outcome is recomputed from stored times after a restart, so reads need not wait for this write.
+    if (changed) this.store.save().catch(this.onSaveError);
+  }
+
+  /** The earliest moment settle has something to do, or null. */
+  nextDeadline(): number | null {
+    let next: number | null = null;
+    const consider = (t: number) => (next = next === null ? t : Math.min(next, t));
+    for (const device of this.store.devices()) {
+      const bill = device.currentBillRef ? this.store.bill(device.currentBillRef) : undefined;
+      if (bill?.state === 'WAITING') consider(Date.parse(bill.expiresAt));
+    }
+    for (const r of this.store.pendingReversals()) consider(Date.parse(r.confirmAt));
+    return next;
+  }
+
+  // ---- control (the customer and the network) ----
+
+  deviceView(deviceId: string): DeviceView {
+    this.settle();
+    const d = this.store.deviceOrDefault(deviceId);
+    const view = (ref: string | null) => {
+      const bill = ref ? this.store.bill(ref) : undefined;
+      return bill ? billView(bill) : null;
+    };
+    return {
+      deviceId,
+      modes: d.modes,
+      twoStep: d.twoStep,
+      voidSupported: d.voidSupported,
+      reachable: d.reachable,
+      latencyMs: d.latencyMs,
+      voidConfirmDelayMs: d.voidConfirmDelayMs,
+      currentBill: view(d.currentBillRef),
+      lastBill: view(d.lastBillRef),
+    };
+  }
+
+  async configureDevice(deviceId: string, patch: Partial<DeviceSettings>): Promise<DeviceView> {
+    const device = this.store.ensureDevice(deviceId);
+    for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(device, { [key]: value });
+    await this.store.save();
+    return this.deviceView(deviceId);
+  }
+
+  billView(acquirerRef: string): BillView {
+    this.settle();
+    const bill = this.store.bill(acquirerRef);
+    if (!bill) throw new SandboxError(404, `no bill ${acquirerRef}`);
+    return billView(bill);
+  }
+
+  /** The customer acts on the bill on the device. A decided bill (even AUTHORIZED) has left the device. */
+  async customerAct(deviceId: string, act: CustomerAction): Promise<BillView> {
+    this.settle();
+    const device = this.store.deviceOrDefault(deviceId);
+    const bill = device.currentBillRef ? this.store.bill(device.currentBillRef) : undefined;
+    if (!bill || bill.state !== 'WAITING') throw new SandboxError(409, `no bill on device ${deviceId}`);
+    const now = new Date().toISOString();
+    if (act.action === 'pay') {
+      const mode = act.mode ?? (bill.modes.length === 1 ? bill.modes[0] : 'CARD');
+      if (!bill.modes.includes(mode)) {
+        throw new SandboxError(409, `mode ${mode} is not allowed for this bill (allowed: ${bill.modes.join(', ')})`);
+      }
+      bill.paymentMethod = mode;
+      if (mode === 'CARD') {
+        bill.cardBrand = act.cardBrand ?? 'VISA';
+        bill.last4 = act.last4 ?? '4242';
+      } else {
+        // A QR wallet has no card; keep only what the caller explicitly gave.
+        if (act.cardBrand !== undefined) bill.cardBrand = act.cardBrand;
+        if (act.last4 !== undefined) bill.last4 = act.last4;
+      }
+      this.decide(device, bill, device.twoStep ? 'AUTHORIZED' : 'CAPTURED', now);
+    } else if (act.action === 'decline') {
+      this.decide(device, bill, 'DECLINED', now);
+    } else if (act.action === 'cancel') {
+      this.decide(device, bill, 'CANCELLED', now);
+    } else {
+      bill.errorMessage = 'the device reported a processing error';
+      this.decide(device, bill, 'ERROR', now);
+    }
+    await this.store.save();
+    return billView(bill);
+  }
+
+  // ---- acquirer API (what the service calls through the adapter) ----
+
+  capabilities(deviceId: string): DeviceCapabilities {
+    const d = this.store.deviceOrDefault(deviceId);
+    return { deviceId, modes: d.modes, twoStep: d.twoStep, voidSupported: d.voidSupported };
+  }
+
+  async sendBill(req: SendBillRequest): Promise<SendBillResult> {
+    this.settle();
+    // A retry of a send that already succeeded (its answer was lost) gets the same bill back.
+    const again = this.store.billForPayment(req.deviceId, req.paymentId);
+    if (again) return { outcome: 'ON_DEVICE', acquirerRef: again.acquirerRef };
+
+    const device = this.store.deviceOrDefault(req.deviceId);
+    if (device.currentBillRef) {
+      return { outcome: 'DEVICE_BUSY', currentReference: this.store.bill(device.currentBillRef)?.reference ?? null };
+    }
+    const modes = req.modes.filter((m) => device.modes.includes(m));
+    if (modes.length === 0) return { outcome: 'MODE_UNSUPPORTED', supportedModes: device.modes };
+
+    const now = Date.now();
+    const bill: Bill = {
+      acquirerRef: `sbx_${randomBytes(12).toString('hex')}`,
+      deviceId: req.deviceId,
+      paymentId: req.paymentId,
+      pspReference: req.pspReference,
+      amount: req.amount,
+      currency: req.currency,
+      reference: req.reference ?? null,
+      modes,
+      state: 'WAITING',
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + Math.round(req.timeoutSeconds * 1000)).toISOString(),
+      voided: false,
+    };
+    this.store.addBill(bill);
+    const stored = this.store.ensureDevice(req.deviceId);
+    stored.currentBillRef = bill.acquirerRef;
+    stored.lastBillRef = bill.acquirerRef;
+    await this.store.save();
+    return { outcome: 'ON_DEVICE', acquirerRef: bill.acquirerRef };
+  }
+
+  billStatus(deviceId: string, acquirerRef: string): BillStatus {
+    this.settle();
+    return billStatus(this.deviceBill(deviceId, acquirerRef));
+  }
+
+  /** Takes a WAITING bill off the device; a decided bill is answered unchanged. */
+  async withdrawBill(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    this.settle();
+    const bill = this.deviceBill(deviceId, acquirerRef);
+    if (bill.state === 'WAITING') {
+      this.decide(this.store.ensureDevice(deviceId), bill, 'WITHDRAWN', new Date().toISOString());
+      await this.store.save();
+    }
+    return billStatus(bill);
+  }
+
+  /** Each new voidReference is a new reversal; repeating a voidReference answers that reversal. */
+  async submitVoid(deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus> {
+    this.settle();
+    const bill = this.deviceBill(deviceId, acquirerRef);
+    const existing = this.store.reversal(voidReference);
+    if (existing) {
+      if (existing.acquirerRef !== acquirerRef) throw new SandboxError(409, `void reference ${voidReference} belongs to another bill`);
+      return voidStatus(existing);
+    }
+    const device = this.store.deviceOrDefault(deviceId);
+    const now = Date.now();
+    const r: Reversal = {
+      voidReference,
+      acquirerRef,
+      deviceId,
+      state: 'PENDING',
+      submittedAt: new Date(now).toISOString(),
+      confirmAt: new Date(now + device.voidConfirmDelayMs).toISOString(),
+    };
+    if (!device.voidSupported) {
+      r.state = 'REJECTED';
+      r.message = 'the device does not support voids';
+    } else if (bill.state !== 'CAPTURED') {
+      r.state = 'REJECTED';
+      r.message = `only a CAPTURED bill can be voided; this one is ${bill.state}`;
+    } else if (bill.voided) {
+      // The money is already back; answering CONFIRMED lets a retrying caller settle correctly.
+      r.state = 'CONFIRMED';
+      r.message = 'the bill was already reversed';
+    } else if (device.voidConfirmDelayMs === 0) {
+      r.state = 'CONFIRMED';
+      bill.voided = true;
+    }
+    this.store.addReversal(r);
+    await this.store.save();
+    return voidStatus(r);
+  }
+
+  voidStatus(deviceId: string, voidReference: string): VoidStatus {
+    this.settle();
+    const r = this.store.reversal(voidReference);
+    if (!r || r.deviceId !== deviceId) throw new SandboxError(404, `no void ${voidReference} on device ${deviceId}`);
+    return voidStatus(r);
+  }
+
+  // ---- helpers ----
+
+  private deviceBill(deviceId: string, acquirerRef: string): Bill {
+    const bill = this.store.bill(acquirerRef);
+    if (!bill || bill.deviceId !== deviceId) throw new SandboxError(404, `no bill ${acquirerRef} on device ${deviceId}`);
+    return bill;
+  }
+
+  /** Records the outcome, frees the device, and notifies for outcomes the service did not cause. */
+  private decide(device: Device, bill: Bill, state: BillState, at: string): void {
+    bill.state = state;
+    bill.decidedAt = at;
+    if (device.currentBillRef === bill.acquirerRef) device.currentBillRef = null;
+    if (state !== 'WITHDRAWN') this.emit({ deviceId: bill.deviceId, acquirerRef: bill.acquirerRef, event: state });
+  }
+}
+
+function billView({ state, ...rest }: Bill): BillView {
+  return { ...rest, status: state };
+}
+
+function billStatus(b: Bill): BillStatus {
+  return {
+    acquirerRef: b.acquirerRef,
+    state: b.state,
+    paymentMethod: b.paymentMethod,
+    cardBrand: b.cardBrand,
+    last4: b.last4,
+    errorMessage: b.errorMessage,
+    decidedAt: b.decidedAt,
+  };
+}
+
+function voidStatus(r: Reversal): VoidStatus {
+  return { voidReference: r.voidReference, state: r.state, message: r.message };
+}

@@ -1,0 +1,49 @@
+import { STATUS_CODES } from 'node:http';
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import { SandboxError } from './engine';
+
+/** HTTP plumbing shared by the sandbox's routes: the error body of the spec, and input checks. */
+export interface SandboxLogger {
+  info: (...args: unknown[]) => void;
+  warn: (...args: unknown[]) => void;
+  error: (...args: unknown[]) => void;
+}
+
+export function sendError(ctx: Context, status: number, message: string): void {
+  ctx.status = status;
+  ctx.body = { timestamp: new Date().toISOString(), status, error: STATUS_CODES[status] ?? 'Error', message };
+}
+
+/** Turns thrown errors into the spec's error body; anything unexpected is a logged 500. */
+export function errorMiddleware(logger: SandboxLogger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) sendError(ctx, 404, `no route ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      if (err instanceof SandboxError) return sendError(ctx, err.status, err.message);
+      const status = (err as { status?: number; expose?: boolean }).status;
+      if (status && status >= 400 && status < 500) return sendError(ctx, status, (err as Error).message);
+      logger.error({ err }, 'sandbox request failed');
+      sendError(ctx, 500, 'internal error');
+    }
+  };
+}
+
+/** Validates input, answering 400 with a message that names the field and the reason. */
+export function parse<T extends z.ZodType>(schema: T, value: unknown, what = 'body'): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const message = result.error.issues
+    .map((i) =>
+      i.code === 'unrecognized_keys'
+        ? `${i.keys.join(', ')}: unknown field`
+        : `${i.path.length ? i.path.join('.') : what}: ${i.message}`,
+    )
+    .join('; ');
+  throw new SandboxError(400, message);
+}
+
+export const deviceIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 letters, digits or . _ : -');
+export const modeSchema = z.enum(['CARD', 'QR_CODE']);

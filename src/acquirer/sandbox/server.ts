@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import { acquirerRoutes, networkConditions } from './acquirerRoutes';
+import { controlRoutes } from './controlRoutes';
+import { SandboxEngine } from './engine';
+import { errorMiddleware, type SandboxLogger } from './http';
+import { createNotifier } from './notify';
+import { SandboxStore } from './state';
+
+/**
+ * The sandbox acquirer: a separate HTTP server that behaves like a cloud terminal acquirer
+ * (contracts section 4). State lives in <dataDir>/sandbox/state.json.
+ */
+export interface SandboxServerOptions {
+  host: string;
+  port: number; // 0 picks a free port; the returned url has the real one
+  dataDir: string;
+  notifyUrl?: string;
+  notifySecret: string;
+  logger?: SandboxLogger;
+  /** How long an unreachable device holds a request before dropping the connection. */
+  unreachableHoldMs?: number;
+}
+
+const quietLogger: SandboxLogger = { info: () => undefined, warn: console.warn, error: console.error };
+/** setTimeout's own limit; a later deadline is simply re-armed when the timer fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const logger = opts.logger ?? quietLogger;
+  const store = new SandboxStore(opts.dataDir);
+  store.load();
+  const notifier = createNotifier(opts.notifyUrl, opts.notifySecret, logger);
+  const engine = new SandboxEngine(store, (e) => notifier.send(e), (err) => logger.error({ err }, 'sandbox state not saved'));
+
+  // One timer for the earliest device timeout or void confirmation, so their notifications go out on time.
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const rearm = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const next = engine.nextDeadline();
+    if (closed || next === null) return;
+    timer = setTimeout(() => {
+      engine.settle();
+      rearm();
+    }, Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()) + 5));
+    timer.unref();
+  };
+
+  const held = new Set<NodeJS.Timeout>();
+  const app = new Koa();
+  app.use(errorMiddleware(logger));
+  app.use(async (_ctx, next) => {
+    await next();
+    rearm(); // a request may have added or removed a deadline
+  });
+  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', onError: (_err, ctx) => ctx.throw(400, 'body: not valid JSON') }));
+  app.use(networkConditions(engine, { holdMs: opts.unreachableHoldMs ?? 200, held }));
+  for (const router of [controlRoutes(engine), acquirerRoutes(engine)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+
+  const server = app.listen(opts.port, opts.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  engine.settle(); // bills that expired while the sandbox was down
+  rearm();
+
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${urlHost(opts.host)}:${port}`;
+  logger.info({ url, stateFile: store.file }, 'sandbox acquirer listening');
+
+  return {
+    url,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      for (const t of held) clearTimeout(t);
+      held.clear();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await stopped;
+      await store.save().catch((err) => logger.error({ err }, 'sandbox state not saved'));
+      await notifier.drain();
+    },
+  };
+}
+
+/** A wildcard listen address is reached through loopback; IPv6 literals need brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,128 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable of contracts.md, read and validated once at boot. A bad value stops
+ * the start with a message naming the variable and the reason (ConfigError).
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be 1-65535').max(65535, 'must be 1-65535');
+/** A listening port of ours: 0 lets the system pick a free one (tests). */
+const listenPort = z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be 0-65535').max(65535, 'must be 0-65535');
+const positive = z.coerce.number({ message: 'must be a number' }).positive('must be greater than zero');
+const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be an integer').positive('must be greater than zero');
+
+export const SERVICE_NAMES = ['api', 'worker', 'sandbox'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.string().default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: listenPort.default(3000),
+    SIM_PORT: listenPort.default(3100),
+    TEMPORAL_PORT: port.default(7233),
+    TEMPORAL_UI_PORT: port.default(8233),
+    EMBEDDED_DB_PORT: port.default(5433),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+      .optional(),
+    TEMPORAL_ADDRESS: z
+      .string()
+      .regex(/^[^:\s]+:\d+$/, 'must be host:port')
+      .optional(),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('in-store-payments'),
+    TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+    ACQUIRER: z.enum(['sandbox'], { message: "must be 'sandbox'" }).default('sandbox'),
+    SANDBOX_URL: z.string().url('must be a URL').optional(),
+    SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
+    SANDBOX_NOTIFY_SECRET: z.string().min(16, 'must be at least 16 characters').default('sandbox-notify-secret-change-me'),
+    SERVICES: z
+      .string()
+      .default('api,worker,sandbox')
+      .transform((v, ctx) => {
+        const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
+        for (const p of parts) {
+          if (!(SERVICE_NAMES as readonly string[]).includes(p)) {
+            ctx.addIssue({ code: 'custom', message: `unknown service '${p}', expected any of ${SERVICE_NAMES.join(', ')}` });
+            return z.NEVER;
+          }
+        }
+        if (parts.length === 0) {
+          ctx.addIssue({ code: 'custom', message: 'must name at least one service' });
+          return z.NEVER;
+        }
+        return parts as ServiceName[];
+      }),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    RATE_LIMIT_PER_SECOND: positive.default(50),
+    RATE_LIMIT_BURST: positiveInt.default(100),
+    KEY_ROTATION_GRACE_HOURS: positive.default(24),
+    SESSION_TTL_HOURS: positive.default(12),
+    TERMINAL_TIMEOUT_DEFAULT_MINUTES: positive.default(5),
+    TERMINAL_TIMEOUT_MIN_MINUTES: positive.default(1),
+    TERMINAL_TIMEOUT_MAX_MINUTES: positive.default(60),
+    EXPIRY_GRACE_SECONDS: z.coerce.number({ message: 'must be a number' }).min(0, 'must be zero or more').default(30),
+    SWEEP_INTERVAL_SECONDS: positive.default(120),
+    VOID_WINDOW_MINUTES: positive.default(1395),
+    VOID_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
+    DELETE_GUARD_HOURS: positive.default(24),
+    BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+    WEBHOOK_RETRY_INITIAL_SECONDS: positive.default(10),
+    WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: positive.default(3600),
+    WEBHOOK_RETRY_MAX_AGE_HOURS: positive.default(72),
+    WEBHOOK_TIMEOUT_SECONDS: positive.default(10),
+    WEBHOOK_ALLOW_INSECURE: bool.default(false),
+    OTEL_ENABLED: bool.default(false),
+  })
+  .superRefine((c, ctx) => {
+    if (c.TERMINAL_TIMEOUT_MIN_MINUTES > c.TERMINAL_TIMEOUT_MAX_MINUTES) {
+      ctx.addIssue({ code: 'custom', path: ['TERMINAL_TIMEOUT_MIN_MINUTES'], message: 'must not exceed TERMINAL_TIMEOUT_MAX_MINUTES' });
+    }
+    const d = c.TERMINAL_TIMEOUT_DEFAULT_MINUTES;
+    if (d < c.TERMINAL_TIMEOUT_MIN_MINUTES || d > c.TERMINAL_TIMEOUT_MAX_MINUTES) {
+      ctx.addIssue({ code: 'custom', path: ['TERMINAL_TIMEOUT_DEFAULT_MINUTES'], message: 'must lie between the min and max terminal timeout' });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  /** The acquirer's base URL (the sandbox's own port unless SANDBOX_URL is set). */
+  sandboxUrl: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Variables that are set but empty count as unset, as shells and compose files often produce them. */
+function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') out[k] = v;
+  return out;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(withoutEmpty(env));
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    sandboxUrl: c.SANDBOX_URL ?? `http://${c.HOST}:${c.SIM_PORT}`,
+  };
+}
+
+/** Names of every variable the configuration module reads (kept in step with docker-compose.yml by a test). */
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as string[];

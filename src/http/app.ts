@@ -1,0 +1,33 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { AppDeps } from './context';
+import { mountDocs } from './docs';
+import { errorHandler } from './errors';
+import { createRegistry, generateDocument } from './openapi';
+import { requestContext } from './requestId';
+import { routeModules } from './routes';
+
+/** A route module mounts its endpoints on the router and documents them in the registry. */
+export type RouteModule = (router: Router<any, any>, registry: OpenAPIRegistry) => void;
+
+export function createApp(deps: AppDeps): Koa<any, any> {
+  const app = new Koa<any, any>();
+  app.proxy = false;
+  app.silent = true; // errors are logged once, by the error handler
+  app.context.deps = deps;
+
+  const registry = createRegistry();
+  const router = new Router<any, any>();
+  for (const mount of routeModules) mount(router, registry);
+  let document: object | undefined;
+  mountDocs(router, () => (document ??= generateDocument(registry)));
+
+  app.use(requestContext() as any);
+  app.use(errorHandler());
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.BODY_LIMIT_BYTES, encoding: 'utf-8' }));
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return app;
+}

@@ -1,0 +1,59 @@
+import type { Next } from 'koa';
+import { hashApiKey, keyModeOf } from '../auth/apiKeys';
+import type { ApiKeyPrincipal } from '../auth/principal';
+import { areasOfRoles, type Area } from '../auth/roles';
+import { resolveSession } from '../auth/sessions';
+import { ApiError, forbidden, unauthorized } from './errors';
+import type { ApiContext } from './context';
+
+export type AuthKind = 'apiKey' | 'session' | 'none';
+
+/** The API key of a request: X-API-Key, or `Authorization: Bearer isp_live_...|isp_test_...`. */
+export function presentedApiKey(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const header = headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header;
+  const auth = headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
+    if (m && keyModeOf(m[1]!)) return m[1];
+  }
+  return undefined;
+}
+
+async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {
+  const key = presentedApiKey(ctx.headers);
+  if (!key) throw unauthorized('missing or invalid API key');
+  const now = new Date();
+  // Lookup by SHA-256 of the key: the comparison is on a hash, never on the secret itself.
+  const record = await ctx.deps.db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) }, include: { merchant: true } });
+  if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw unauthorized('missing or invalid API key');
+  return {
+    kind: 'apiKey',
+    merchantId: record.merchantId,
+    merchantExternalId: record.merchant.externalId,
+    apiKeyId: record.id,
+    mode: record.mode === 'test' ? 'test' : 'live',
+    scopes: record.scopes,
+  };
+}
+
+/** Authenticates by the route's kind, then checks the route's area against scopes or roles. */
+export function authenticate(kind: AuthKind, area: Area | undefined) {
+  return async (ctx: ApiContext, next: Next): Promise<void> => {
+    if (kind === 'apiKey') {
+      const principal = await apiKeyPrincipal(ctx);
+      ctx.state.principal = principal;
+      if (area && !principal.scopes.includes(area)) throw forbidden(`this API key has no '${area}' scope`);
+    } else if (kind === 'session') {
+      const m = /^Bearer\s+(\S+)$/i.exec((ctx.headers.authorization ?? '').trim());
+      const principal = m ? await resolveSession(ctx.deps.db, m[1]!) : undefined;
+      if (!principal) throw unauthorized('missing, invalid or expired session token');
+      ctx.state.principal = principal;
+      if (area && !areasOfRoles(principal.roles).has(area)) throw forbidden(`your roles do not grant the '${area}' area`);
+    }
+    if (ctx.state.principal) await ctx.deps.rateLimiter.consume(ctx);
+    await next();
+  };
+}
+
+export { ApiError };

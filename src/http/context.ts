@@ -1,0 +1,26 @@
+import type { ParameterizedContext } from 'koa';
+import type { Client } from '@temporalio/client';
+import type { AcquirerPort } from '../acquirer/port';
+import type { Principal } from '../auth/principal';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import type { RateLimiter } from './rateLimit';
+
+/** What every route handler can reach. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  acquirer: AcquirerPort;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+}
+
+export interface ApiState {
+  requestId: string;
+  log: Logger;
+  principal?: Principal;
+}
+
+export type ApiContext = ParameterizedContext<ApiState, { deps: AppDeps; params: Record<string, string> }>;

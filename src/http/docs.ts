@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type Router from '@koa/router';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+/** The API docs page at /docs: Swagger UI served from its npm package, never from the web. */
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>In-store payments API</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });</script>
+</body></html>`;
+
+export function mountDocs(router: Router<any, any>, document: () => object): void {
+  const dir = getAbsoluteFSPath();
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = document();
+  });
+  router.get('/docs', (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = PAGE;
+  });
+  router.get('/docs/:asset', (ctx) => {
+    const type = ASSETS[ctx.params.asset!];
+    if (!type) return; // falls through to the 404 of the error handler
+    ctx.type = type;
+    ctx.set('Cache-Control', 'public, max-age=86400');
+    ctx.body = fs.createReadStream(path.join(dir, ctx.params.asset!));
+  });
+}

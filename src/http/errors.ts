@@ -1,0 +1,47 @@
+import { STATUS_CODES } from 'node:http';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../logger';
+
+/** An error that becomes an HTTP answer in the spec's error shape (section 7). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string): ApiError => new ApiError(400, message);
+export const unauthorized = (message = 'missing or invalid credentials'): ApiError => new ApiError(401, message);
+export const forbidden = (message = 'not permitted for these credentials'): ApiError => new ApiError(403, message);
+export const notFound = (what: string): ApiError => new ApiError(404, `${what} not found`);
+export const conflict = (message: string): ApiError => new ApiError(409, message);
+
+export function errorBody(status: number, message: string): { timestamp: string; status: number; error: string; message: string } {
+  return { timestamp: new Date().toISOString(), status, error: STATUS_CODES[status] ?? 'Error', message };
+}
+
+/** Turns every thrown error, ours or Koa's (body parser, router), into the spec's error shape. */
+export function errorHandler() {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, `no route for ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
+      let status = err instanceof ApiError ? err.status : (e.status ?? e.statusCode ?? 500);
+      if (status < 400 || status > 599) status = 500;
+      let message = err instanceof ApiError || e.expose ? (e.message ?? '') : 'internal server error';
+      if (e.type === 'entity.parse.failed') message = 'request body is not valid JSON';
+      else if (status === 413) message = 'request body too large';
+      else if (status === 415) message = 'request body must be application/json';
+      if (status >= 500) (ctx.state.log as Logger | undefined)?.error({ err }, 'request failed');
+      ctx.status = status;
+      for (const [k, v] of Object.entries(e.headers ?? {})) ctx.set(k, v);
+      ctx.body = errorBody(status, message);
+    }
+  };
+}

@@ -1,0 +1,117 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { HttpAcquirer } from './acquirer/httpAdapter';
+import { startSandboxServer } from './acquirer/sandbox/server';
+import type { Config } from './config';
+import { createDb, type Db } from './db/client';
+import { createApp } from './http/app';
+import { RateLimiter } from './http/rateLimit';
+import type { Logger } from './logger';
+import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
+import { createWorker } from './worker';
+
+/**
+ * The parts of one process, as SERVICES names them: the HTTP API, the Temporal worker and the
+ * sandbox acquirer. The database and Temporal are reached by URL and address; starting them
+ * (embedded) is the job of src/main.ts.
+ */
+export interface RunningService {
+  apiUrl?: string;
+  sandboxUrl?: string;
+  db?: Db;
+  client?: Client;
+  worker?: Worker;
+  stop(): Promise<void>;
+}
+
+export interface ServiceTargets {
+  databaseUrl: string;
+  temporalAddress: string;
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address() as AddressInfo;
+      resolve(`http://${host}:${actual}`);
+    });
+  });
+}
+
+export async function startService(config: Config, targets: ServiceTargets, logger: Logger): Promise<RunningService> {
+  const services = new Set(config.SERVICES);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async (): Promise<void> => {
+    for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'stop failed'));
+  };
+  const running: RunningService = { stop };
+  try {
+    // Bind the API port first: the sandbox needs the API's address to send its notifications.
+    let apiServer: http.Server | undefined;
+    if (services.has('api')) {
+      apiServer = http.createServer();
+      running.apiUrl = await listen(apiServer, config.HOST, config.PORT);
+      const server = apiServer;
+      stops.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
+    }
+    if (services.has('sandbox')) {
+      const sandbox = await startSandboxServer({
+        host: config.HOST,
+        port: config.SIM_PORT,
+        dataDir: config.dataDir,
+        notifyUrl: config.SANDBOX_NOTIFY_URL ?? `${running.apiUrl ?? `http://${config.HOST}:${config.PORT}`}/internal/acquirer/notifications`,
+        notifySecret: config.SANDBOX_NOTIFY_SECRET,
+        logger: logger.child({ part: 'sandbox' }),
+      });
+      running.sandboxUrl = sandbox.url;
+      stops.push(() => sandbox.close());
+    }
+    if (!services.has('api') && !services.has('worker')) return running;
+
+    const acquirer = new HttpAcquirer(config.SANDBOX_URL ?? running.sandboxUrl ?? config.sandboxUrl);
+    const db = createDb(targets.databaseUrl, { poolSize: config.DATABASE_URL ? 10 : 4 });
+    running.db = db;
+    stops.push(() => db.$disconnect());
+
+    const connection = await Connection.connect({ address: targets.temporalAddress });
+    stops.push(() => connection.close());
+    await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    running.client = client;
+
+    if (services.has('worker')) {
+      const nativeConnection = await NativeConnection.connect({ address: targets.temporalAddress });
+      const worker = await createWorker({ config, db, acquirer, temporal: client, logger: logger.child({ part: 'worker' }), connection: nativeConnection });
+      running.worker = worker;
+      const done = worker.run();
+      stops.push(async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await done.catch((err) => logger.error({ err }, 'worker stopped with an error'));
+        await nativeConnection.close();
+      });
+    }
+    if (apiServer) {
+      const app = createApp({ config, db, temporal: client, acquirer, logger: logger.child({ part: 'api' }), rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST) });
+      apiServer.on('request', app.callback());
+    }
+    return running;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Routes the Temporal SDK's own logs through pino once per process. */
+export function installTemporalRuntime(logger: Logger): void {
+  const { DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
+  try {
+    Runtime.install({
+      logger: new DefaultLogger('WARN', (entry) => logger.warn({ temporal: entry.meta }, entry.message)),
+    });
+  } catch {
+    // already installed in this process (tests start several stacks)
+  }
+}

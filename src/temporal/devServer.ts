@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ManagedChild } from '../process/child';
+import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
+import { findTemporalCli } from './cliBinary';
+
+export interface DevServerOptions {
+  host: string;
+  port: number;
+  uiPort?: number; // omitted: headless
+  /** SQLite file for persistence; omitted: in memory. */
+  dbFile?: string;
+  namespace: string;
+}
+
+/** Starts `temporal server start-dev` and resolves once its frontend accepts connections. */
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<ManagedChild> {
+  const binary = findTemporalCli();
+  const args = ['server', 'start-dev', '--ip', opts.host, '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
+  if (opts.uiPort) args.push('--ui-port', String(opts.uiPort), '--ui-ip', opts.host);
+  else args.push('--headless');
+  if (opts.dbFile) {
+    fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+    args.push('--db-filename', opts.dbFile);
+  }
+  for (const key of [
+    'frontend.enableUpdateWorkflowExecution=true',
+    'frontend.enableExecuteMultiOperation=true',
+    'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
+    // search attributes set at start are visible to the list API at once
+    'system.forceSearchAttributesCacheRefreshOnRead=true',
+  ]) {
+    args.push('--dynamic-config-value', key);
+  }
+  for (const attr of PAYMENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attr.name}=Keyword`);
+
+  const child = new ManagedChild('temporal dev server', binary, args);
+  await waitForPort(opts.host, opts.port, child, 60_000);
+  return child;
+}
+
+async function waitForPort(host: string, port: number, child: ManagedChild, timeoutMs: number): Promise<void> {
+  const net = await import('node:net');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!child.running) throw new Error(`temporal dev server exited:\n${child.recentLines.join('\n')}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect({ host, port }, () => { s.destroy(); resolve(true); });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`temporal dev server did not listen on ${host}:${port} within ${timeoutMs} ms:\n${child.recentLines.join('\n')}`);
+}

@@ -1,0 +1,15 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+
+/** The Temporal worker: runs payment and webhook workflows and their activities. */
+export async function createWorker(deps: ActivityDeps & { connection: NativeConnection }): Promise<Worker> {
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.config.TEMPORAL_NAMESPACE,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    workflowsPath: require.resolve('../workflows'),
+    activities: createActivities(deps),
+    // Payments are many and short; keep plenty in cache so updates hit a warm workflow.
+    maxCachedWorkflows: 2000,
+  });
+}

@@ -1,0 +1,42 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { installTemporalRuntime, startService, type RunningService } from '../../src/service';
+
+/**
+ * The real service for one test file: API, worker and sandbox acquirer in this process, on the
+ * run's shared Temporal dev server and database, with a task queue of its own.
+ */
+export interface TestStack extends RunningService {
+  apiUrl: string;
+  sandboxUrl: string;
+  config: Config;
+  db: NonNullable<RunningService['db']>;
+  client: NonNullable<RunningService['client']>;
+}
+
+export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const id = crypto.randomBytes(4).toString('hex');
+  const dataDir = path.join(process.env.TEST_ROOT!, `stack-${id}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const config = loadConfig({
+    PORT: '0',
+    SIM_PORT: '0',
+    DATA_DIR: dataDir,
+    TEMPORAL_TASK_QUEUE: `test-${id}`,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
+    ...env,
+  });
+  installTemporalRuntime(createLogger(config.LOG_LEVEL));
+  const service = await startService(
+    config,
+    { databaseUrl: process.env.TEST_DATABASE_URL!, temporalAddress: process.env.TEST_TEMPORAL_ADDRESS! },
+    createLogger(config.LOG_LEVEL),
+  );
+  return { ...(service as TestStack), config };
+}

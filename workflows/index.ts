@@ -1,0 +1,2 @@
+// Every workflow the worker runs. Deterministic code only: no Node, database or network imports.
+export {};
