@@ -3,6 +3,7 @@ import type { AcquirerPort } from '../src/acquirer/port';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/client';
 import type { Logger } from '../src/logger';
+import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -14,7 +15,14 @@ export interface ActivityDeps {
   temporal: Client;
 }
 
-/** All activities, bound to their dependencies, for the worker to register. */
-export function createActivities(_deps: ActivityDeps): Record<string, (...args: any[]) => Promise<unknown>> {
-  return {};
+/**
+ * All activities, bound to their dependencies, for the worker to register. Workflows import the
+ * type `Activities` to call them through proxyActivities.
+ */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    publishPaymentEvent: publishPaymentEventActivity(deps),
+  };
 }
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,143 @@
+import type { Prisma } from '../../generated/prisma/client';
+import { PAYMENT_STATUSES } from '../../payments/statuses';
+import { toHistoryEntry, toPaymentRecord } from '../../payments/record';
+import type { ApiKeyPrincipal } from '../../auth/principal';
+import type { RouteModule } from '../app';
+import type { ApiContext } from '../context';
+import { notFound } from '../errors';
+import { z } from '../openapi';
+import { pageOf, PagingQuery, pagedSchema } from '../paging';
+import { defineRoute } from '../route';
+
+/**
+ * The read side of payments (spec 4.1): answered from the database projection only, never from
+ * the terminal. A deleted store or terminal never hides its payments.
+ */
+export const PaymentRecordSchema = z
+  .object({
+    id: z.string(),
+    pspReference: z.string(),
+    status: z.enum(PAYMENT_STATUSES),
+    amount: z.number(),
+    currency: z.string(),
+    reference: z.string().nullable(),
+    sequenceNumber: z.number().int().nullable(),
+    storeExternalId: z.string(),
+    terminalExternalId: z.string(),
+    paymentMethod: z.string().nullable(),
+    cardBrand: z.string().nullable(),
+    last4: z.string().nullable(),
+    previousStatus: z.string().nullable(),
+    reason: z.string().nullable(),
+    refusalReason: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    capturedAt: z.string().nullable(),
+  })
+  .openapi('Payment');
+
+const HistoryEntry = z
+  .object({ status: z.string(), previousStatus: z.string().nullable(), actionReference: z.string(), source: z.enum(['API', 'SWEEP', 'TERMINAL', 'WORKFLOW']), occurredAt: z.string() })
+  .openapi('PaymentHistoryEntry');
+
+const PaymentIdParams = z.object({ id: z.string().min(1).max(100) });
+const ByPaymentParams = z.object({ paymentId: z.string().min(1).max(100) });
+
+/** ISO 8601 date (midnight UTC) or date-time with an offset. */
+const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'must be an ISO 8601 date or date-time' }).transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v));
+
+const ListQuery = PagingQuery.extend({
+  merchantExternalId: z.string().min(1).optional(),
+  from: instant.optional().openapi({ description: 'inclusive, ISO 8601 date or date-time' }),
+  to: instant.optional().openapi({ description: 'exclusive, ISO 8601 date or date-time' }),
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  acquirerName: z.string().min(1).optional(),
+  q: z.string().min(1).max(200).optional().openapi({ description: 'matches reference, pspReference or id' }),
+  storeExternalId: z.string().min(1).optional(),
+  terminalExternalId: z.string().min(1).optional(),
+}).strict();
+
+/** A key sees only its business's payments of its own mode (live or test). */
+function scope(ctx: ApiContext): Prisma.PaymentWhereInput {
+  const p = ctx.state.principal as ApiKeyPrincipal;
+  return { merchantId: p.merchantId, mode: p.mode };
+}
+
+export const transactionRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: '/api/transactions/by-payment/{paymentId}',
+      summary: 'Status history of a payment, newest first, one entry per status event',
+      tag: 'Transactions',
+      auth: 'apiKey',
+      area: 'payments',
+      params: ByPaymentParams,
+      responses: { 200: { description: 'History entries', schema: z.array(HistoryEntry) } },
+      errors: [404],
+    },
+    async (ctx, { params }) => {
+      const payment = await ctx.deps.db.payment.findFirst({ where: { id: params.paymentId, ...scope(ctx) }, select: { id: true } });
+      if (!payment) throw notFound('payment');
+      const entries = await ctx.deps.db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } });
+      ctx.body = entries.map(toHistoryEntry);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: '/api/transactions/{id}',
+      summary: "A payment's current state, without contacting the terminal",
+      tag: 'Transactions',
+      auth: 'apiKey',
+      area: 'payments',
+      params: PaymentIdParams,
+      responses: { 200: { description: 'The payment', schema: PaymentRecordSchema } },
+      errors: [404],
+    },
+    async (ctx, { params }) => {
+      const payment = await ctx.deps.db.payment.findFirst({ where: { id: params.id, ...scope(ctx) } });
+      if (!payment) throw notFound('payment');
+      ctx.body = toPaymentRecord(payment);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: '/api/transactions',
+      summary: 'Payments, newest first, filtered and paged',
+      tag: 'Transactions',
+      auth: 'apiKey',
+      area: 'payments',
+      query: ListQuery,
+      responses: { 200: { description: 'A page of payments', schema: pagedSchema(PaymentRecordSchema, 'PaymentPage') } },
+      errors: [404],
+    },
+    async (ctx, { query }) => {
+      const principal = ctx.state.principal as ApiKeyPrincipal;
+      if (query.merchantExternalId !== undefined && query.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
+      const where: Prisma.PaymentWhereInput = {
+        ...scope(ctx),
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.acquirerName ? { acquirerName: query.acquirerName } : {}),
+        ...(query.storeExternalId ? { storeExternalId: query.storeExternalId } : {}),
+        ...(query.terminalExternalId ? { terminalExternalId: query.terminalExternalId } : {}),
+        ...(query.from || query.to ? { createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) } } : {}),
+        ...(query.q ? { OR: [{ reference: query.q }, { pspReference: query.q }, { id: query.q }] } : {}),
+      };
+      const [total, rows] = await Promise.all([
+        ctx.deps.db.payment.count({ where }),
+        ctx.deps.db.payment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: query.page * query.size, take: query.size }),
+      ]);
+      ctx.body = pageOf(rows.map(toPaymentRecord), total, query);
+    },
+  );
+};

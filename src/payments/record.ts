@@ -1,0 +1,63 @@
+import type { Payment, PaymentHistory } from '../generated/prisma/client';
+
+/**
+ * The payment record of contracts 2, as every endpoint returns it. Amount is a JSON number
+ * produced from the exact decimal (trailing zeros trimmed); unset fields are null.
+ */
+export interface PaymentRecord {
+  id: string;
+  pspReference: string;
+  status: string;
+  amount: number;
+  currency: string;
+  reference: string | null;
+  sequenceNumber: number | null;
+  storeExternalId: string;
+  terminalExternalId: string;
+  paymentMethod: string | null;
+  cardBrand: string | null;
+  last4: string | null;
+  previousStatus: string | null;
+  reason: string | null;
+  refusalReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  capturedAt: string | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function toPaymentRecord(p: Payment): PaymentRecord {
+  return {
+    id: p.id,
+    pspReference: p.pspReference,
+    status: p.status,
+    // Decimal -> shortest exact decimal text -> JSON number (amounts have at most 4 decimals).
+    amount: Number(p.amount.toFixed()),
+    currency: p.currency,
+    reference: p.reference,
+    sequenceNumber: p.sequenceNumber,
+    storeExternalId: p.storeExternalId,
+    terminalExternalId: p.terminalExternalId,
+    paymentMethod: p.paymentMethod,
+    cardBrand: p.cardBrand,
+    last4: p.last4,
+    previousStatus: p.previousStatus,
+    reason: p.reason,
+    refusalReason: p.refusalReason,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+    capturedAt: iso(p.capturedAt),
+  };
+}
+
+/** One status history entry of contracts 2. */
+export function toHistoryEntry(h: PaymentHistory): {
+  status: string;
+  previousStatus: string | null;
+  actionReference: string;
+  source: string;
+  occurredAt: string;
+} {
+  return { status: h.status, previousStatus: h.previousStatus, actionReference: h.actionReference, source: h.source, occurredAt: h.occurredAt.toISOString() };
+}
