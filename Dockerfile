@@ -1,0 +1,15 @@
+# One image for every part; SERVICES picks what a container runs (api, worker, sandbox).
+FROM node:20-bookworm-slim
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-pip ca-certificates && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+COPY scripts ./scripts
+COPY prisma ./prisma
+COPY prisma.config.ts ./
+# The Temporal CLI is not needed in containers (TEMPORAL_ADDRESS points at the cluster).
+ENV TEMPORAL_CLI_PATH=/bin/true
+RUN npm ci --no-audit --no-fund
+COPY . .
+ENV NODE_ENV=production HOST=0.0.0.0
+EXPOSE 3000 3100
+CMD ["node", "node_modules/tsx/dist/cli.mjs", "src/main.ts"]
