@@ -3,6 +3,8 @@ import type { AcquirerPort } from '../src/acquirer/port';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/client';
 import type { Logger } from '../src/logger';
+import { attemptWebhookDeliveryActivity } from './webhooks/attemptWebhookDelivery';
+import { finishWebhookDeliveryActivity } from './webhooks/finishWebhookDelivery';
 import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 
 /** What activities reach: every side effect of a workflow goes through these. */
@@ -22,6 +24,8 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     publishPaymentEvent: publishPaymentEventActivity(deps),
+    attemptWebhookDelivery: attemptWebhookDeliveryActivity(deps),
+    finishWebhookDelivery: finishWebhookDeliveryActivity(deps),
   };
 }
 

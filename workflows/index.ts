@@ -1,2 +1,3 @@
 // Every workflow the worker runs. Deterministic code only: no Node, database or network imports.
 export {};
+export { webhookDeliveryWorkflow } from './webhooks/delivery';

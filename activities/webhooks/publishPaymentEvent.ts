@@ -1,5 +1,8 @@
 import type { Prisma } from '../../src/generated/prisma/client';
+import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
+import { dispatchEvent } from '../../src/webhooks/dispatch';
 import { cardSummary, eventTypeForStatus, paymentEventId } from '../../src/webhooks/events';
+import type { WebhookEventBody } from '../../src/webhooks/payload';
 import type { ActivityDeps } from '../index';
 
 export interface PublishPaymentEventInput {
@@ -9,8 +12,11 @@ export interface PublishPaymentEventInput {
 }
 
 /**
- * Records the webhook event of one payment status event (idempotent: the event id is derived from
- * payment id and sequence). Returns the event id, or null when this status emits no event.
+ * Records the webhook event of one payment status event and hands it to every matching
+ * destination (a delivery row and a delivery workflow each). Idempotent end to end: the event id
+ * is derived from payment id and sequence, the delivery row is unique per (event, destination),
+ * and a delivery workflow is never started twice for the same pair. Returns the event id, or null
+ * when this status emits no event.
  */
 export function publishPaymentEventActivity(deps: ActivityDeps) {
   return async function publishPaymentEvent(input: PublishPaymentEventInput): Promise<string | null> {
@@ -31,19 +37,21 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
       data: {
         pspReference: p.pspReference,
         merchantReference: p.reference,
-        amount: p.amount.toFixed(),
+        // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
+        amount: p.amount.toFixed(SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? Math.max(2, p.amount.decimalPlaces())),
         currency: p.currency,
         status: entry.status,
         cardSummary: cardSummary(p.cardBrand, p.last4),
         cardBrand: p.cardBrand,
         paymentMethod: p.paymentMethod,
       },
-    } satisfies Prisma.InputJsonValue;
+    } satisfies WebhookEventBody & Prisma.InputJsonValue;
     await deps.db.webhookEvent.upsert({
       where: { id: eventId },
-      create: { id: eventId, merchantId: p.merchantId, paymentId: p.id, eventType, payload },
+      create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, payload },
       update: {},
     });
+    await dispatchEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, eventType });
     return eventId;
   };
 }

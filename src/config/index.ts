@@ -71,6 +71,8 @@ export const configSchema = z
     SWEEP_INTERVAL_SECONDS: positive.default(120),
     VOID_WINDOW_MINUTES: positive.default(1395),
     VOID_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
+    /** How long a payment creation waits for the bill to reach the device before answering 503 (the payment stays open). */
+    PAYMENT_PLACEMENT_WAIT_SECONDS: positive.default(10),
     DELETE_GUARD_HOURS: positive.default(24),
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     WEBHOOK_RETRY_INITIAL_SECONDS: positive.default(10),

@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import { hashApiKey, keyModeOf } from '../auth/apiKeys';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { areasOfRoles, type Area } from '../auth/roles';
-import { resolveSession } from '../auth/sessions';
+import { resolveSessionState } from '../auth/sessions';
 import { ApiError, forbidden, unauthorized } from './errors';
 import type { ApiContext } from './context';
 
@@ -27,6 +27,7 @@ async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {
   // Lookup by SHA-256 of the key: the comparison is on a hash, never on the secret itself.
   const record = await ctx.deps.db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) }, include: { merchant: true } });
   if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw unauthorized('missing or invalid API key');
+  await noteKeyUse(ctx, record.id, record.lastUsedAt, now);
   return {
     kind: 'apiKey',
     merchantId: record.merchantId,
@@ -37,6 +38,21 @@ async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {
   };
 }
 
+/** Stale after a minute: lastUsedAt is written at most once a minute per key, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Records when a key was last used (shown in the key list); never fails the request. */
+async function noteKeyUse(ctx: ApiContext, id: string, lastUsedAt: Date | null, now: Date): Promise<void> {
+  if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  await ctx.deps.db.apiKey
+    .updateMany({ where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] }, data: { lastUsedAt: now } })
+    .catch((err: unknown) => ctx.state.log.warn({ err }, 'could not record API key use'));
+}
+
+const MFA_ENROLMENT_FIRST =
+  'enrol your authenticator first: POST /api/users/me/mfa/enroll, then POST /api/users/me/mfa/verify with a code';
+
 /** Authenticates by the route's kind, then checks the route's area against scopes or roles. */
 export function authenticate(kind: AuthKind, area: Area | undefined) {
   return async (ctx: ApiContext, next: Next): Promise<void> => {
@@ -46,9 +62,12 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
       if (area && !principal.scopes.includes(area)) throw forbidden(`this API key has no '${area}' scope`);
     } else if (kind === 'session') {
       const m = /^Bearer\s+(\S+)$/i.exec((ctx.headers.authorization ?? '').trim());
-      const principal = m ? await resolveSession(ctx.deps.db, m[1]!) : undefined;
-      if (!principal) throw unauthorized('missing, invalid or expired session token');
+      const session = m ? await resolveSessionState(ctx.deps.db, m[1]!) : undefined;
+      if (!session) throw unauthorized('missing, invalid or expired session token');
+      const { principal } = session;
       ctx.state.principal = principal;
+      // After an MFA reset, a session reaches only the caller's own account until enrolment is done.
+      if (session.mfaEnrollmentPending && area !== 'ownAccount') throw forbidden(MFA_ENROLMENT_FIRST);
       if (area && !areasOfRoles(principal.roles).has(area)) throw forbidden(`your roles do not grant the '${area}' area`);
     }
     if (ctx.state.principal) await ctx.deps.rateLimiter.consume(ctx);

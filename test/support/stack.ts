@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { installTemporalRuntime, startService, type RunningService } from '../../src/service';
 
 /**
@@ -17,7 +17,8 @@ export interface TestStack extends RunningService {
   client: NonNullable<RunningService['client']>;
 }
 
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+/** `logger`: use this logger instead of one at LOG_LEVEL (a test that inspects the log output). */
+export async function startTestStack(env: Record<string, string> = {}, opts: { logger?: Logger } = {}): Promise<TestStack> {
   const id = crypto.randomBytes(4).toString('hex');
   const dataDir = path.join(process.env.TEST_ROOT!, `stack-${id}`);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -36,7 +37,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const service = await startService(
     config,
     { databaseUrl: process.env.TEST_DATABASE_URL!, temporalAddress: process.env.TEST_TEMPORAL_ADDRESS! },
-    createLogger(config.LOG_LEVEL),
+    opts.logger ?? createLogger(config.LOG_LEVEL),
   );
   return { ...(service as TestStack), config };
 }

@@ -1,5 +1,13 @@
 import type { RouteModule } from '../app';
+import { apiKeyRoutes } from './apiKeys';
+import { auditLogRoutes } from './auditLogs';
+import { authRoutes } from './auth';
 import { healthRoutes } from './health';
+import { storeRoutes } from './stores';
+import { terminalRoutes } from './terminals';
+import { transactionRoutes } from './transactions';
+import { userRoutes } from './users';
+import { webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
-export const routeModules: RouteModule[] = [healthRoutes];
+export const routeModules: RouteModule[] = [healthRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes];

@@ -1,0 +1,89 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import {
+  AcquirerRejectedError,
+  type BillStatus,
+  type SendBillRequest,
+  type SendBillResult,
+  type VoidStatus,
+} from '../../src/acquirer/port';
+import type { ActivityDeps } from '../index';
+
+/**
+ * The payment workflow's acquirer calls. Every one is safe to retry: send-bill is idempotent per
+ * payment id at the acquirer, reads change nothing, withdraw of a decided bill answers its state,
+ * and each void reference is one reversal. An unreachable acquirer throws (retryable); a refusal
+ * becomes a non-retryable ACQUIRER_REJECTED failure.
+ */
+export const ACQUIRER_REJECTED = 'AcquirerRejected';
+
+export interface BillRef {
+  deviceId: string;
+  acquirerRef: string;
+}
+
+/** Outcome of the probe run after a placement that never got an answer. */
+export type ProbeResult = { found: BillStatus } | { notPlaced: true; why: string };
+
+async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED, { status: err.status });
+    throw err;
+  }
+}
+
+export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
+  return {
+    async sendBill(request: SendBillRequest): Promise<SendBillResult> {
+      return rejectedIsFinal(() => acquirer.sendBill(request));
+    },
+
+    async readBill(ref: BillRef): Promise<BillStatus> {
+      return rejectedIsFinal(() => acquirer.getBillStatus(ref.deviceId, ref.acquirerRef));
+    },
+
+    async withdrawBill(ref: BillRef): Promise<BillStatus> {
+      return rejectedIsFinal(() => acquirer.withdrawBill(ref.deviceId, ref.acquirerRef));
+    },
+
+    /** At expiry: one more read, and the bill withdrawn when nobody decided. */
+    async expireBill(ref: BillRef): Promise<BillStatus> {
+      return rejectedIsFinal(async () => {
+        const status = await acquirer.getBillStatus(ref.deviceId, ref.acquirerRef);
+        return status.state === 'WAITING' ? acquirer.withdrawBill(ref.deviceId, ref.acquirerRef) : status;
+      });
+    },
+
+    /**
+     * After every send went unanswered: find out whether a bill of ours reached the device. The
+     * acquirer answers a repeated send of the same payment with the bill it already holds (in
+     * whatever state); otherwise this places a one-second bill that is withdrawn at once. Either
+     * way no bill of ours is left waiting.
+     */
+    async probeUnplacedBill(request: SendBillRequest): Promise<ProbeResult> {
+      return rejectedIsFinal(async () => {
+        const sent = await acquirer.sendBill({ ...request, timeoutSeconds: 1 });
+        if (sent.outcome === 'DEVICE_BUSY') return { notPlaced: true, why: 'another bill is on the device' };
+        if (sent.outcome === 'MODE_UNSUPPORTED') return { notPlaced: true, why: 'the device does not offer the modes' };
+        const status = await acquirer.getBillStatus(request.deviceId, sent.acquirerRef);
+        return { found: status.state === 'WAITING' ? await acquirer.withdrawBill(request.deviceId, sent.acquirerRef) : status };
+      });
+    },
+
+    async submitVoid(input: BillRef & { voidReference: string }): Promise<VoidStatus> {
+      return rejectedIsFinal(() => acquirer.submitVoid(input.deviceId, input.acquirerRef, input.voidReference));
+    },
+
+    /** The reversal's state, or null when the acquirer never received it. */
+    async readVoid(input: { deviceId: string; voidReference: string }): Promise<VoidStatus | null> {
+      try {
+        return await acquirer.getVoidStatus(input.deviceId, input.voidReference);
+      } catch (err) {
+        if (err instanceof AcquirerRejectedError && err.status === 404) return null;
+        if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED);
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { serializeEventBody } from '../../src/webhooks/payload';
+import { sendWebhook } from '../../src/webhooks/send';
+import type { WebhookDeliveryResult } from '../../workflows/webhooks/definitions';
+import type { ActivityDeps } from '../index';
+
+/**
+ * One delivery attempt; Temporal retries it on the webhook retry schedule. Everything is read
+ * fresh for each attempt: a deleted destination stops the delivery, and the signature uses the
+ * destination's current URL and secret, so a regenerated secret signs the very next attempt.
+ * Every attempt that was made (sent or refused) is recorded with the delivery's attempt count.
+ */
+export function attemptWebhookDeliveryActivity(deps: ActivityDeps) {
+  return async function attemptWebhookDelivery(input: { deliveryId: string }): Promise<WebhookDeliveryResult> {
+    const delivery = await deps.db.webhookDelivery.findUnique({
+      where: { id: input.deliveryId },
+      include: { config: true, event: true },
+    });
+    if (!delivery) return 'STOPPED';
+    if (delivery.config.deletedAt) {
+      await deps.db.webhookDelivery.updateMany({ where: { id: delivery.id, status: 'PENDING' }, data: { status: 'FAILED' } });
+      return 'STOPPED';
+    }
+    // A previous try of this activity delivered, but its completion was lost: do not send again.
+    if (delivery.status === 'DELIVERED') return 'DELIVERED';
+
+    const outcome = await sendWebhook({
+      url: delivery.config.url,
+      body: serializeEventBody(delivery.event.payload),
+      eventId: delivery.event.id,
+      eventType: delivery.event.eventType,
+      secret: delivery.config.secret,
+      timeoutMs: deps.config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      allowInsecure: deps.config.WEBHOOK_ALLOW_INSECURE,
+    });
+
+    await deps.db.$transaction(async (tx) => {
+      const counted = await tx.webhookDelivery.update({
+        where: { id: delivery.id },
+        data: { attempts: { increment: 1 }, ...(outcome.delivered ? { status: 'DELIVERED' } : {}) },
+        select: { attempts: true },
+      });
+      await tx.webhookAttempt.create({
+        data: {
+          deliveryId: delivery.id,
+          attemptNumber: counted.attempts,
+          requestedAt: outcome.requestedAt,
+          responseStatus: outcome.responseStatus,
+          durationMs: outcome.durationMs,
+          error: outcome.error,
+          responseBody: outcome.responseBody,
+        },
+      });
+    });
+
+    if (outcome.delivered) return 'DELIVERED';
+    const message = outcome.error ?? 'delivery attempt failed';
+    if (!outcome.retryable) throw ApplicationFailure.nonRetryable(message, 'WebhookUrlRefused');
+    throw ApplicationFailure.retryable(message, 'WebhookAttemptFailed');
+  };
+}

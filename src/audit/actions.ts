@@ -1,0 +1,24 @@
+/** The security events the audit log records (spec 2.9 / issue 5). Other areas may add their own names. */
+export const AUDIT_ACTIONS = [
+  'LOGIN_SUCCEEDED',
+  'LOGIN_FAILED',
+  'ACCOUNT_LOCKED',
+  'ACCOUNT_UNLOCKED',
+  'LOGOUT',
+  'USER_CREATED',
+  'PROFILE_UPDATED',
+  'ROLE_CHANGED',
+  'USER_DISABLED',
+  'USER_ENABLED',
+  'PASSWORD_RESET',
+  'MFA_ENROLLED',
+  'MFA_RESET',
+  'API_KEY_CREATED',
+  'API_KEY_ROTATED',
+  'API_KEY_REVOKED',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who did it: a signed-in user, an API key, the operator command line, or nobody known (failed sign-in). */
+export const ACTOR_TYPES = ['USER', 'API_KEY', 'OPERATOR', 'ANONYMOUS'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];

@@ -1,0 +1,36 @@
+import { toAuditLogRecord, AuditLogRecord } from '../../audit/record';
+import type { RouteModule } from '../app';
+import { z } from '../openapi';
+import { pageOf, PagingQuery, pagedSchema } from '../paging';
+import { defineRoute } from '../route';
+
+/** The security audit log of the caller's merchant, newest first (ADMIN and COMPLIANCE). */
+const AuditQuery = PagingQuery.extend({
+  action: z.string().min(1).max(100).optional().openapi({ description: 'Only entries of this action, e.g. LOGIN_FAILED' }),
+}).strict();
+
+export const auditLogRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: '/api/audit-logs',
+      summary: 'Security events (sign-ins, lockouts, role changes, password and MFA resets, key lifecycle), newest first',
+      tag: 'Audit log',
+      auth: 'session',
+      area: 'auditLogs',
+      query: AuditQuery,
+      responses: { 200: { description: 'A page of entries', schema: pagedSchema(AuditLogRecord, 'AuditLogPage') } },
+      errors: [403],
+    },
+    async (ctx, { query }) => {
+      const where = { merchantId: ctx.state.principal!.merchantId, ...(query.action ? { action: query.action } : {}) };
+      const [entries, total] = await Promise.all([
+        ctx.deps.db.auditLog.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: query.page * query.size, take: query.size }),
+        ctx.deps.db.auditLog.count({ where }),
+      ]);
+      ctx.body = pageOf(entries.map(toAuditLogRecord), total, query);
+    },
+  );
+};

@@ -1,0 +1,198 @@
+import { randomBase62 } from '../../auth/apiKeys';
+import { enforceDeleteGuard, tookRecentPayments } from '../../stores/deleteGuard';
+import { findStore, isRecordGone, requireOwnMerchant } from '../../stores/lookup';
+import {
+  DeleteQuery,
+  MerchantParams,
+  PAGE_SIZE_DEFAULT,
+  StoreInput,
+  StorePage,
+  StoreParams,
+  StoreRecord,
+  StoreSearchQuery,
+  storeData,
+} from '../../stores/schemas';
+import { normalizeCountry } from '../../stores/places';
+import { searchStores } from '../../stores/search';
+import { toStoreRecord } from '../../stores/serializers';
+import type { RouteModule } from '../app';
+import { notFound } from '../errors';
+import { z } from '../openapi';
+import { defineRoute } from '../route';
+
+/** Stores of spec 4.2, over the API key ('stores' scope). Rules: docs/stores-and-terminals.md. */
+const BASE = '/api/merchants/{merchantExternalId}/stores';
+const TAG = 'Stores';
+
+export const newStoreExternalId = (): string => `store_${randomBase62(20)}`;
+
+export const storeRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: BASE,
+      summary: 'All stores of the business, alphabetical by name (a JSON array)',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'stores',
+      params: MerchantParams,
+      responses: { 200: { description: 'The stores', schema: z.array(StoreRecord) } },
+      errors: [403, 404],
+    },
+    async (ctx, { params }) => {
+      const principal = ctx.state.principal!;
+      requireOwnMerchant(principal, params.merchantExternalId);
+      const { stores } = await searchStores(ctx.deps.db, principal.merchantId, {}, 'name');
+      ctx.body = stores.map(toStoreRecord);
+    },
+  );
+
+  // Declared before /{storeExternalId} so that 'search' is never taken for a store id.
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: `${BASE}/search`,
+      summary: 'Search stores: free text, filters, sorting, paging',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'stores',
+      params: MerchantParams,
+      query: StoreSearchQuery,
+      responses: { 200: { description: 'One page of stores', schema: StorePage } },
+      errors: [403, 404],
+    },
+    async (ctx, { params, query }) => {
+      const principal = ctx.state.principal!;
+      requireOwnMerchant(principal, params.merchantExternalId);
+      const page = query.page === undefined ? 0 : Number(query.page);
+      const size = query.size === undefined ? PAGE_SIZE_DEFAULT : Number(query.size);
+      const { stores, total } = await searchStores(
+        ctx.deps.db,
+        principal.merchantId,
+        {
+          q: query.q,
+          status: query.status,
+          country: query.country === undefined ? undefined : normalizeCountry(query.country),
+          hasTerminals: query.hasTerminals === undefined ? undefined : query.hasTerminals === 'true',
+        },
+        query.sort ?? 'name',
+        { page, size },
+      );
+      ctx.body = { content: stores.map(toStoreRecord), totalElements: total, totalPages: Math.ceil(total / size), page, size };
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: BASE,
+      summary: 'Register a store; the response carries its externalId',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'stores',
+      params: MerchantParams,
+      body: StoreInput,
+      responses: { 201: { description: 'The store', schema: StoreRecord } },
+      errors: [403, 404],
+    },
+    async (ctx, { params, body }) => {
+      const principal = ctx.state.principal!;
+      requireOwnMerchant(principal, params.merchantExternalId);
+      const store = await ctx.deps.db.store.create({
+        data: { merchantId: principal.merchantId, externalId: newStoreExternalId(), status: 'ACTIVE', ...storeData(body) },
+      });
+      ctx.status = 201;
+      ctx.set('Location', `/api/merchants/${encodeURIComponent(params.merchantExternalId)}/stores/${store.externalId}`);
+      ctx.body = toStoreRecord(store);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: `${BASE}/{storeExternalId}`,
+      summary: 'One store',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'stores',
+      params: StoreParams,
+      responses: { 200: { description: 'The store', schema: StoreRecord } },
+      errors: [403, 404],
+    },
+    async (ctx, { params }) => {
+      const principal = ctx.state.principal!;
+      requireOwnMerchant(principal, params.merchantExternalId);
+      ctx.body = toStoreRecord(await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId));
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'put',
+      path: `${BASE}/{storeExternalId}`,
+      summary: 'Replace a store: same body as POST; omitted optional fields are cleared, an omitted status is kept',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'stores',
+      params: StoreParams,
+      body: StoreInput,
+      responses: { 200: { description: 'The updated store', schema: StoreRecord } },
+      errors: [403, 404],
+    },
+    async (ctx, { params, body }) => {
+      const principal = ctx.state.principal!;
+      requireOwnMerchant(principal, params.merchantExternalId);
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      try {
+        ctx.body = toStoreRecord(await ctx.deps.db.store.update({ where: { id: store.id }, data: storeData(body) }));
+      } catch (err) {
+        if (isRecordGone(err)) throw notFound('store');
+        throw err;
+      }
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'delete',
+      path: `${BASE}/{storeExternalId}`,
+      summary: 'Remove a store with its terminals and their device links; 409 after recent payments unless force=true',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'stores',
+      params: StoreParams,
+      query: DeleteQuery,
+      responses: { 204: { description: 'Deleted' } },
+      errors: [403, 404, 409],
+    },
+    async (ctx, { params, query }) => {
+      const principal = ctx.state.principal!;
+      requireOwnMerchant(principal, params.merchantExternalId);
+      const { db, config } = ctx.deps;
+      const store = await findStore(db, principal.merchantId, params.storeExternalId);
+      await db.$transaction(async (tx) => {
+        // The row lock orders this delete against payment inserts (which key-share-lock the store).
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Store" WHERE "id" = ${store.id} FOR UPDATE`;
+        if (locked.length === 0) throw notFound('store');
+        await enforceDeleteGuard('store', query.force === 'true', config.DELETE_GUARD_HOURS, () =>
+          tookRecentPayments(tx, { storeId: store.id }, config.DELETE_GUARD_HOURS),
+        );
+        await tx.store.delete({ where: { id: store.id } }); // terminals (and device links) go by cascade
+      });
+      ctx.state.log.info({ storeExternalId: store.externalId, force: query.force === 'true' }, 'store deleted');
+      ctx.status = 204;
+    },
+  );
+};

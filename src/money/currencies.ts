@@ -1,0 +1,24 @@
+/**
+ * The platform's supported currencies (contracts 2) with their ISO 4217 minor-unit digits: an
+ * amount may carry at most that many decimals, and a store's defaultCurrency must be one of them.
+ */
+export const SUPPORTED_CURRENCIES: Record<string, { minorUnits: number }> = {
+  EUR: { minorUnits: 2 },
+  USD: { minorUnits: 2 },
+  GBP: { minorUnits: 2 },
+  CHF: { minorUnits: 2 },
+  SEK: { minorUnits: 2 },
+  NOK: { minorUnits: 2 },
+  DKK: { minorUnits: 2 },
+  PLN: { minorUnits: 2 },
+  CZK: { minorUnits: 2 },
+  JPY: { minorUnits: 0 },
+};
+
+/** The codes, for messages and documentation. */
+export const SUPPORTED_CURRENCY_CODES: readonly string[] = Object.keys(SUPPORTED_CURRENCIES);
+
+/** True for an upper-case ISO 4217 code of the supported list (exact match: callers normalise case). */
+export function isSupportedCurrency(code: string): boolean {
+  return Object.hasOwn(SUPPORTED_CURRENCIES, code);
+}

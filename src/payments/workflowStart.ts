@@ -1,0 +1,82 @@
+import type { SearchAttributePair } from '@temporalio/common';
+import type { Config } from '../config';
+import type { Payment } from '../generated/prisma/client';
+import {
+  MerchantExternalId,
+  PaymentReference,
+  PaymentStatus,
+  PspReference,
+  StoreExternalId,
+  TerminalExternalId,
+} from '../../workflows/definitions/searchAttributes';
+import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, paymentWorkflowId } from '../../workflows/payment/messages';
+import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus as Status } from '../../workflows/payment/statuses';
+
+/**
+ * How a payment's workflow is started, from its row: the first run at creation, or a later run
+ * when the sweep or a request finds the workflow gone (then the run starts from the row's state).
+ * Every start is update-with-start or signal-with-start with conflict policy USE_EXISTING, so a
+ * running workflow is simply reached; a completed one is never started again.
+ */
+export function workflowInputFromPayment(
+  p: Payment,
+  merchantExternalId: string,
+  config: Config,
+  startedBy: HistorySource,
+): PaymentWorkflowInput {
+  const requested = p.requestedModes.filter((m): m is PaymentMode => (PAYMENT_MODES as readonly string[]).includes(m));
+  return {
+    paymentId: p.id,
+    pspReference: p.pspReference,
+    merchantExternalId,
+    storeExternalId: p.storeExternalId,
+    terminalExternalId: p.terminalExternalId,
+    reference: p.reference,
+    deviceId: p.deviceId ?? '',
+    amount: p.amount.toFixed(),
+    currency: p.currency,
+    modes: requested.length > 0 ? requested : [...PAYMENT_MODES],
+    paymentMethod: (p.paymentMethod as PaymentMode | null) ?? null,
+    createdAtMs: p.createdAt.getTime(),
+    timing: {
+      terminalTimeoutMs: Math.round(Number(p.terminalTimeoutMinutes.toFixed()) * 60_000),
+      expiryGraceMs: Math.round(config.EXPIRY_GRACE_SECONDS * 1000),
+      voidWindowMs: Math.round(config.VOID_WINDOW_MINUTES * 60_000),
+      voidConfirmTimeoutMs: Math.round(config.VOID_CONFIRM_TIMEOUT_SECONDS * 1000),
+      placementWaitMs: Math.round(config.PAYMENT_PLACEMENT_WAIT_SECONDS * 1000),
+    },
+    status: p.status as Status,
+    historySequence: p.historySequence,
+    acquirerRef: p.acquirerRef,
+    capturedAtMs: p.capturedAt ? p.capturedAt.getTime() : null,
+    startedBy,
+  };
+}
+
+/** Search attributes set at start, so operators find a payment in the Web UI. */
+export function paymentSearchAttributes(input: PaymentWorkflowInput): SearchAttributePair[] {
+  const pairs: SearchAttributePair[] = [
+    { key: MerchantExternalId, value: input.merchantExternalId },
+    { key: StoreExternalId, value: input.storeExternalId },
+    { key: TerminalExternalId, value: input.terminalExternalId },
+    { key: PspReference, value: input.pspReference },
+    { key: PaymentStatus, value: input.status },
+  ];
+  if (input.reference) pairs.push({ key: PaymentReference, value: input.reference });
+  return pairs;
+}
+
+/** Start options shared by update-with-start (API) and signal-with-start (sweep). */
+export function paymentWorkflowStartOptions(input: PaymentWorkflowInput, config: Config) {
+  return {
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    workflowId: paymentWorkflowId(input.paymentId),
+    args: [input] as [PaymentWorkflowInput],
+    typedSearchAttributes: paymentSearchAttributes(input),
+    workflowIdConflictPolicy: 'USE_EXISTING' as const,
+    // A run that failed or was terminated may be replaced; a completed one never runs again.
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' as const,
+  };
+}
+
+export { PAYMENT_WORKFLOW_TYPE };

@@ -1,0 +1,82 @@
+import type { Db } from '../db/client';
+import { Prisma, type Store, type Terminal } from '../generated/prisma/client';
+
+/**
+ * Store search and the ordered lists. Ordering is done by the database with the "C" collation
+ * and ASCII case folding, so the embedded database and any PostgreSQL server (whatever its
+ * locale) return the same order: case-insensitive A-Z, other characters by code point.
+ */
+
+export type StoreSort = 'name' | '-name' | 'createdAt' | '-createdAt';
+
+export interface StoreFilter {
+  q?: string;
+  status?: string;
+  /** Upper-case alpha-2. */
+  country?: string;
+  hasTerminals?: boolean;
+}
+
+const byName = (column: string, direction: 'ASC' | 'DESC') =>
+  Prisma.raw(`lower(${column} COLLATE "C") COLLATE "C" ${direction}, ${column} COLLATE "C" ${direction}`);
+
+const STORE_ORDER: Record<StoreSort, Prisma.Sql> = {
+  name: Prisma.sql`${byName('s."name"', 'ASC')}, s."externalId" ASC`,
+  '-name': Prisma.sql`${byName('s."name"', 'DESC')}, s."externalId" DESC`,
+  createdAt: Prisma.sql`s."createdAt" ASC, s."externalId" ASC`,
+  '-createdAt': Prisma.sql`s."createdAt" DESC, s."externalId" DESC`,
+};
+
+/** `q` as a LIKE pattern matching it anywhere, with LIKE's own wildcards taken literally. */
+const containsPattern = (q: string): string => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+
+function storeWhere(merchantId: string, f: StoreFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`s."merchantId" = ${merchantId}`];
+  if (f.q !== undefined && f.q.trim() !== '') {
+    const p = containsPattern(f.q.trim());
+    conditions.push(Prisma.sql`(s."name" ILIKE ${p} OR s."city" ILIKE ${p} OR s."externalId" ILIKE ${p} OR s."postalCode" ILIKE ${p})`);
+  }
+  if (f.status) conditions.push(Prisma.sql`s."status" = ${f.status}`);
+  if (f.country) conditions.push(Prisma.sql`s."country" = ${f.country}`);
+  if (f.hasTerminals !== undefined) {
+    const exists = Prisma.sql`EXISTS (SELECT 1 FROM "Terminal" t WHERE t."storeId" = s."id")`;
+    conditions.push(f.hasTerminals ? exists : Prisma.sql`NOT ${exists}`);
+  }
+  return Prisma.join(conditions, ' AND ');
+}
+
+/** Loads rows by id and returns them in the order of `ids`. */
+function inOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
+}
+
+export async function searchStores(
+  db: Db,
+  merchantId: string,
+  filter: StoreFilter,
+  sort: StoreSort,
+  paging?: { page: number; size: number },
+): Promise<{ stores: Store[]; total: number }> {
+  const where = storeWhere(merchantId, filter);
+  const limit = paging ? Prisma.sql`LIMIT ${paging.size} OFFSET ${paging.page * paging.size}` : Prisma.empty;
+  const idRows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Store" s WHERE ${where} ORDER BY ${STORE_ORDER[sort]} ${limit}`;
+  const ids = idRows.map((r) => r.id);
+  let total = ids.length;
+  if (paging) {
+    const [row] = await db.$queryRaw<{ count: bigint | number }[]>`SELECT count(*) AS "count" FROM "Store" s WHERE ${where}`;
+    total = Number(row?.count ?? 0);
+  }
+  const rows = ids.length ? await db.store.findMany({ where: { id: { in: ids } } }) : [];
+  return { stores: inOrder(ids, rows), total };
+}
+
+/** A store's terminals ordered by label, in the same collation as store names. */
+export async function listTerminals(db: Db, storeId: string): Promise<Terminal[]> {
+  const idRows = await db.$queryRaw<{ id: string }[]>`
+    SELECT t."id" FROM "Terminal" t WHERE t."storeId" = ${storeId}
+    ORDER BY ${byName('t."label"', 'ASC')}, t."externalId" ASC`;
+  const ids = idRows.map((r) => r.id);
+  const rows = ids.length ? await db.terminal.findMany({ where: { id: { in: ids } } }) : [];
+  return inOrder(ids, rows);
+}

@@ -1,0 +1,102 @@
+import dns from 'node:dns';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * The URL rules of contracts 2: https:// only, and never a loopback, private (RFC 1918, CGNAT,
+ * unique-local), link-local or otherwise special address, checked on the literal host and on
+ * every address its name resolves to. WEBHOOK_ALLOW_INSECURE lifts both rules (local development
+ * and tests). The range classification is ipaddr.js's: only its 'unicast' (public) range passes.
+ */
+export class WebhookUrlRefused extends Error {
+  constructor(
+    message: string,
+    /** False when the URL itself is wrong (scheme, shape): retrying cannot help. */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'WebhookUrlRefused';
+  }
+}
+
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'a loopback',
+  private: 'a private',
+  carrierGradeNat: 'a private (carrier-grade NAT)',
+  uniqueLocal: 'a private (unique-local)',
+  linkLocal: 'a link-local',
+  unspecified: 'an unspecified',
+  multicast: 'a multicast',
+  broadcast: 'a broadcast',
+};
+
+/** Why an IP address may not receive webhooks, or undefined when it is a public unicast address. */
+export function refusedAddressReason(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  // process() turns IPv4-mapped IPv6 (::ffff:10.0.0.1) into the IPv4 address it carries.
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return undefined;
+  return `${address} is ${RANGE_WORDS[range] ?? `a reserved (${range})`} address`;
+}
+
+/** Parses the URL and applies the rules that need no name resolution. */
+export function checkUrlShape(raw: string, allowInsecure: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new WebhookUrlRefused('must be an absolute URL', false);
+  }
+  const schemes = allowInsecure ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) throw new WebhookUrlRefused(allowInsecure ? 'must be an http:// or https:// URL' : 'must be an https:// URL', false);
+  if (url.username || url.password) throw new WebhookUrlRefused('must not carry credentials', false);
+  if (!url.hostname) throw new WebhookUrlRefused('must name a host', false);
+  return url;
+}
+
+const LOOKUP_TIMEOUT_MS = 5000;
+
+/** Every address a host name resolves to (the system resolver, as fetch uses it). */
+export async function resolveHost(hostname: string): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('name resolution timed out')), LOOKUP_TIMEOUT_MS);
+  });
+  try {
+    const found = await Promise.race([dns.promises.lookup(hostname, { all: true, verbatim: true }), timeout]);
+    return found.map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The host of a URL as an address or name: WHATWG keeps IPv6 literals in brackets. */
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * Applies every rule: shape, then the literal address or each resolved address. Returns the
+ * parsed URL. Throws WebhookUrlRefused with a reason fit for a 400 message or an attempt's error.
+ */
+export async function checkWebhookUrl(raw: string, allowInsecure: boolean): Promise<URL> {
+  const url = checkUrlShape(raw, allowInsecure);
+  if (allowInsecure) return url;
+  const host = bareHost(url);
+  if (ipaddr.isValid(host)) {
+    const reason = refusedAddressReason(host);
+    if (reason) throw new WebhookUrlRefused(`must not point to ${reason.replace(/^\S+ is /, '')} (${host})`, false);
+    return url;
+  }
+  let addresses: string[];
+  try {
+    addresses = await resolveHost(host);
+  } catch (err) {
+    throw new WebhookUrlRefused(`host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, true);
+  }
+  if (addresses.length === 0) throw new WebhookUrlRefused(`host ${host} could not be resolved`, true);
+  for (const address of addresses) {
+    const reason = refusedAddressReason(address);
+    if (reason) throw new WebhookUrlRefused(`host ${host} resolves to ${reason.replace(/^\S+ is /, '')} (${address})`, true);
+  }
+  return url;
+}

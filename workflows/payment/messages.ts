@@ -1,0 +1,92 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
+
+/**
+ * The payment workflow's messages, shared by the API (client side) and the workflow. Updates are
+ * the request/response operations; signals are fire-and-forget nudges to re-read the acquirer.
+ * Importing this file has no side effects beyond defining names.
+ */
+
+/** Workflow id of a payment: derived from the payment id, so operators find it from the payment. */
+export const paymentWorkflowId = (paymentId: string): string => `payment-${paymentId}`;
+export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
+
+/** Durations the workflow works with, fixed when its run starts (from configuration). */
+export interface PaymentTiming {
+  /** How long the device waits for the customer (terminalTimeoutMinutes). */
+  terminalTimeoutMs: number;
+  /** EXPIRY_GRACE_SECONDS: after timeout plus grace with no decision the payment ends EXPIRED. */
+  expiryGraceMs: number;
+  /** VOID_WINDOW_MINUTES, counted from capturedAt. */
+  voidWindowMs: number;
+  /** VOID_CONFIRM_TIMEOUT_SECONDS: how long a void request waits for the acquirer's confirmation. */
+  voidConfirmTimeoutMs: number;
+  /** How long a create (or any update) waits for the bill to reach the device before answering. */
+  placementWaitMs: number;
+}
+
+/**
+ * Everything a run needs, taken from the payment row. A first run starts from CREATED; a run
+ * started later (the sweep or a request finding the workflow gone) starts from the row's state.
+ */
+export interface PaymentWorkflowInput {
+  paymentId: string;
+  pspReference: string;
+  merchantExternalId: string;
+  storeExternalId: string;
+  terminalExternalId: string;
+  reference: string | null;
+  deviceId: string;
+  amount: string; // exact decimal text
+  currency: string;
+  /** Modes sent to the device: the requested ones, or every mode when none was requested. */
+  modes: PaymentMode[];
+  paymentMethod: PaymentMode | null;
+  createdAtMs: number;
+  timing: PaymentTiming;
+  /** Snapshot of the projection at start. */
+  status: PaymentStatus;
+  historySequence: number;
+  acquirerRef: string | null;
+  capturedAtMs: number | null;
+  /** Who started this run: API for creation, SWEEP when the sweep found the workflow missing. */
+  startedBy: HistorySource;
+}
+
+/** What every update answers: the status after the operation, and why it did not happen when it did not. */
+export interface PaymentOutcome {
+  status: PaymentStatus;
+  sequence: number;
+  notice?: PaymentNotice;
+  message?: string;
+}
+export type PaymentNotice =
+  /** The acquirer did not answer in time; nothing changed. */
+  | 'ACQUIRER_UNREACHABLE'
+  /** The reversal was accepted (or its answer lost) but is not confirmed yet. */
+  | 'VOID_PENDING'
+  /** The acquirer refused the reversal. */
+  | 'VOID_REJECTED';
+
+/** Start update of creation (update-with-start): answers once the bill is on the device or refused, or after placementWaitMs. */
+export const placeBillUpdate = defineUpdate<PaymentOutcome, []>('placeBill');
+/** sync-status: re-read the acquirer and apply what it says. */
+export const syncStatusUpdate = defineUpdate<PaymentOutcome, []>('syncStatus');
+/** cancel: withdraw the bill at the acquirer. */
+export const cancelUpdate = defineUpdate<PaymentOutcome, []>('cancel');
+/** void: submit a reversal of the capture (each call a new one). */
+export const voidUpdate = defineUpdate<PaymentOutcome, []>('void');
+/** terminal:clear (operator only): force the bill off the device; the payment ends CANCELLED unless the customer already decided. */
+export const operatorClearUpdate = defineUpdate<PaymentOutcome, []>('operatorClear');
+
+export interface AcquirerNudge {
+  event: string;
+  voidReference?: string;
+}
+/** The acquirer sent a (verified) notification: only a reason to re-read, never the outcome itself. */
+export const acquirerNotifiedSignal = defineSignal<[AcquirerNudge]>('acquirerNotified');
+/** The sweep found this payment open past its expiry: re-read and settle. */
+export const sweepNudgeSignal = defineSignal<[]>('sweepNudge');
+
+/** The workflow's own view (for operators and tests). */
+export const paymentStateQuery = defineQuery<{ status: PaymentStatus; sequence: number; acquirerRef: string | null; pendingVoids: string[] }>('paymentState');

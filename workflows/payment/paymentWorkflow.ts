@@ -1,0 +1,402 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  CancellationScope,
+  condition,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { SendBillRequest, SendBillResult, VoidStatus } from '../../src/acquirer/port';
+import { PaymentStatus as PaymentStatusAttribute } from '../definitions/searchAttributes';
+import {
+  acquirerNotifiedSignal,
+  cancelUpdate,
+  operatorClearUpdate,
+  type PaymentNotice,
+  type PaymentOutcome,
+  type PaymentWorkflowInput,
+  paymentStateQuery,
+  placeBillUpdate,
+  sweepNudgeSignal,
+  syncStatusUpdate,
+  voidUpdate,
+} from './messages';
+import { type HistorySource, REASONS } from './statuses';
+import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from './transition';
+
+/**
+ * One payment, from the bill on the device to the end of its void window (DESIGN.md):
+ * 1. placement: send the bill (answered to the creating request by the placeBill update);
+ * 2. waiting: one timer to timeout plus grace; updates and signals re-read the acquirer;
+ * 3. after a capture: one timer to the end of the void window, and the void update.
+ * Every transition goes through transition(); its effects (projection, search attribute, webhook
+ * event) run here. Reads of the acquirer are coalesced, so many sync-status calls cost one read.
+ */
+
+// Quick calls, run as local activities (no extra workflow tasks): bounded, a failure means "no answer".
+const ACQUIRER_REJECTED = 'AcquirerRejected';
+const quick = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '8s',
+  scheduleToCloseTimeout: '12s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 3, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+});
+// Projection and webhook event: must happen, retried until they do.
+const effects = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
+});
+// Calls that must eventually get an answer (expiry, probe): server-side retries add no history.
+const persistent = proxyActivities<Activities>({
+  startToCloseTimeout: '20s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+});
+
+/** Reads of a reversal not confirmed within the void request: bounded, increasingly spaced. */
+const VOID_FOLLOW_UP_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+
+const isRejected = (err: unknown): boolean =>
+  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ACQUIRER_REJECTED;
+const isNoAnswer = (err: unknown): boolean => err instanceof ActivityFailure && !isRejected(err);
+
+export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
+  const { paymentId, pspReference, deviceId, timing } = input;
+  let state: PaymentState = initialState({
+    status: input.status,
+    sequence: input.historySequence,
+    acquirerRef: input.acquirerRef,
+    paymentMethod: input.paymentMethod,
+    capturedAt: input.capturedAtMs !== null ? new Date(input.capturedAtMs).toISOString() : null,
+  });
+  /** The device's own timeout, and our expiry a grace period later. */
+  const terminalDeadlineMs = input.createdAtMs + timing.terminalTimeoutMs;
+  const expiresAtMs = terminalDeadlineMs + timing.expiryGraceMs;
+  /** Highest sequence whose projection is written: answers wait for it, so the API reads what they say. */
+  let projectedSequence = input.historySequence;
+  let reading: Promise<boolean> | null = null;
+  let nudgedWhilePlacing = false;
+  let cancelRequested = false;
+  let sweepNudged = input.startedBy === 'SWEEP';
+  let cancelAttempts = 0;
+  let voidAttempts = 0;
+  const pendingVoids = new Set<string>();
+  // Distinguishes void references of a later run from those of an earlier one.
+  const runTag = workflowInfo().runId.slice(0, 8);
+
+  // ---- applying transitions ----
+
+  async function apply(event: PaymentEvent): Promise<void> {
+    const result = transition(state, event, { now: new Date(Date.now()).toISOString() });
+    state = result.state;
+    for (const effect of result.effects) {
+      if (effect.type === 'RECORD_STATUS_EVENT') {
+        await effects.recordStatusEvent({ paymentId, event: effect.event, fields: effect.fields });
+        projectedSequence = Math.max(projectedSequence, effect.event.sequence);
+      } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
+        upsertSearchAttributes([{ key: PaymentStatusAttribute, value: effect.status }]);
+      } else {
+        await effects.publishPaymentEvent({ paymentId, sequence: effect.sequence });
+      }
+    }
+  }
+
+  async function answer(notice?: PaymentNotice, message?: string): Promise<PaymentOutcome> {
+    await condition(() => projectedSequence >= state.sequence);
+    return { status: state.status, sequence: state.sequence, ...(notice ? { notice } : {}), ...(message ? { message } : {}) };
+  }
+
+  const billRef = () => ({ deviceId, acquirerRef: state.acquirerRef! });
+
+  /** One read of the acquirer at a time; concurrent callers share it. Resolves false when the acquirer did not answer. */
+  function refresh(source: HistorySource): Promise<boolean> {
+    if (reading) return reading;
+    const current = (async (): Promise<boolean> => {
+      if (!state.acquirerRef || (state.status !== 'AWAITING_TERMINAL' && state.status !== 'AUTHORIZED')) return true;
+      try {
+        const bill = await quick.readBill(billRef());
+        await apply({ type: 'BILL_OBSERVED', bill, cause: 'READ', source });
+        return true;
+      } catch (err) {
+        if (isNoAnswer(err) || isRejected(err)) return false;
+        throw err;
+      }
+    })();
+    reading = current;
+    const clear = () => {
+      if (reading === current) reading = null;
+    };
+    current.then(clear, clear);
+    return current;
+  }
+
+  /** Withdraws the bill (cancel or operator clear) and applies the acquirer's answer. */
+  async function withdraw(cause: ReadCause, actionReference: string): Promise<boolean> {
+    try {
+      const bill = await quick.withdrawBill(billRef());
+      await apply({ type: 'BILL_OBSERVED', bill, cause, source: 'API', actionReference });
+      return true;
+    } catch (err) {
+      if (isNoAnswer(err) || isRejected(err)) return false;
+      throw err;
+    }
+  }
+
+  async function checkVoid(voidReference: string, source: HistorySource): Promise<void> {
+    let status: VoidStatus | null;
+    try {
+      status = await quick.readVoid({ deviceId, voidReference });
+    } catch (err) {
+      if (isNoAnswer(err) || isRejected(err)) return;
+      throw err;
+    }
+    if (!status || status.state === 'REJECTED') pendingVoids.delete(voidReference);
+    else if (status.state === 'CONFIRMED') {
+      pendingVoids.delete(voidReference);
+      await apply({ type: 'VOID_CONFIRMED', voidReference, source });
+    }
+  }
+
+  /** Follows a reversal not confirmed in time with a bounded number of reads. */
+  function followVoid(voidReference: string): void {
+    void (async () => {
+      for (const delay of VOID_FOLLOW_UP_DELAYS_MS) {
+        await condition(() => state.status !== 'CAPTURED' || !pendingVoids.has(voidReference), delay);
+        if (state.status !== 'CAPTURED' || !pendingVoids.has(voidReference)) return;
+        await checkVoid(voidReference, 'WORKFLOW');
+      }
+    })().catch(() => undefined);
+  }
+
+  // ---- handlers: all registered before the first await ----
+
+  setHandler(paymentStateQuery, () => ({ status: state.status, sequence: state.sequence, acquirerRef: state.acquirerRef, pendingVoids: [...pendingVoids] }));
+
+  setHandler(placeBillUpdate, async () => {
+    if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
+    return answer(state.status === 'CREATED' ? 'ACQUIRER_UNREACHABLE' : undefined);
+  });
+
+  setHandler(syncStatusUpdate, async () => {
+    if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
+    if (state.status === 'CREATED') return answer('ACQUIRER_UNREACHABLE');
+    const answered = await refresh('API');
+    return answer(answered ? undefined : 'ACQUIRER_UNREACHABLE');
+  });
+
+  setHandler(
+    cancelUpdate,
+    async () => {
+      if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
+      if (state.status === 'CREATED') {
+        cancelRequested = true; // withdrawn as soon as the bill is placed
+        return answer('ACQUIRER_UNREACHABLE');
+      }
+      if (state.status !== 'AWAITING_TERMINAL') return answer(); // decided meanwhile: the payment stands
+      const answered = await withdraw('CANCEL', `CANCEL-${pspReference}-${++cancelAttempts}`);
+      return answer(answered ? undefined : 'ACQUIRER_UNREACHABLE');
+    },
+    {
+      validator: () => {
+        if (state.status === 'AUTHORIZED') throw new Error('payment already decided: it is AUTHORIZED');
+      },
+    },
+  );
+
+  setHandler(operatorClearUpdate, async () => {
+    if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
+    const actionReference = `CLEAR-${pspReference}`;
+    if (state.status === 'AWAITING_TERMINAL') {
+      if (!(await withdraw('CLEAR', actionReference))) await apply({ type: 'OPERATOR_CLEARED', actionReference });
+    } else if (state.status === 'CREATED') {
+      // Still unplaced: the operator's decision stands; a bill placed later is withdrawn at once.
+      await apply({ type: 'OPERATOR_CLEARED', actionReference });
+    }
+    return answer();
+  });
+
+  setHandler(
+    voidUpdate,
+    async () => {
+      const voidReference = `VOID-${pspReference}-${runTag}-${++voidAttempts}`;
+      let submitted: VoidStatus;
+      try {
+        submitted = await quick.submitVoid({ ...billRef(), voidReference });
+      } catch (err) {
+        if (isRejected(err)) return answer('VOID_REJECTED', (err as ActivityFailure).cause?.message);
+        if (!isNoAnswer(err)) throw err;
+        // The answer was lost: the reversal may exist; follow it like an unconfirmed one.
+        pendingVoids.add(voidReference);
+        followVoid(voidReference);
+        return answer('VOID_PENDING', 'the acquirer did not answer; the reversal is followed up');
+      }
+      if (submitted.state === 'REJECTED') return answer('VOID_REJECTED', submitted.message);
+      if (submitted.state === 'CONFIRMED') {
+        await apply({ type: 'VOID_CONFIRMED', voidReference, source: 'API' });
+        return answer();
+      }
+      pendingVoids.add(voidReference);
+      // Wait for the confirmation (the acquirer's notification re-reads it), then read once more.
+      const confirmed = await condition(() => state.status !== 'CAPTURED', timing.voidConfirmTimeoutMs);
+      if (!confirmed && state.status === 'CAPTURED') await checkVoid(voidReference, 'API');
+      if (state.status === 'CAPTURED' && pendingVoids.has(voidReference)) {
+        followVoid(voidReference);
+        return answer('VOID_PENDING');
+      }
+      return answer();
+    },
+    {
+      validator: () => {
+        if (state.status !== 'CAPTURED') throw new Error(`void not permitted: the payment is ${state.status}`);
+        if (state.capturedAt && Date.now() >= Date.parse(state.capturedAt) + timing.voidWindowMs) {
+          throw new Error('void not permitted: the void window has closed');
+        }
+      },
+    },
+  );
+
+  setHandler(acquirerNotifiedSignal, async (nudge) => {
+    if (nudge.event === 'VOID_CONFIRMED') {
+      for (const ref of [...pendingVoids]) if (state.status === 'CAPTURED') await checkVoid(ref, 'TERMINAL');
+      return;
+    }
+    if (state.status === 'CREATED') nudgedWhilePlacing = true;
+    else await refresh('TERMINAL');
+  });
+
+  setHandler(sweepNudgeSignal, async () => {
+    sweepNudged = true;
+    if (state.status !== 'CREATED') await refresh('SWEEP');
+  });
+
+  // ---- the life of the payment ----
+
+  if (state.status === 'CREATED') await place();
+  if (state.status === 'AWAITING_TERMINAL') await awaitDecision();
+  // Two-step completion is outside this service: follow the acquirer (reads on nudges and syncs).
+  if (state.status === 'AUTHORIZED') await condition(() => state.status !== 'AUTHORIZED');
+  if (state.status === 'CAPTURED') await voidWindow();
+
+  await condition(allHandlersFinished);
+  return { status: state.status, sequence: state.sequence };
+
+  // ---- phases ----
+
+  async function place(): Promise<void> {
+    const request: SendBillRequest = {
+      deviceId,
+      paymentId,
+      pspReference,
+      amount: input.amount,
+      currency: input.currency,
+      reference: input.reference,
+      modes: input.modes,
+      timeoutSeconds: Math.max(1, (terminalDeadlineMs - Date.now()) / 1000),
+    };
+    const createRef = `CREATE-${pspReference}`;
+    let sent: SendBillResult | undefined;
+    if (terminalDeadlineMs - Date.now() > 1000) {
+      try {
+        sent = await proxyLocalActivities<Activities>({
+          startToCloseTimeout: '8s',
+          scheduleToCloseTimeout: Math.max(1000, Math.min(timing.placementWaitMs, terminalDeadlineMs - Date.now())),
+          retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+        }).sendBill(request);
+      } catch (err) {
+        if (!isNoAnswer(err) && !isRejected(err)) throw err;
+        if (isRejected(err)) return apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
+      }
+      // No answer yet: keep trying until the device's own deadline (server-side retries grow no history).
+      if (!sent && terminalDeadlineMs - Date.now() > 1000 && state.status === 'CREATED') {
+        try {
+          sent = await proxyActivities<Activities>({
+            startToCloseTimeout: '10s',
+            scheduleToCloseTimeout: Math.max(1000, terminalDeadlineMs - Date.now()),
+            retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+          }).sendBill({ ...request, timeoutSeconds: Math.max(1, (terminalDeadlineMs - Date.now()) / 1000) });
+        } catch (err) {
+          if (!isNoAnswer(err) && !isRejected(err)) throw err;
+          if (isRejected(err)) return apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
+        }
+      }
+    }
+    if (!sent) return probe(request, createRef);
+
+    if (sent.outcome === 'ON_DEVICE') {
+      await apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef });
+      if (state.status !== 'AWAITING_TERMINAL') {
+        // Cleared by the operator while the send was unanswered: take the late bill off the device.
+        await quick.withdrawBill({ deviceId, acquirerRef: sent.acquirerRef }).catch(() => undefined);
+      } else if (cancelRequested) {
+        await withdraw('CANCEL', `CANCEL-${pspReference}-${++cancelAttempts}`);
+      } else if (nudgedWhilePlacing) {
+        await refresh('TERMINAL');
+      }
+    } else if (sent.outcome === 'DEVICE_BUSY') {
+      const other = sent.currentReference ? ` (reference ${sent.currentReference})` : '';
+      await apply({ type: 'PLACEMENT_REFUSED', refusalReason: `another bill${other} is on terminal ${input.terminalExternalId}`, actionReference: createRef });
+    } else {
+      await apply({
+        type: 'PLACEMENT_REFUSED',
+        refusalReason: `the device does not offer the requested modes (it offers ${sent.supportedModes.join(', ')})`,
+        actionReference: createRef,
+      });
+    }
+  }
+
+  /** No send was ever answered: learn whether a bill of ours reached the device, leaving none waiting. */
+  async function probe(request: SendBillRequest, actionReference: string): Promise<void> {
+    if (state.status !== 'CREATED') return;
+    let result;
+    try {
+      result = await persistent.probeUnplacedBill(request);
+    } catch (err) {
+      if (!isRejected(err)) throw err;
+      return apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference });
+    }
+    if ('notPlaced' in result) return apply({ type: 'NOT_PLACED', actionReference });
+    await apply({ type: 'BILL_OBSERVED', bill: result.found, cause: 'PROBE', source: sweepNudged ? 'SWEEP' : 'WORKFLOW', actionReference });
+  }
+
+  /** Waits for the customer; at timeout plus grace reads once more and withdraws the bill if nobody decided. */
+  async function awaitDecision(): Promise<void> {
+    let expired = Date.now() >= expiresAtMs;
+    const timer = new CancellationScope();
+    if (!expired) {
+      timer.run(() => sleep(expiresAtMs - Date.now())).then(
+        () => (expired = true),
+        () => undefined,
+      );
+    }
+    await condition(() => expired || state.status !== 'AWAITING_TERMINAL');
+    if (state.status !== 'AWAITING_TERMINAL') {
+      if (!expired) timer.cancel();
+      return;
+    }
+    if (reading) await reading;
+    if (state.status !== 'AWAITING_TERMINAL') return;
+    const bill = await persistent.expireBill(billRef());
+    await apply({ type: 'BILL_OBSERVED', bill, cause: 'EXPIRY', source: sweepNudged ? 'SWEEP' : 'WORKFLOW', actionReference: `EXPIRY-${pspReference}` });
+  }
+
+  /** After a capture: one timer to the end of the void window; void updates run meanwhile. */
+  async function voidWindow(): Promise<void> {
+    const windowEndMs = Date.parse(state.capturedAt ?? new Date(Date.now()).toISOString()) + timing.voidWindowMs;
+    if (Date.now() < windowEndMs) {
+      let closed = false;
+      const timer = new CancellationScope();
+      timer.run(() => sleep(windowEndMs - Date.now())).then(
+        () => (closed = true),
+        () => undefined,
+      );
+      await condition(() => closed || state.status !== 'CAPTURED');
+      if (!closed) timer.cancel();
+    }
+    // Reversals still unconfirmed get one last read before the workflow ends.
+    for (const ref of [...pendingVoids]) if (state.status === 'CAPTURED') await checkVoid(ref, 'WORKFLOW');
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Payment statuses of spec section 3 and the words around them. Pure definitions shared by the
+ * workflow (deterministic code) and the API, so both speak of the same states.
+ */
+export const PAYMENT_STATUSES = [
+  'CREATED',
+  'AWAITING_TERMINAL',
+  'AUTHORIZED',
+  'CAPTURED',
+  'REFUSED',
+  'CANCELLED',
+  'EXPIRED',
+  'ERROR',
+  'FAILED',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Final statuses never change again, with one exception: a void turns CAPTURED into CANCELLED. */
+export const FINAL_STATUSES: readonly PaymentStatus[] = ['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'ERROR', 'FAILED'];
+/** Open statuses: the ones the creation idempotency of spec 7 protects. */
+export const OPEN_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL', 'AUTHORIZED'];
+/** A bill is (or may be) on the device: the statuses the one-open-bill-per-terminal rule counts. */
+export const ON_DEVICE_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL'];
+
+export const isFinal = (s: string): boolean => (FINAL_STATUSES as readonly string[]).includes(s);
+export const isOpen = (s: string): boolean => (OPEN_STATUSES as readonly string[]).includes(s);
+
+/** Who caused a status event (contracts 2): the API request, the sweep, the terminal side, or the workflow's own timers. */
+export type HistorySource = 'API' | 'SWEEP' | 'TERMINAL' | 'WORKFLOW';
+
+/** Values of Payment.reason (spec 2.1 names only the first; the others explain ERROR, FAILED and operator clears). */
+export const REASONS = {
+  cancelledAtTerminal: 'CANCELLED_AT_TERMINAL',
+  clearedByOperator: 'CLEARED_BY_OPERATOR',
+  terminalError: 'TERMINAL_ERROR',
+  acquirerUnreachable: 'ACQUIRER_UNREACHABLE',
+  acquirerRejected: 'ACQUIRER_REJECTED',
+} as const;
+
+export type PaymentMode = 'CARD' | 'QR_CODE';
+export const PAYMENT_MODES: readonly PaymentMode[] = ['CARD', 'QR_CODE'];

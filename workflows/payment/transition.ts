@@ -1,0 +1,234 @@
+import type { BillStatus } from '../../src/acquirer/port';
+import { type HistorySource, isFinal, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
+
+/**
+ * The payment state machine of spec section 3 as one pure function:
+ * (state, event) -> (new state, effects). The workflow applies it and runs the effects as
+ * activities; tests call it without Temporal. Final states never change, except the void that
+ * turns CAPTURED into CANCELLED.
+ */
+export interface PaymentState {
+  status: PaymentStatus;
+  /** Sequence of the last status event written to the history (0: none yet). */
+  sequence: number;
+  acquirerRef: string | null;
+  paymentMethod: PaymentMode | null;
+  cardBrand: string | null;
+  last4: string | null;
+  reason: string | null;
+  refusalReason: string | null;
+  /** The payment's previousStatus field: CAPTURED once a void made it CANCELLED. */
+  previousStatus: PaymentStatus | null;
+  capturedAt: string | null;
+}
+
+/** Why the workflow asked the acquirer; decides what a WITHDRAWN bill means. */
+export type ReadCause = 'READ' | 'CANCEL' | 'CLEAR' | 'EXPIRY' | 'PROBE';
+
+export type PaymentEvent =
+  /** send-bill answered ON_DEVICE. */
+  | { type: 'BILL_PLACED'; acquirerRef: string }
+  /** send-bill answered DEVICE_BUSY or MODE_UNSUPPORTED: refused at creation. */
+  | { type: 'PLACEMENT_REFUSED'; refusalReason: string; actionReference: string }
+  /** The acquirer rejected the bill as malformed: a processing problem. */
+  | { type: 'PLACEMENT_FAILED'; reason: string; actionReference: string }
+  /** What the acquirer says about the bill (a read, or the answer to withdraw). */
+  | { type: 'BILL_OBSERVED'; bill: BillStatus; cause: ReadCause; source: HistorySource; actionReference?: string }
+  /** The probe after a placement that never got an answer found no bill of ours. */
+  | { type: 'NOT_PLACED'; actionReference: string }
+  /** terminal:clear could not reach the acquirer: the operator's decision stands. */
+  | { type: 'OPERATOR_CLEARED'; actionReference: string }
+  /** The acquirer confirmed a reversal of the capture. */
+  | { type: 'VOID_CONFIRMED'; voidReference: string; source: HistorySource };
+
+/** One append-only history entry (contracts 2), numbered by the workflow. */
+export interface StatusEvent {
+  sequence: number;
+  status: PaymentStatus;
+  previousStatus: PaymentStatus;
+  actionReference: string;
+  source: HistorySource;
+  occurredAt: string;
+}
+
+/** Payment row fields written together with a status event. */
+export type ProjectedFields = Pick<
+  PaymentState,
+  'status' | 'acquirerRef' | 'paymentMethod' | 'cardBrand' | 'last4' | 'reason' | 'refusalReason' | 'previousStatus' | 'capturedAt'
+>;
+
+export type Effect =
+  | { type: 'RECORD_STATUS_EVENT'; event: StatusEvent; fields: ProjectedFields }
+  | { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE'; status: PaymentStatus }
+  | { type: 'PUBLISH_PAYMENT_EVENT'; sequence: number };
+
+export interface TransitionResult {
+  state: PaymentState;
+  effects: Effect[];
+}
+
+export interface TransitionContext {
+  /** ISO time of the event (workflow time). */
+  now: string;
+}
+
+export function initialState(init: Partial<PaymentState> & Pick<PaymentState, 'status'>): PaymentState {
+  return {
+    sequence: 0,
+    acquirerRef: null,
+    paymentMethod: null,
+    cardBrand: null,
+    last4: null,
+    reason: null,
+    refusalReason: null,
+    previousStatus: null,
+    capturedAt: null,
+    ...init,
+  };
+}
+
+const DECLINED_AT_TERMINAL = 'declined at the terminal';
+
+export function transition(state: PaymentState, event: PaymentEvent, ctx: TransitionContext): TransitionResult {
+  const unchanged: TransitionResult = { state, effects: [] };
+  const from = state.status;
+
+  if (event.type === 'VOID_CONFIRMED') {
+    if (from !== 'CAPTURED') return unchanged; // a second confirmation, or a void that raced nothing
+    return change(state, { status: 'CANCELLED', previousStatus: 'CAPTURED' }, event.voidReference, event.source, ctx);
+  }
+  if (isFinal(from)) return unchanged; // final states never change
+
+  switch (event.type) {
+    case 'BILL_PLACED':
+      if (from !== 'CREATED') return unchanged;
+      return change(state, { status: 'AWAITING_TERMINAL', acquirerRef: event.acquirerRef }, event.acquirerRef, 'API', ctx);
+
+    case 'PLACEMENT_REFUSED':
+      if (from !== 'CREATED') return unchanged;
+      // A refusal at creation is answered in the 201 itself; PAYMENT_REFUSED is for declines at the terminal.
+      return change(state, { status: 'REFUSED', refusalReason: event.refusalReason }, event.actionReference, 'API', ctx, { publish: false });
+
+    case 'PLACEMENT_FAILED':
+      if (from !== 'CREATED') return unchanged;
+      return change(state, { status: 'FAILED', reason: event.reason }, event.actionReference, 'WORKFLOW', ctx);
+
+    case 'NOT_PLACED':
+      if (from !== 'CREATED') return unchanged;
+      return change(state, { status: 'FAILED', reason: REASONS.acquirerUnreachable }, event.actionReference, 'WORKFLOW', ctx);
+
+    case 'OPERATOR_CLEARED':
+      if (from !== 'CREATED' && from !== 'AWAITING_TERMINAL') return unchanged;
+      return change(state, { status: 'CANCELLED', reason: REASONS.clearedByOperator }, event.actionReference, 'API', ctx);
+
+    case 'BILL_OBSERVED':
+      return observe(state, event, ctx);
+  }
+}
+
+/** What the acquirer's answer about the bill means for the payment. */
+function observe(
+  state: PaymentState,
+  event: Extract<PaymentEvent, { type: 'BILL_OBSERVED' }>,
+  ctx: TransitionContext,
+): TransitionResult {
+  const { bill, cause, source } = event;
+  const from = state.status;
+  const ref = event.actionReference ?? bill.acquirerRef;
+  const unchanged: TransitionResult = { state, effects: [] };
+  const acquirerRef = state.acquirerRef ?? bill.acquirerRef;
+  const tender = (): Partial<PaymentState> => ({
+    acquirerRef,
+    // An open mode starts as CARD and is corrected to the tender the terminal reports.
+    paymentMethod: bill.paymentMethod ?? state.paymentMethod,
+    cardBrand: bill.cardBrand ?? null,
+    last4: bill.last4 ?? null,
+  });
+
+  if (from === 'AUTHORIZED') {
+    // Completion of the two-step flow is not part of this service; follow what the acquirer reports.
+    switch (bill.state) {
+      case 'CAPTURED':
+        return change(state, { status: 'CAPTURED', ...tender(), capturedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
+      case 'CANCELLED':
+      case 'WITHDRAWN':
+        return change(state, { status: 'CANCELLED' }, ref, source, ctx);
+      case 'EXPIRED':
+        return change(state, { status: 'EXPIRED' }, ref, source, ctx);
+      default:
+        return unchanged;
+    }
+  }
+
+  // CREATED (a run that learns of a bill it placed before) or AWAITING_TERMINAL.
+  switch (bill.state) {
+    case 'WAITING':
+      if (from === 'CREATED') return change(state, { status: 'AWAITING_TERMINAL', acquirerRef }, bill.acquirerRef, source, ctx);
+      return unchanged;
+    case 'AUTHORIZED':
+      return change(state, { status: 'AUTHORIZED', ...tender() }, ref, source, ctx);
+    case 'CAPTURED':
+      return change(state, { status: 'CAPTURED', ...tender(), capturedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
+    case 'DECLINED':
+      return change(state, { status: 'REFUSED', acquirerRef, refusalReason: DECLINED_AT_TERMINAL }, ref, source, ctx);
+    case 'CANCELLED':
+      return change(state, { status: 'CANCELLED', acquirerRef, reason: REASONS.cancelledAtTerminal }, ref, source, ctx);
+    case 'ERROR':
+      return change(state, { status: 'ERROR', acquirerRef, reason: REASONS.terminalError }, ref, source, ctx);
+    case 'EXPIRED':
+      return change(state, { status: 'EXPIRED', acquirerRef }, ref, source, ctx);
+    case 'WITHDRAWN':
+      switch (cause) {
+        case 'EXPIRY':
+          return change(state, { status: 'EXPIRED', acquirerRef }, ref, source, ctx);
+        case 'PROBE':
+          return change(state, { status: 'FAILED', acquirerRef, reason: REASONS.acquirerUnreachable }, ref, source, ctx);
+        case 'CLEAR':
+          return change(state, { status: 'CANCELLED', acquirerRef, reason: REASONS.clearedByOperator }, ref, source, ctx);
+        default:
+          // Withdrawn by a cancel of ours (this one, or an earlier one whose answer was lost).
+          return change(state, { status: 'CANCELLED', acquirerRef }, ref, source, ctx);
+      }
+  }
+}
+
+/** Builds the new state and its effects: one history entry, the status search attribute, the webhook event. */
+function change(
+  state: PaymentState,
+  patch: Partial<PaymentState> & { status: PaymentStatus },
+  actionReference: string,
+  source: HistorySource,
+  ctx: TransitionContext,
+  opts: { publish?: boolean } = {},
+): TransitionResult {
+  const next: PaymentState = { ...state, ...patch, sequence: state.sequence + 1 };
+  const event: StatusEvent = {
+    sequence: next.sequence,
+    status: next.status,
+    previousStatus: state.status,
+    actionReference,
+    source,
+    occurredAt: ctx.now,
+  };
+  const effects: Effect[] = [
+    { type: 'RECORD_STATUS_EVENT', event, fields: projectedFields(next) },
+    { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE', status: next.status },
+  ];
+  // The publish activity decides which statuses emit a webhook event (AWAITING_TERMINAL and EXPIRED emit none).
+  if (opts.publish !== false) effects.push({ type: 'PUBLISH_PAYMENT_EVENT', sequence: next.sequence });
+  return { state: next, effects };
+}
+
+export function projectedFields(s: PaymentState): ProjectedFields {
+  return {
+    status: s.status,
+    acquirerRef: s.acquirerRef,
+    paymentMethod: s.paymentMethod,
+    cardBrand: s.cardBrand,
+    last4: s.last4,
+    reason: s.reason,
+    refusalReason: s.refusalReason,
+    previousStatus: s.previousStatus,
+    capturedAt: s.capturedAt,
+  };
+}
