@@ -10,6 +10,7 @@ import { startEmbeddedDatabase } from './db/embedded';
 import { migrate } from './db/migrate';
 import { createLogger } from './logger';
 import type { ManagedChild } from './process/child';
+import { freePort } from './process/freePort';
 import { installTemporalRuntime, startService } from './service';
 import { startTemporalDevServer } from './temporal/devServer';
 
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  installTemporalRuntime(logger);
+  const metricsPort = config.TEMPORAL_METRICS_PORT || (await freePort(config.HOST));
+  installTemporalRuntime(logger, `${config.HOST}:${metricsPort}`);
   const children: ManagedChild[] = [];
   let service: Awaited<ReturnType<typeof startService>> | undefined;
   let stopping = false;

@@ -9,6 +9,7 @@ import { createDb, type Db } from './db/client';
 import { createApp } from './http/app';
 import { RateLimiter } from './http/rateLimit';
 import type { Logger } from './logger';
+import { setTemporalMetricsUrl } from './observability/metrics';
 import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
 import { createWorker } from './worker';
 
@@ -105,12 +106,19 @@ export async function startService(config: Config, targets: ServiceTargets, logg
 }
 
 /** Routes the Temporal SDK's own logs through pino once per process. */
-export function installTemporalRuntime(logger: Logger): void {
+/**
+ * Routes the Temporal SDK's own logs through pino, and serves its own metrics (worker slots,
+ * poll and task latencies) in Prometheus format on `metricsAddress`, which GET /metrics appends.
+ * Once per process.
+ */
+export function installTemporalRuntime(logger: Logger, metricsAddress?: string): void {
   const { DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   try {
     Runtime.install({
       logger: new DefaultLogger('WARN', (entry) => logger.warn({ temporal: entry.meta }, entry.message)),
+      ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress } } } } : {}),
     });
+    setTemporalMetricsUrl(metricsAddress ? `http://${metricsAddress}/metrics` : undefined);
   } catch {
     // already installed in this process (tests start several stacks)
   }

@@ -1,3 +1,4 @@
+import { createMerchantWithKey } from './support/fixtures';
 import { call, expectErrorShape } from './support/http';
 import { startTestStack, type TestStack } from './support/stack';
 
@@ -27,11 +28,32 @@ describe('HTTP foundation', () => {
     expectErrorShape(await call(stack.apiUrl, 'DELETE', '/health'), 405);
   });
 
+  it('answers malformed JSON, a non-object body and unknown fields with 400 naming the problem', async () => {
+    const { merchant, key } = await createMerchantWithKey(stack.db);
+    const path = `/api/merchants/${merchant.externalId}/stores`;
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', path, { key, rawBody: '{"name": ' }), 400)).toBe('request body is not valid JSON');
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', path, { key, body: [1, 2] }), 400)).toMatch(/^body: /);
+    const unknown = { name: 'S', country: 'DE', timezone: 'UTC', colour: 'red' };
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', path, { key, body: unknown }), 400)).toMatch(/^colour: unknown field/);
+    expect(await stack.db.store.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+
   it('keeps a sane caller request id and mints one otherwise', async () => {
     const mine = await call(stack.apiUrl, 'GET', '/health', { headers: { 'X-Request-Id': 'pos-req-12345678' } });
     expect(mine.headers.get('x-request-id')).toBe('pos-req-12345678');
     const odd = await call(stack.apiUrl, 'GET', '/health', { headers: { 'X-Request-Id': 'bad id!' } });
     expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves Prometheus metrics: API latency by route and the Temporal worker\'s own', async () => {
+    await call(stack.apiUrl, 'GET', '/health');
+    const res = await fetch(`${stack.apiUrl}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/isp_http_request_duration_seconds_bucket\{[^}]*route="\/health"/);
+    expect(text).toContain('isp_payment_status_events_total');
+    expect(text).toContain('isp_webhook_delivery_attempts_total');
+    expect(text).toMatch(/temporal_/); // SDK core metrics of the in-process worker
   });
 
   it('serves the OpenAPI 3.1 document and the docs page', async () => {

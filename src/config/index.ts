@@ -26,6 +26,8 @@ export const configSchema = z
     TEMPORAL_PORT: port.default(7233),
     TEMPORAL_UI_PORT: port.default(8233),
     EMBEDDED_DB_PORT: port.default(5433),
+    /** The Temporal SDK's own Prometheus endpoint (worker metrics); 0 picks a free port. */
+    TEMPORAL_METRICS_PORT: listenPort.default(0),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Next } from 'koa';
+import { httpRequestDuration } from '../observability/metrics';
 import type { ApiContext } from './context';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -17,6 +18,9 @@ export function requestContext() {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // the route template, not the path: ids must not explode the label set
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      httpRequestDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, ms / 1000);
       ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   };

@@ -74,9 +74,9 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
   const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
   (router as any)[spec.method](koaPath, authenticate(spec.auth, spec.area) as any, async (ctx: ApiContext) => {
     const input = {
-      params: spec.params ? parseOr400(spec.params, ctx.params, '') : ctx.params,
-      query: spec.query ? parseOr400(spec.query, ctx.query, '') : ctx.query,
-      body: spec.body ? parseOr400(spec.body, ctx.request.body ?? undefined, '') : undefined,
+      params: spec.params ? parseOr400(spec.params, ctx.params, '', 'path') : ctx.params,
+      query: spec.query ? parseOr400(spec.query, ctx.query, '', 'query') : ctx.query,
+      body: spec.body ? parseOr400(spec.body, ctx.request.body ?? undefined, '', 'body') : undefined,
     } as RouteInput<P, Q, B>;
     await handler(ctx, input);
   });

@@ -2,24 +2,24 @@ import type { ZodError, ZodType } from 'zod';
 import { badRequest } from './errors';
 
 /** A zod failure as one 400 message that names each field and the reason. */
-export function describeZodError(error: ZodError, where: string): string {
+export function describeZodError(error: ZodError, where: string, whole = 'body'): string {
   return error.issues
     .map((issue) => {
       let field = [where, ...issue.path.map(String)].filter(Boolean).join('.');
       let reason = issue.message;
       if (issue.code === 'unrecognized_keys') {
-        field = [field, ...issue.keys].join('.');
+        field = [field, issue.keys.join(', ')].filter(Boolean).join('.');
         reason = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')} not accepted`;
       }
       if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) reason = 'is required';
-      return `${field}: ${reason}`;
+      return `${field || whole}: ${reason}`;
     })
     .join('; ');
 }
 
 /** Parses input with a schema or throws 400 naming the field and the reason. */
-export function parseOr400<T>(schema: ZodType<T>, input: unknown, where: string): T {
+export function parseOr400<T>(schema: ZodType<T>, input: unknown, where: string, whole = 'body'): T {
   const result = schema.safeParse(input);
-  if (!result.success) throw badRequest(describeZodError(result.error, where));
+  if (!result.success) throw badRequest(describeZodError(result.error, where, whole));
   return result.data;
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
+import { freePort } from '../../src/process/freePort';
 import { createLogger, type Logger } from '../../src/logger';
 import { installTemporalRuntime, startService, type RunningService } from '../../src/service';
 
@@ -33,7 +34,7 @@ export async function startTestStack(env: Record<string, string> = {}, opts: { l
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
     ...env,
   });
-  installTemporalRuntime(createLogger(config.LOG_LEVEL));
+  installTemporalRuntime(createLogger(config.LOG_LEVEL), `127.0.0.1:${await freePort()}`);
   const service = await startService(
     config,
     { databaseUrl: process.env.TEST_DATABASE_URL!, temporalAddress: process.env.TEST_TEMPORAL_ADDRESS! },

@@ -3,6 +3,7 @@ import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { healthRoutes } from './health';
+import { metricsRoutes } from './metrics';
 import { storeRoutes } from './stores';
 import { terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
@@ -10,4 +11,4 @@ import { userRoutes } from './users';
 import { webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
-export const routeModules: RouteModule[] = [healthRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes];
+export const routeModules: RouteModule[] = [healthRoutes, metricsRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes];

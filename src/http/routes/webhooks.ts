@@ -91,6 +91,7 @@ export const webhookRoutes: RouteModule = (router, registry) => {
         return created;
       });
       ctx.status = 201;
+      ctx.set('Location', `${CONFIGS}/${config.id}`);
       ctx.body = toConfigRecordWithSecret(config);
     },
   );

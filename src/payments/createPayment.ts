@@ -1,0 +1,199 @@
+import crypto from 'node:crypto';
+import { type AcquirerPort, AcquirerUnreachableError, type PaymentMode } from '../acquirer/port';
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { Config } from '../config';
+import { type Db, isUniqueViolation } from '../db/client';
+import type { Payment, Store, Terminal } from '../generated/prisma/client';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors';
+import type { Logger } from '../logger';
+import { isTerminalReady } from '../stores/serializers';
+import { paymentWorkflowId } from '../../workflows/payment/messages';
+import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
+import { newPspReference } from './pspReference';
+import type { CreatePaymentBody } from './schemas';
+import { callPaymentWorkflow } from './workflowCalls';
+import type { Client } from '@temporalio/client';
+
+/**
+ * Creating a payment (spec 2.2, 4.1, 7). Checks in this order, writing nothing before the last:
+ * body (400), business (404), store and terminal (404), terminal ready (409), an open payment with
+ * the same reference (returned as it is: idempotency), requested modes against the device (400),
+ * inactive store or terminal (201 REFUSED). Then the row is inserted (CREATED) and its workflow
+ * started by update-with-start; the answer comes once the bill is on the device or refused.
+ *
+ * The partial unique indexes decide races across API processes: a second open payment with the
+ * same reference, or a second bill on the terminal, cannot be inserted. The loser of a reference
+ * race gets the winner's payment; the loser of a terminal race gets a REFUSED payment.
+ */
+export interface CreateDeps {
+  config: Config;
+  db: Db;
+  acquirer: AcquirerPort;
+  temporal: Client;
+  logger: Logger;
+}
+
+export interface CreateResult {
+  payment: Payment;
+  /** True when an open payment with the same reference was returned instead of creating one. */
+  replayed: boolean;
+}
+
+export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal, body: CreatePaymentBody): Promise<CreateResult> {
+  const { config, db } = deps;
+  const timeoutMinutes = body.terminalTimeoutMinutes ?? config.TERMINAL_TIMEOUT_DEFAULT_MINUTES;
+  if (timeoutMinutes < config.TERMINAL_TIMEOUT_MIN_MINUTES || timeoutMinutes > config.TERMINAL_TIMEOUT_MAX_MINUTES) {
+    throw badRequest(
+      `terminalTimeoutMinutes: must be between ${config.TERMINAL_TIMEOUT_MIN_MINUTES} and ${config.TERMINAL_TIMEOUT_MAX_MINUTES} minutes`,
+    );
+  }
+  if (body.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
+  const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId } });
+  if (!store) throw notFound('store');
+  const terminal = await db.terminal.findFirst({ where: { merchantId: principal.merchantId, storeId: store.id, externalId: body.terminalExternalId } });
+  if (!terminal) throw notFound('terminal');
+  if (!isTerminalReady(terminal)) {
+    throw conflict(`terminal ${terminal.externalId} is not ready to take payments: its device link is not configured`);
+  }
+
+  const currency = body.currency.toUpperCase();
+  const reference = body.reference ?? null;
+  const sequenceNumber = body.sequenceNumber ?? null;
+  const sameBill = { merchantId: principal.merchantId, mode: principal.mode, reference, sequenceNumber };
+
+  if (reference !== null) {
+    const open = await findOpenWithReference(db, sameBill);
+    if (open) return replay(deps, open, principal);
+  }
+  if (body.requestedModes) await checkModesOffered(deps.acquirer, terminal, body.requestedModes);
+
+  const inactive = inactiveReason(store, terminal);
+  const now = new Date();
+  const id = crypto.randomUUID();
+  const pspReference = newPspReference();
+  const row = {
+    id,
+    merchantId: principal.merchantId,
+    storeId: store.id,
+    terminalId: terminal.id,
+    storeExternalId: store.externalId,
+    terminalExternalId: terminal.externalId,
+    deviceId: terminal.deviceId,
+    mode: principal.mode,
+    pspReference,
+    amount: body.amount.toString(),
+    currency,
+    reference,
+    sequenceNumber,
+    requestedModes: body.requestedModes ?? [],
+    // One requested mode is the tender from the start; an open choice starts as CARD and is corrected after payment.
+    paymentMethod: body.requestedModes?.length === 1 ? body.requestedModes[0] : 'CARD',
+    acquirerName: deps.acquirer.name,
+    origin: 'PLATFORM',
+    terminalTimeoutMinutes: timeoutMinutes.toString(),
+    cashierId: body.cashierId ?? null,
+    customerMobile: body.customerMobile ?? null,
+    customerEmail: body.customerEmail ?? null,
+    workflowId: paymentWorkflowId(id),
+    createdAt: now,
+    updatedAt: now,
+  };
+
+  if (inactive) return { payment: await insertRefused(db, row, inactive, now), replayed: false };
+
+  const expiresAt = new Date(now.getTime() + Math.round(timeoutMinutes * 60_000) + Math.round(config.EXPIRY_GRACE_SECONDS * 1000));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const payment = await db.payment.create({ data: { ...row, status: 'CREATED', expiresAt } });
+      return { payment: await placeBill(deps, payment, principal), replayed: false };
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Another open payment holds the reference or the terminal: find out which.
+      if (reference !== null) {
+        const open = await findOpenWithReference(db, sameBill);
+        if (open) return replay(deps, open, principal);
+      }
+      const busy = await db.payment.findFirst({ where: { terminalExternalId: terminal.externalId, status: { in: [...ON_DEVICE_STATUSES] } } });
+      if (busy) {
+        const other = busy.reference ? ` (reference ${busy.reference})` : '';
+        return { payment: await insertRefused(db, row, `another bill${other} is open on terminal ${terminal.externalId}`, now), replayed: false };
+      }
+      // The conflicting payment was decided meanwhile: try again.
+      if (attempt >= 3) throw new ApiError(503, 'the terminal is busy with concurrent payments; retry with the same reference');
+    }
+  }
+}
+
+function findOpenWithReference(db: Db, key: { merchantId: string; mode: string; reference: string | null; sequenceNumber: number | null }) {
+  return db.payment.findFirst({ where: { ...key, status: { in: [...OPEN_STATUSES] } } });
+}
+
+/** Idempotency: the open payment with this reference, as it is (a CREATED one is driven to the device first). */
+async function replay(deps: CreateDeps, open: Payment, principal: ApiKeyPrincipal): Promise<CreateResult> {
+  if (open.status !== 'CREATED') return { payment: open, replayed: true };
+  return { payment: await placeBill(deps, open, principal), replayed: true };
+}
+
+/**
+ * Starts (or reaches) the workflow with the placeBill update and answers once the bill is on the
+ * device or refused. When the acquirer gives no answer within PAYMENT_PLACEMENT_WAIT_SECONDS the
+ * payment stays open (CREATED) and is answered 503: a retry with the same reference returns it.
+ */
+async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPrincipal): Promise<Payment> {
+  let answer;
+  try {
+    answer = await callPaymentWorkflow(deps, payment, principal.merchantExternalId, 'placeBill');
+  } catch (err) {
+    deps.logger.error({ err, paymentId: payment.id }, 'payment workflow could not be reached');
+    throw new ApiError(503, `payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, {
+      'Retry-After': '2',
+    });
+  }
+  const current = await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  if (current.status === 'CREATED' && answer.kind === 'outcome') {
+    throw new ApiError(
+      503,
+      `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,
+      { 'Retry-After': '2' },
+    );
+  }
+  return current;
+}
+
+async function checkModesOffered(acquirer: AcquirerPort, terminal: Terminal, requested: PaymentMode[]): Promise<void> {
+  let offered: PaymentMode[];
+  try {
+    offered = (await acquirer.getDevice(terminal.deviceId!)).modes;
+  } catch (err) {
+    if (err instanceof AcquirerUnreachableError) {
+      throw new ApiError(503, 'the acquirer did not answer while checking the device; nothing was created; retry with the same reference', { 'Retry-After': '2' });
+    }
+    throw err;
+  }
+  const missing = requested.filter((m) => !offered.includes(m));
+  if (missing.length > 0) {
+    throw badRequest(`requestedModes: the device of terminal ${terminal.externalId} does not offer ${missing.join(', ')}; it offers ${offered.join(', ')}`);
+  }
+}
+
+function inactiveReason(store: Store, terminal: Terminal): string | null {
+  if (store.status !== 'ACTIVE') return `store ${store.externalId} is inactive`;
+  if (terminal.status !== 'ACTIVE') return `terminal ${terminal.externalId} is inactive`;
+  return null;
+}
+
+/** A payment refused at creation: final at once, one history entry, no bill sent and no workflow. */
+async function insertRefused(db: Db, row: Omit<Parameters<Db['payment']['create']>[0]['data'], 'status' | 'expiresAt'> & { id: string; pspReference: string }, refusalReason: string, now: Date): Promise<Payment> {
+  return db.payment.create({
+    data: {
+      ...row,
+      status: 'REFUSED',
+      refusalReason,
+      expiresAt: now,
+      historySequence: 1,
+      history: {
+        create: [{ sequence: 1, status: 'REFUSED', previousStatus: null, actionReference: `CREATE-${row.pspReference}`, source: 'API', occurredAt: now }],
+      },
+    } as Parameters<Db['payment']['create']>[0]['data'],
+  });
+}

@@ -1,0 +1,104 @@
+import Decimal from 'decimal.js';
+import { z } from '../http/openapi';
+import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
+import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../workflows/payment/statuses';
+
+/**
+ * Request and response schemas of in-store payments (spec 2.1, 2.2; contracts 2). The creation
+ * body is strict (an unknown field is a 400). Rules that need configuration (the timeout bounds)
+ * are checked by the creation service, with the same message style.
+ */
+
+/** Largest amount accepted: 12 integer digits keep every amount exact in a JSON number. */
+export const MAX_AMOUNT = 999_999_999_999;
+
+const text = (max: number) => z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
+
+export const PaymentModeSchema = z.enum(PAYMENT_MODES as unknown as ['CARD', 'QR_CODE'], { error: 'must be CARD or QR_CODE' });
+
+/** Number of decimals a JSON number carries, exactly (12.5 -> 1, 1e-7 -> 7). */
+export function decimalPlaces(n: number): number {
+  return new Decimal(n.toString()).decimalPlaces();
+}
+
+export const CreatePaymentBody = z
+  .strictObject({
+    merchantExternalId: text(200).openapi({ description: "The business identifier; must be the API key's own business" }),
+    storeExternalId: text(200).openapi({ description: 'A registered store of the business' }),
+    terminalExternalId: text(200).openapi({ description: 'A terminal of that store, linked to its device' }),
+    amount: z
+      .number({ error: 'must be a number' })
+      .positive('must be greater than 0')
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
+      .openapi({ example: 12.5, description: "Greater than zero, at most the currency's minor-unit decimals (2 for EUR, 0 for JPY)" }),
+    currency: z
+      .string({ error: currencyMessage })
+      .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
+      .openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies (any case on input)' }),
+    reference: text(100).optional().openapi({ description: "The caller's own bill reference; protects creation against duplicates while the payment is open" }),
+    sequenceNumber: z
+      .number({ error: 'must be a positive integer' })
+      .int('must be a positive integer')
+      .positive('must be a positive integer')
+      .max(1_000_000, 'must be at most 1000000')
+      .optional()
+      .openapi({ description: 'Position of this tender when one bill is split (1, 2, 3, ...)' }),
+    requestedModes: z
+      .array(PaymentModeSchema, { error: 'must be an array of CARD, QR_CODE' })
+      .min(1, 'must name at least one mode')
+      .refine((modes) => new Set(modes).size === modes.length, 'must not name a mode twice')
+      .optional()
+      .openapi({ description: 'One mode restricts the device to it; omitted or several allow every mode the device offers' }),
+    terminalTimeoutMinutes: z
+      .number({ error: 'must be a number' })
+      .positive('must be greater than 0')
+      .optional()
+      .openapi({ description: 'How long the device waits for the customer; decimals allowed; default and bounds from configuration' }),
+    cashierId: text(100).optional(),
+    customerMobile: text(40).optional(),
+    customerEmail: z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters').optional(),
+  })
+  .superRefine((body, ctx) => {
+    const currency = typeof body.currency === 'string' ? SUPPORTED_CURRENCIES[body.currency.toUpperCase()] : undefined;
+    if (currency && typeof body.amount === 'number' && decimalPlaces(body.amount) > currency.minorUnits) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message:
+          currency.minorUnits === 0
+            ? `must be a whole number for ${body.currency.toUpperCase()}`
+            : `must have at most ${currency.minorUnits} decimal places for ${body.currency.toUpperCase()}`,
+      });
+    }
+    if (typeof body.terminalTimeoutMinutes === 'number' && decimalPlaces(body.terminalTimeoutMinutes) > 4) {
+      ctx.addIssue({ code: 'custom', path: ['terminalTimeoutMinutes'], message: 'must have at most 4 decimal places' });
+    }
+  })
+  .openapi('CreatePaymentRequest');
+export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;
+
+export const PaymentParams = z.object({ id: z.string().min(1).max(100).openapi({ description: 'The payment id (opaque text)' }) });
+
+export const PaymentRecordSchema = z
+  .object({
+    id: z.string().openapi({ description: 'Opaque text; return unchanged, never parse as a number' }),
+    pspReference: z.string(),
+    status: z.enum(PAYMENT_STATUSES),
+    amount: z.number(),
+    currency: z.string(),
+    reference: z.string().nullable(),
+    sequenceNumber: z.number().int().nullable(),
+    storeExternalId: z.string(),
+    terminalExternalId: z.string(),
+    paymentMethod: z.string().nullable().openapi({ description: 'CARD or QR_CODE: the single requested mode, else CARD until the terminal reports the tender' }),
+    cardBrand: z.string().nullable(),
+    last4: z.string().nullable(),
+    previousStatus: z.string().nullable().openapi({ description: 'CAPTURED once a void made the payment CANCELLED' }),
+    reason: z.string().nullable().openapi({ description: 'CANCELLED_AT_TERMINAL after a cancel on the device; explains ERROR, FAILED and operator clears' }),
+    refusalReason: z.string().nullable().openapi({ description: "The provider's explanation of a REFUSED payment" }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    capturedAt: z.string().nullable(),
+  })
+  .openapi('Payment');

@@ -1,0 +1,91 @@
+import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../config';
+import type { Payment } from '../generated/prisma/client';
+import type { Logger } from '../logger';
+import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
+import {
+  cancelUpdate,
+  operatorClearUpdate,
+  PAYMENT_WORKFLOW_TYPE,
+  type PaymentOutcome,
+  placeBillUpdate,
+  syncStatusUpdate,
+  voidUpdate,
+} from '../../workflows/payment/messages';
+import type { HistorySource } from '../../workflows/payment/statuses';
+import { SingleFlight } from './coalesce';
+import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
+
+/**
+ * Talking to a payment's workflow from outside (API, operator CLI): every operation is an update
+ * sent with update-with-start (conflict policy USE_EXISTING), so a running workflow is reached and
+ * a missing one (a crash between row insert and start, a terminated run) is started from the row.
+ * Concurrent identical operations of this process share one update (a workflow accepts at most 10
+ * updates in flight).
+ */
+export const PAYMENT_OPERATIONS = {
+  placeBill: placeBillUpdate,
+  syncStatus: syncStatusUpdate,
+  cancel: cancelUpdate,
+  void: voidUpdate,
+  operatorClear: operatorClearUpdate,
+} as const;
+export type PaymentOperation = keyof typeof PAYMENT_OPERATIONS;
+
+export type WorkflowAnswer =
+  | { kind: 'outcome'; outcome: PaymentOutcome }
+  /** The workflow refused the update (its validator): the message says why. */
+  | { kind: 'rejected'; message: string }
+  /** The workflow has completed: the payment's row is final. */
+  | { kind: 'closed' };
+
+export interface WorkflowCallDeps {
+  config: Config;
+  temporal: Client;
+  logger?: Logger;
+}
+
+/** Coalesced per operation and payment; void is never coalesced (each call is one more reversal). */
+const flights = new SingleFlight<WorkflowAnswer>();
+
+export function callPaymentWorkflow(
+  deps: WorkflowCallDeps,
+  payment: Payment,
+  merchantExternalId: string,
+  operation: PaymentOperation,
+  startedBy: HistorySource = 'API',
+): Promise<WorkflowAnswer> {
+  const send = () => sendUpdate(deps, payment, merchantExternalId, operation, startedBy);
+  return operation === 'void' ? send() : flights.run(`${operation}:${payment.id}`, send);
+}
+
+async function sendUpdate(
+  deps: WorkflowCallDeps,
+  payment: Payment,
+  merchantExternalId: string,
+  operation: PaymentOperation,
+  startedBy: HistorySource,
+): Promise<WorkflowAnswer> {
+  const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, startedBy);
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof paymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config));
+  try {
+    const outcome = await deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], { startWorkflowOperation });
+    return { kind: 'outcome', outcome };
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) {
+      const cause = (err as { cause?: { message?: string } }).cause;
+      return { kind: 'rejected', message: cause?.message || err.message };
+    }
+    if (err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowNotFoundError || isCompletedWorkflowError(err)) {
+      return { kind: 'closed' };
+    }
+    throw err;
+  }
+}
+
+/** The server's answer to an update sent to a workflow that completed meanwhile. */
+function isCompletedWorkflowError(err: unknown): boolean {
+  const text = `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
+  return /workflow execution already completed|workflow execution is already completed/i.test(text);
+}
