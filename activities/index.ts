@@ -6,6 +6,9 @@ import type { Logger } from '../src/logger';
 import { attemptWebhookDeliveryActivity } from './webhooks/attemptWebhookDelivery';
 import { finishWebhookDeliveryActivity } from './webhooks/finishWebhookDelivery';
 import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
+import { paymentAcquirerActivities } from './payments/acquirer';
+import { paymentProjectionActivities } from './payments/projection';
+import { paymentSweepActivities } from './payments/sweep';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -26,6 +29,9 @@ export function createActivities(deps: ActivityDeps) {
     publishPaymentEvent: publishPaymentEventActivity(deps),
     attemptWebhookDelivery: attemptWebhookDeliveryActivity(deps),
     finishWebhookDelivery: finishWebhookDeliveryActivity(deps),
+    ...paymentAcquirerActivities(deps),
+    ...paymentProjectionActivities(deps),
+    ...paymentSweepActivities(deps),
   };
 }
 

@@ -12,6 +12,7 @@ import type { Logger } from './logger';
 import { setTemporalMetricsUrl } from './observability/metrics';
 import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
 import { createWorker } from './worker';
+import { ensureSweepSchedule } from './payments/sweepSchedule';
 
 /**
  * The parts of one process, as SERVICES names them: the HTTP API, the Temporal worker and the
@@ -93,6 +94,8 @@ export async function startService(config: Config, targets: ServiceTargets, logg
         await done.catch((err) => logger.error({ err }, 'worker stopped with an error'));
         await nativeConnection.close();
       });
+      // The reconciliation sweep (payments): a Schedule on this worker's task queue.
+      await ensureSweepSchedule(client, config, logger.child({ part: 'sweep' }));
     }
     if (apiServer) {
       const app = createApp({ config, db, temporal: client, acquirer, logger: logger.child({ part: 'api' }), rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST) });

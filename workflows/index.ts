@@ -1,3 +1,5 @@
 // Every workflow the worker runs. Deterministic code only: no Node, database or network imports.
 export {};
 export { webhookDeliveryWorkflow } from './webhooks/delivery';
+export { paymentWorkflow } from './payment/paymentWorkflow';
+export { paymentSweepWorkflow } from './sweep/sweepWorkflow';

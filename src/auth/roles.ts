@@ -13,7 +13,8 @@ export const AREAS = [
   'sharedViews', // dashboard, payments read, reports, user list and user records
   'finance', // payouts, bank balance, registers
   'compliance', // compliance alerts, disputes
-  'ownAccount', // the caller's own sign-in: profile, logout, authenticator enrolment
+  'ownAccount', // the caller's own sign-in: own record, logout, authenticator enrolment (also while enrolment is pending)
+  'ownProfile', // editing a profile: one's own (administrators: anyone's, checked by the handler)
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -21,7 +22,7 @@ export const ROLES = ['ADMIN', 'FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'] as
 export type Role = (typeof ROLES)[number];
 
 /** Every signed-in user reaches their own account, whatever their roles. */
-const SIGNED_IN: readonly Area[] = ['ownAccount'];
+const SIGNED_IN: readonly Area[] = ['ownAccount', 'ownProfile'];
 
 export const ROLE_AREAS: Record<Role, readonly Area[]> = {
   ADMIN: AREAS, // everything

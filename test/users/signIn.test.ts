@@ -220,6 +220,32 @@ describe('MFA with TOTP', () => {
     expect((await signIn({ username: user.username, password: PASSWORD, totp: totpCode(again.body.secret, 1) })).status).toBe(200);
   });
 
+  it('a session waiting for enrolment reaches nothing else, even for an administrator', async () => {
+    const pendingAdmin = await createUser(stack.db, merchant, ['ADMIN'], { mfaEnrollmentRequired: true });
+    const victim = await createUser(stack.db, merchant, ['USER']);
+    const res = await signIn({ username: pendingAdmin.username, password: PASSWORD });
+    expect(res.body.mfaEnrollmentRequired).toBe(true);
+    const token = res.body.token as string;
+    const before = await stack.db.user.findUniqueOrThrow({ where: { id: victim.id } });
+    for (const [method, path, body] of [
+      ['PUT', `/api/users/${victim.id}`, { roles: ['ADMIN'] }],
+      ['PUT', `/api/users/${pendingAdmin.id}`, { displayName: 'x' }],
+      ['PUT', `/api/users/${victim.id}/password`, { password: 'Hijacked-password-1' }],
+      ['DELETE', `/api/users/${victim.id}`, undefined],
+      ['POST', '/api/users', { username: 'sneaky-admin', password: 'Hijacked-password-1', roles: ['ADMIN'] }],
+      ['POST', '/api/api-keys', { name: 'sneaky', mode: 'live' }],
+      ['GET', '/api/api-keys', undefined],
+      ['GET', '/api/audit-logs', undefined],
+      ['GET', `/api/users/${victim.id}`, undefined],
+    ] as const) {
+      expect(expectErrorShape(await call(stack.apiUrl, method, path, { token, body }), 403)).toMatch(/enrol/);
+    }
+    expect(await stack.db.user.findUniqueOrThrow({ where: { id: victim.id } })).toEqual(before);
+    expect(await stack.db.user.count({ where: { username: 'sneaky-admin' } })).toBe(0);
+    expect((await me(token)).status).toBe(200);
+    expect((await call(stack.apiUrl, 'POST', '/api/auth/logout', { token })).status).toBe(204);
+  });
+
   it('wrong codes count towards the lockout', async () => {
     const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     const user = await createUser(stack.db, merchant, ['USER'], { mfaEnabled: true, mfaSecret: secret });

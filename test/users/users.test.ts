@@ -245,3 +245,28 @@ describe('PUT /api/users/{id}/password', () => {
     expect(await refused(400, 'PUT', `/api/users/${user.id}/password`, { newPassword: 'Brand-new-secret-99' })).toMatch(/password/);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every user, sign-in, API key and audit log endpoint', async () => {
+    const doc = (await call(stack.apiUrl, 'GET', '/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auth/login',
+        '/api/auth/logout',
+        '/api/users',
+        '/api/users/me',
+        '/api/users/me/mfa/enroll',
+        '/api/users/me/mfa/verify',
+        '/api/users/{id}',
+        '/api/users/{id}/password',
+        '/api/users/{id}/unlock',
+        '/api/users/{id}/mfa/reset',
+        '/api/api-keys',
+        '/api/api-keys/{id}/rotate',
+        '/api/api-keys/{id}',
+        '/api/audit-logs',
+      ]),
+    );
+    expect(doc.paths['/api/users'].post.security).toEqual([{ Session: [] }]);
+  });
+});

@@ -1,9 +1,11 @@
 import type { RouteModule } from '../app';
+import { acquirerNotificationRoutes } from './acquirerNotifications';
 import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { healthRoutes } from './health';
 import { metricsRoutes } from './metrics';
+import { paymentRoutes } from './payments';
 import { storeRoutes } from './stores';
 import { terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
@@ -11,4 +13,4 @@ import { userRoutes } from './users';
 import { webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
-export const routeModules: RouteModule[] = [healthRoutes, metricsRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes];
+export const routeModules: RouteModule[] = [healthRoutes, metricsRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes, paymentRoutes, acquirerNotificationRoutes];

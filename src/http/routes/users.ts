@@ -9,7 +9,7 @@ import { defineRoute } from '../route';
 
 /**
  * User management (spec 4.5) with a dashboard session token. The area of each route is checked by
- * the one auth middleware; PUT /api/users/{id} is open to everyone ('ownAccount') because anyone
+ * the one auth middleware; PUT /api/users/{id} is open to everyone ('ownProfile') because anyone
  * may edit their own profile, and the rule "administrators for other users" is applied inside.
  * /api/users/me routes are declared before /api/users/{id} so 'me' is never taken for an id.
  */
@@ -193,7 +193,7 @@ export const userRoutes: RouteModule = (router, registry) => {
       summary: 'Update a user: anyone their own displayName and email; ADMIN anyone, also roles and enabled',
       tag: TAG,
       auth: 'session',
-      area: 'ownAccount',
+      area: 'ownProfile',
       params: UserIdParams,
       body: UpdateUserBody,
       responses: { 200: { description: 'The user', schema: UserRecord } },

@@ -1,0 +1,102 @@
+import type { ApiKeyPrincipal } from '../../auth/principal';
+import { createPayment } from '../../payments/createPayment';
+import { cancelPayment, syncStatus, voidPayment } from '../../payments/operations';
+import { toPaymentRecord } from '../../payments/record';
+import { CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
+import type { RouteModule } from '../app';
+import type { ApiContext } from '../context';
+import { defineRoute } from '../route';
+
+/** In-store payments of spec 4.1 (write side), over the API key ('payments' scope). Rules: docs/payments.md. */
+const BASE = '/api/in-store/payments';
+const TAG = 'Payments';
+
+/** Response header of a repeated create answered with the open payment that has the same reference. */
+export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
+
+const principalOf = (ctx: ApiContext) => ctx.state.principal as ApiKeyPrincipal;
+const depsOf = (ctx: ApiContext) => ({ ...ctx.deps, logger: ctx.state.log ?? ctx.deps.logger });
+
+export const paymentRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: BASE,
+      summary:
+        'Create a payment: the bill goes to the terminal. 201 once it is on the device (AWAITING_TERMINAL) or refused (REFUSED, refusalReason); always branch on status. A repeat with the reference of an open payment returns that payment (header Idempotent-Replayed: true). 503 when the acquirer did not answer in time: retry with the same reference',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'payments',
+      body: CreatePaymentBody,
+      responses: { 201: { description: 'The payment (AWAITING_TERMINAL, or REFUSED with refusalReason)', schema: PaymentRecordSchema } },
+      errors: [403, 404, 409, 503],
+    },
+    async (ctx, { body }) => {
+      const { payment, replayed } = await createPayment(depsOf(ctx), principalOf(ctx), body);
+      ctx.status = 201;
+      if (replayed) ctx.set(IDEMPOTENT_REPLAY_HEADER, 'true');
+      ctx.body = toPaymentRecord(payment);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: `${BASE}/{id}/sync-status`,
+      summary: 'The payment, refreshed from the acquirer first; safe to repeat. A final payment is answered as it stands',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'payments',
+      params: PaymentParams,
+      responses: { 200: { description: 'The payment', schema: PaymentRecordSchema } },
+      errors: [403, 404, 503],
+    },
+    async (ctx, { params }) => {
+      ctx.body = toPaymentRecord(await syncStatus(depsOf(ctx), principalOf(ctx), params.id));
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: `${BASE}/{id}/cancel`,
+      summary:
+        'Withdraw a bill still waiting at the terminal. 200 with the resulting payment: CANCELLED, CAPTURED when the customer completed first, AWAITING_TERMINAL when the acquirer could not be reached (the sweep settles it). 409 when the payment is already decided',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'payments',
+      params: PaymentParams,
+      responses: { 200: { description: 'The payment in its resulting state; read status', schema: PaymentRecordSchema } },
+      errors: [403, 404, 409, 503],
+    },
+    async (ctx, { params }) => {
+      ctx.body = toPaymentRecord(await cancelPayment(depsOf(ctx), principalOf(ctx), params.id));
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: `${BASE}/{id}/void`,
+      summary:
+        'Reverse a captured payment inside the void window (each call submits another reversal). 200 CANCELLED when the acquirer confirms in time, 200 CAPTURED when the reversal is not confirmed yet; 409 when a precondition fails, 404 when the store or terminal no longer exists',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'payments',
+      params: PaymentParams,
+      responses: { 200: { description: 'The payment: CANCELLED (previousStatus CAPTURED) or still CAPTURED', schema: PaymentRecordSchema } },
+      errors: [403, 404, 409, 503],
+    },
+    async (ctx, { params }) => {
+      ctx.body = toPaymentRecord(await voidPayment(depsOf(ctx), principalOf(ctx), params.id));
+    },
+  );
+};

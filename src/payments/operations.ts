@@ -1,0 +1,141 @@
+import type { Client } from '@temporalio/client';
+import { type AcquirerPort, AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Payment } from '../generated/prisma/client';
+import { ApiError, conflict, notFound } from '../http/errors';
+import type { Logger } from '../logger';
+import { isTerminalReady } from '../stores/serializers';
+import { isFinal } from '../../workflows/payment/statuses';
+import { SingleFlight } from './coalesce';
+import { callPaymentWorkflow, type PaymentOperation, type WorkflowAnswer } from './workflowCalls';
+
+/**
+ * sync-status, cancel and void (spec 3, 4.1). A final payment is answered from the database
+ * without touching the workflow or the acquirer. Everything that changes a payment goes through
+ * its workflow (the one writer); the API only reads.
+ */
+export interface OperationDeps {
+  config: Config;
+  db: Db;
+  acquirer: AcquirerPort;
+  temporal: Client;
+  logger: Logger;
+}
+
+/** The caller's payment: same business and same key mode (a test key never sees a live payment). */
+export async function findOwnPayment(db: Db, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
+  const payment = await db.payment.findFirst({ where: { id, merchantId: principal.merchantId, mode: principal.mode } });
+  if (!payment) throw notFound('payment');
+  return payment;
+}
+
+const reread = (db: Db, id: string) => db.payment.findUniqueOrThrow({ where: { id } });
+
+async function askWorkflow(deps: OperationDeps, payment: Payment, principal: ApiKeyPrincipal, operation: PaymentOperation): Promise<WorkflowAnswer> {
+  try {
+    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation);
+  } catch (err) {
+    deps.logger.error({ err, paymentId: payment.id, operation }, 'payment workflow could not be reached');
+    throw new ApiError(503, 'the payment could not be reached right now; retry shortly', { 'Retry-After': '2' });
+  }
+}
+
+// ---- sync-status ----
+
+const syncFlights = new SingleFlight<Payment>();
+
+/** What the acquirer says that the projection already shows: no need to involve the workflow. */
+function alreadyShown(status: string, bill: BillState): boolean {
+  return (status === 'AWAITING_TERMINAL' && bill === 'WAITING') || (status === 'AUTHORIZED' && bill === 'AUTHORIZED');
+}
+
+/**
+ * Refreshes from the acquirer first. The API reads the bill itself (a read changes nothing) and
+ * asks the workflow to re-read and apply only when the acquirer says something the projection does
+ * not show yet: polling a waiting bill costs no workflow history. Concurrent calls share one read.
+ */
+export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
+  const payment = await findOwnPayment(deps.db, principal, id);
+  if (isFinal(payment.status)) return payment; // final states never change
+  return syncFlights.run(payment.id, async () => {
+    if (payment.status !== 'CREATED' && payment.acquirerRef && payment.deviceId) {
+      let state: BillState;
+      try {
+        state = (await deps.acquirer.getBillStatus(payment.deviceId, payment.acquirerRef)).state;
+      } catch (err) {
+        // No answer: nothing new can be learned now; the payment is answered as it stands.
+        if (err instanceof AcquirerUnreachableError || err instanceof AcquirerRejectedError) return reread(deps.db, payment.id);
+        throw err;
+      }
+      if (alreadyShown(payment.status, state)) return reread(deps.db, payment.id);
+    }
+    await askWorkflow(deps, payment, principal, 'syncStatus');
+    return reread(deps.db, payment.id);
+  });
+}
+
+// ---- cancel ----
+
+/**
+ * Withdraws a bill still waiting at the terminal. 409 when the payment is already decided (a
+ * final status, or AUTHORIZED); 200 with the resulting payment otherwise: CANCELLED, CAPTURED when
+ * the customer completed first, or still AWAITING_TERMINAL when the acquirer could not be reached.
+ */
+export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
+  const payment = await findOwnPayment(deps.db, principal, id);
+  if (isFinal(payment.status) || payment.status === 'AUTHORIZED') throw conflict(`payment already decided: it is ${payment.status}`);
+  const answer = await askWorkflow(deps, payment, principal, 'cancel');
+  const current = await reread(deps.db, payment.id);
+  if (answer.kind === 'rejected') throw conflict(answer.message);
+  if (answer.kind === 'closed') throw conflict(`payment already decided: it is ${current.status}`);
+  return current;
+}
+
+// ---- void ----
+
+/** The void preconditions of spec 4.1, from the projection: 409, or 404 where store or terminal is gone. */
+async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Promise<void> {
+  if (payment.status !== 'CAPTURED') {
+    throw conflict(
+      payment.status === 'CANCELLED' && payment.previousStatus === 'CAPTURED'
+        ? 'void not permitted: the payment was already voided'
+        : `void not permitted: the payment is ${payment.status}, not CAPTURED`,
+    );
+  }
+  if (payment.origin !== 'PLATFORM') throw conflict('void not permitted: the payment was not taken through the platform');
+  const windowMs = deps.config.VOID_WINDOW_MINUTES * 60_000;
+  if (!payment.capturedAt || Date.now() >= payment.capturedAt.getTime() + windowMs) {
+    throw conflict(`void not permitted: the void window of ${deps.config.VOID_WINDOW_MINUTES} minutes from capture has closed`);
+  }
+  const store = payment.storeId ? await deps.db.store.findUnique({ where: { id: payment.storeId } }) : null;
+  if (!store) throw notFound('store');
+  const terminal = payment.terminalId ? await deps.db.terminal.findUnique({ where: { id: payment.terminalId } }) : null;
+  if (!terminal) throw notFound('terminal');
+  if (!isTerminalReady(terminal)) throw conflict(`void not permitted: terminal ${terminal.externalId} is no longer linked to its device`);
+  if (!terminal.voidSupported) throw conflict(`void not permitted: terminal ${terminal.externalId} does not support voids`);
+  let supported: boolean;
+  try {
+    supported = (await deps.acquirer.getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
+  } catch (err) {
+    if (err instanceof AcquirerUnreachableError) throw new ApiError(503, 'the acquirer did not answer; nothing was submitted; retry shortly', { 'Retry-After': '2' });
+    throw err;
+  }
+  if (!supported) throw conflict('void not permitted: the acquirer does not support voids for this device');
+}
+
+/**
+ * Submits one reversal (each call a new one). 200 CANCELLED when the acquirer confirms within
+ * VOID_CONFIRM_TIMEOUT_SECONDS; 200 CAPTURED when it accepted but has not confirmed (the workflow
+ * follows it up); 409 when a precondition fails or the acquirer refuses the reversal.
+ */
+export async function voidPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
+  const payment = await findOwnPayment(deps.db, principal, id);
+  await checkVoidPreconditions(deps, payment);
+  const answer = await askWorkflow(deps, payment, principal, 'void');
+  if (answer.kind === 'rejected') throw conflict(answer.message);
+  if (answer.kind === 'closed') throw conflict(`void not permitted: the void window of ${deps.config.VOID_WINDOW_MINUTES} minutes from capture has closed`);
+  if (answer.outcome.notice === 'VOID_REJECTED') throw conflict(`void not permitted: the acquirer refused the reversal${answer.outcome.message ? `: ${answer.outcome.message}` : ''}`);
+  return reread(deps.db, payment.id);
+}

@@ -1,0 +1,77 @@
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
+import { PAYMENT_WORKFLOW_TYPE, sweepNudgeSignal } from '../../workflows/payment/messages';
+import { ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
+import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
+
+/**
+ * The reconciliation sweep (spec 3 rule 4): every payment still waiting for the customer past its
+ * expiry (terminal timeout plus grace) is nudged with signal-with-start. A running workflow re-reads
+ * the acquirer; a missing one (row inserted but workflow never started, or a run terminated) is
+ * started from the row and settles the payment from the acquirer's answer: the outcome the
+ * customer reached, EXPIRED when nothing was decided, FAILED when no bill ever reached the device.
+ */
+export interface SweepDeps {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  logger: Logger;
+}
+
+export interface SweepResult {
+  considered: number;
+  nudged: number;
+  /** Payments whose workflow was missing and has been started again. */
+  restarted: number;
+  failed: number;
+}
+
+export const SWEEP_BATCH = 500;
+
+export async function sweepOverduePayments(deps: SweepDeps, opts: { now?: Date; limit?: number; paymentIds?: string[] } = {}): Promise<SweepResult> {
+  const now = opts.now ?? new Date();
+  const overdue = await deps.db.payment.findMany({
+    where: {
+      status: { in: [...ON_DEVICE_STATUSES] },
+      expiresAt: { lte: now },
+      ...(opts.paymentIds ? { id: { in: opts.paymentIds } } : {}),
+    },
+    include: { merchant: { select: { externalId: true } } },
+    orderBy: { expiresAt: 'asc' },
+    take: opts.limit ?? SWEEP_BATCH,
+  });
+  const result: SweepResult = { considered: overdue.length, nudged: 0, restarted: 0, failed: 0 };
+  for (const payment of overdue) {
+    const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
+    try {
+      await deps.temporal.workflow.getHandle(payment.workflowId).signal(sweepNudgeSignal);
+      result.nudged += 1;
+      continue;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) {
+        result.failed += 1;
+        deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not reach the payment workflow');
+        continue;
+      }
+    }
+    // No running workflow: start a run from the row (a failed or terminated run may be replaced).
+    try {
+      await deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
+        ...paymentWorkflowStartOptions(input, deps.config),
+        signal: sweepNudgeSignal,
+        signalArgs: [],
+      });
+      result.restarted += 1;
+    } catch (err) {
+      result.failed += 1;
+      const level = err instanceof WorkflowExecutionAlreadyStartedError ? 'error' : 'warn';
+      deps.logger[level]({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not reach the payment workflow');
+    }
+  }
+  if (result.considered > 0) deps.logger.info(result, 'payment sweep');
+  return result;
+}

@@ -1,0 +1,24 @@
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { findTerminal, type TerminalSelector } from '../operator/terminals';
+import { ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
+import { type PaymentRecord, toPaymentRecord } from './record';
+import { callPaymentWorkflow } from './workflowCalls';
+
+/**
+ * terminal:clear (operator only, contracts 3): forces the open bill off the terminal's device.
+ * The payment's workflow withdraws the bill; it ends CANCELLED (reason CLEARED_BY_OPERATOR), also
+ * when the acquirer cannot be reached, unless the customer had already decided at the device (then
+ * that outcome stands). Answers the payment, or null when no bill of the terminal is open.
+ */
+export async function clearTerminal(deps: { db: Db; temporal: Client; config: Config }, selector: TerminalSelector): Promise<PaymentRecord | null> {
+  const { merchant, terminal } = await findTerminal(deps.db, selector);
+  const open = await deps.db.payment.findFirst({
+    where: { merchantId: merchant.id, terminalId: terminal.id, status: { in: [...ON_DEVICE_STATUSES] } },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (!open) return null;
+  await callPaymentWorkflow(deps, open, merchant.externalId, 'operatorClear');
+  return toPaymentRecord(await deps.db.payment.findUniqueOrThrow({ where: { id: open.id } }));
+}
