@@ -41,10 +41,10 @@ import { initialState, type PaymentEvent, type PaymentState, type ReadCause, tra
 
 // Quick calls, run as local activities (no extra workflow tasks): bounded, a failure means "no answer".
 const ACQUIRER_REJECTED = 'AcquirerRejected';
+// Bounded by attempts: a local activity's schedule-to-close is not a reliable bound while it retries.
 const quick = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '8s',
-  scheduleToCloseTimeout: '12s',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', maximumAttempts: 3, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+  startToCloseTimeout: '6s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1s', maximumAttempts: 2, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
 });
 // Projection and webhook event: must happen, retried until they do.
 const effects = proxyLocalActivities<Activities>({
@@ -301,10 +301,10 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     let sent: SendBillResult | undefined;
     if (terminalDeadlineMs - Date.now() > 1000) {
       try {
+        // One quick attempt (a local activity holds the workflow task; it must not linger when the acquirer is silent).
         sent = await proxyLocalActivities<Activities>({
-          startToCloseTimeout: '8s',
-          scheduleToCloseTimeout: Math.max(1000, Math.min(timing.placementWaitMs, terminalDeadlineMs - Date.now())),
-          retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+          startToCloseTimeout: '6s',
+          retry: { maximumAttempts: 1, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
         }).sendBill(request);
       } catch (err) {
         if (!isNoAnswer(err) && !isRejected(err)) throw err;

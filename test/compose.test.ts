@@ -1,0 +1,52 @@
+/**
+ * No Docker engine runs here, so docker-compose.yml is checked as a document: every variable it
+ * gives the service containers is one the configuration module reads, and every variable of the
+ * configuration module is settable in the compose file (or deliberately left out below).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { CONFIG_VARIABLES, loadConfig } from '../src/config';
+
+const compose = parse(fs.readFileSync(path.resolve(__dirname, '../docker-compose.yml'), 'utf8'), { merge: true });
+// Variables that make no sense in containers: the embedded parts are replaced by real servers.
+const NOT_IN_CONTAINERS = ['NODE_ENV', 'EMBEDDED_DB_PORT', 'TEMPORAL_PORT', 'TEMPORAL_CLI_PATH', 'TEMPORAL_UI_PORT', 'TEMPORAL_METRICS_PORT'];
+
+const serviceEnv = (name: string): Record<string, string> => compose.services[name].environment;
+
+it('gives the service containers only variables the configuration module reads', () => {
+  for (const name of ['api', 'worker', 'sandbox']) {
+    const unknown = Object.keys(serviceEnv(name)).filter((v) => !CONFIG_VARIABLES.includes(v));
+    expect({ service: name, unknown }).toEqual({ service: name, unknown: [] });
+  }
+});
+
+it('makes every configuration variable settable', () => {
+  const everywhere = new Set(['api', 'worker', 'sandbox'].flatMap((n) => Object.keys(serviceEnv(n))));
+  const missing = CONFIG_VARIABLES.filter((v) => !everywhere.has(v) && !NOT_IN_CONTAINERS.includes(v));
+  expect(missing).toEqual([]);
+});
+
+it('runs the API, the worker and the sandbox as separate services on external PostgreSQL and Temporal', () => {
+  expect(serviceEnv('api').SERVICES).toBe('api');
+  expect(serviceEnv('worker').SERVICES).toBe('worker');
+  expect(serviceEnv('sandbox').SERVICES).toBe('sandbox');
+  for (const name of ['api', 'worker']) {
+    expect(serviceEnv(name).DATABASE_URL).toMatch(/^postgresql:\/\/.*@postgres:5432\//);
+    expect(serviceEnv(name).TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(compose.services[name].healthcheck ?? compose.services[name].depends_on).toBeDefined();
+  }
+  for (const name of ['postgres', 'temporal', 'api']) expect(compose.services[name].healthcheck).toBeDefined();
+  expect(compose.services['temporal-ui']).toBeDefined();
+});
+
+it('has defaults in the compose file that the configuration module accepts', () => {
+  // ${VAR:-default} -> default; ${VAR:?message} -> a placeholder value
+  const resolved = Object.fromEntries(
+    Object.entries(serviceEnv('api')).map(([k, v]) => [
+      k,
+      String(v).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1').replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'a-secret-of-sixteen-chars'),
+    ]),
+  );
+  expect(() => loadConfig(resolved)).not.toThrow();
+});
