@@ -11,6 +11,7 @@ import { RateLimiter } from './http/rateLimit';
 import type { Logger } from './logger';
 import { setTemporalMetricsUrl } from './observability/metrics';
 import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
+import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
 
@@ -81,12 +82,14 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     const connection = await Connection.connect({ address: targets.temporalAddress });
     stops.push(() => connection.close());
     await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
-    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+    const tracing = startTracing(config);
+    if (tracing) stops.push(() => tracing.shutdown());
+    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, plugins: tracing ? [tracing.plugin] : [] });
     running.client = client;
 
     if (services.has('worker')) {
       const nativeConnection = await NativeConnection.connect({ address: targets.temporalAddress });
-      const worker = await createWorker({ config, db, acquirer, temporal: client, logger: logger.child({ part: 'worker' }), connection: nativeConnection });
+      const worker = await createWorker({ config, db, acquirer, temporal: client, logger: logger.child({ part: 'worker' }), connection: nativeConnection, plugins: tracing ? [tracing.plugin] : [] });
       running.worker = worker;
       const done = worker.run();
       stops.push(async () => {

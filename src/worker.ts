@@ -1,8 +1,8 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 
 /** The Temporal worker: runs payment and webhook workflows and their activities. */
-export async function createWorker(deps: ActivityDeps & { connection: NativeConnection }): Promise<Worker> {
+export async function createWorker(deps: ActivityDeps & { connection: NativeConnection; plugins?: WorkerPlugin[] }): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
@@ -11,5 +11,6 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
     activities: createActivities(deps),
     // Payments are many and short; keep plenty in cache so updates hit a warm workflow.
     maxCachedWorkflows: 2000,
+    plugins: deps.plugins ?? [],
   });
 }

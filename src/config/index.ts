@@ -83,6 +83,8 @@ export const configSchema = z
     WEBHOOK_TIMEOUT_SECONDS: positive.default(10),
     WEBHOOK_ALLOW_INSECURE: bool.default(false),
     OTEL_ENABLED: bool.default(false),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url('must be a URL').default('http://127.0.0.1:4318'),
+    OTEL_SERVICE_NAME: z.string().min(1).default('in-store-payments'),
   })
   .superRefine((c, ctx) => {
     if (c.TERMINAL_TIMEOUT_MIN_MINUTES > c.TERMINAL_TIMEOUT_MAX_MINUTES) {

@@ -15,7 +15,7 @@ describe('debug', () => {
     }
     let t = Date.now();
     const first = await createPayment(stack, shop, { reference: 'r1' });
-    console.log('first', first.status, Date.now() - t);
+    console.log('first', first.status, Date.now() - t, JSON.stringify(first.body), JSON.stringify((await sim(stack).device(shop.deviceId)).body));
     const row = await stack.db.payment.findFirstOrThrow({ where: { merchantId: shop.merchantId } });
     await sim(stack).configure(shop.deviceId, { reachable: true });
     t = Date.now();
