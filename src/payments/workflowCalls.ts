@@ -73,7 +73,6 @@ async function sendUpdate(
     const outcome = await deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], { startWorkflowOperation });
     return { kind: 'outcome', outcome };
   } catch (err) {
-    console.log('DEBUG update error', err, (err as any)?.cause);
     if (err instanceof WorkflowUpdateFailedError) {
       const cause = (err as { cause?: { message?: string } }).cause;
       return { kind: 'rejected', message: cause?.message || err.message };

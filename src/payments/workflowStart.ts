@@ -38,9 +38,9 @@ export function workflowInputFromPayment(
     modes: requested.length > 0 ? requested : [...PAYMENT_MODES],
     paymentMethod: (p.paymentMethod as PaymentMode | null) ?? null,
     createdAtMs: p.createdAt.getTime(),
+    expiresAtMs: p.expiresAt.getTime(),
     timing: {
       terminalTimeoutMs: Math.round(Number(p.terminalTimeoutMinutes.toFixed()) * 60_000),
-      expiryGraceMs: Math.round(config.EXPIRY_GRACE_SECONDS * 1000),
       voidWindowMs: Math.round(config.VOID_WINDOW_MINUTES * 60_000),
       voidConfirmTimeoutMs: Math.round(config.VOID_CONFIRM_TIMEOUT_SECONDS * 1000),
       placementWaitMs: Math.round(config.PAYMENT_PLACEMENT_WAIT_SECONDS * 1000),

@@ -15,8 +15,6 @@ export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
 export interface PaymentTiming {
   /** How long the device waits for the customer (terminalTimeoutMinutes). */
   terminalTimeoutMs: number;
-  /** EXPIRY_GRACE_SECONDS: after timeout plus grace with no decision the payment ends EXPIRED. */
-  expiryGraceMs: number;
   /** VOID_WINDOW_MINUTES, counted from capturedAt. */
   voidWindowMs: number;
   /** VOID_CONFIRM_TIMEOUT_SECONDS: how long a void request waits for the acquirer's confirmation. */
@@ -43,6 +41,8 @@ export interface PaymentWorkflowInput {
   modes: PaymentMode[];
   paymentMethod: PaymentMode | null;
   createdAtMs: number;
+  /** When a bill nobody decided is withdrawn and the payment EXPIRED: terminal timeout plus grace (the row's expiresAt). */
+  expiresAtMs: number;
   timing: PaymentTiming;
   /** Snapshot of the projection at start. */
   status: PaymentStatus;

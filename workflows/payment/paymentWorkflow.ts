@@ -3,11 +3,13 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   CancellationScope,
+  CancelledFailure,
   condition,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   sleep,
+  TemporalFailure,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -60,9 +62,15 @@ const persistent = proxyActivities<Activities>({
 /** Reads of a reversal not confirmed within the void request: bounded, increasingly spaced. */
 const VOID_FOLLOW_UP_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 
-const isRejected = (err: unknown): boolean =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === ACQUIRER_REJECTED;
-const isNoAnswer = (err: unknown): boolean => err instanceof ActivityFailure && !isRejected(err);
+/** An activity's failure: wrapped in ActivityFailure, or (local activities) the failure itself. */
+const activityCause = (err: unknown): TemporalFailure | undefined =>
+  err instanceof ActivityFailure ? ((err.cause as TemporalFailure | undefined) ?? err) : err instanceof TemporalFailure ? err : undefined;
+const isRejected = (err: unknown): boolean => {
+  const cause = activityCause(err);
+  return cause instanceof ApplicationFailure && cause.type === ACQUIRER_REJECTED;
+};
+/** The acquirer gave no usable answer (unreachable, timed out): nothing is known, nothing changes. */
+const isNoAnswer = (err: unknown): boolean => activityCause(err) !== undefined && !(err instanceof CancelledFailure) && !isRejected(err);
 
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
   const { paymentId, pspReference, deviceId, timing } = input;
@@ -75,7 +83,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   });
   /** The device's own timeout, and our expiry a grace period later. */
   const terminalDeadlineMs = input.createdAtMs + timing.terminalTimeoutMs;
-  const expiresAtMs = terminalDeadlineMs + timing.expiryGraceMs;
+  const expiresAtMs = input.expiresAtMs;
   /** Highest sequence whose projection is written: answers wait for it, so the API reads what they say. */
   let projectedSequence = input.historySequence;
   let reading: Promise<boolean> | null = null;
@@ -227,7 +235,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       try {
         submitted = await quick.submitVoid({ ...billRef(), voidReference });
       } catch (err) {
-        if (isRejected(err)) return answer('VOID_REJECTED', (err as ActivityFailure).cause?.message);
+        if (isRejected(err)) return answer('VOID_REJECTED', activityCause(err)?.message);
         if (!isNoAnswer(err)) throw err;
         // The answer was lost: the reversal may exist; follow it like an unconfirmed one.
         pendingVoids.add(voidReference);
@@ -379,8 +387,16 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
     if (reading) await reading;
     if (state.status !== 'AWAITING_TERMINAL') return;
-    const bill = await persistent.expireBill(billRef());
-    await apply({ type: 'BILL_OBSERVED', bill, cause: 'EXPIRY', source: sweepNudged ? 'SWEEP' : 'WORKFLOW', actionReference: `EXPIRY-${pspReference}` });
+    const source: HistorySource = sweepNudged ? 'SWEEP' : 'WORKFLOW';
+    const actionReference = `EXPIRY-${pspReference}`;
+    let bill;
+    try {
+      bill = await persistent.expireBill(billRef());
+    } catch (err) {
+      if (!isRejected(err)) throw err;
+      return apply({ type: 'BILL_UNKNOWN', actionReference, source });
+    }
+    await apply({ type: 'BILL_OBSERVED', bill, cause: 'EXPIRY', source, actionReference });
   }
 
   /** After a capture: one timer to the end of the void window; void updates run meanwhile. */

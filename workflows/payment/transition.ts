@@ -34,6 +34,8 @@ export type PaymentEvent =
   | { type: 'PLACEMENT_FAILED'; reason: string; actionReference: string }
   /** What the acquirer says about the bill (a read, or the answer to withdraw). */
   | { type: 'BILL_OBSERVED'; bill: BillStatus; cause: ReadCause; source: HistorySource; actionReference?: string }
+  /** The acquirer refuses every question about the bill (it does not know it): a processing problem. */
+  | { type: 'BILL_UNKNOWN'; actionReference: string; source: HistorySource }
   /** The probe after a placement that never got an answer found no bill of ours. */
   | { type: 'NOT_PLACED'; actionReference: string }
   /** terminal:clear could not reach the acquirer: the operator's decision stands. */
@@ -116,6 +118,10 @@ export function transition(state: PaymentState, event: PaymentEvent, ctx: Transi
     case 'NOT_PLACED':
       if (from !== 'CREATED') return unchanged;
       return change(state, { status: 'FAILED', reason: REASONS.acquirerUnreachable }, event.actionReference, 'WORKFLOW', ctx);
+
+    case 'BILL_UNKNOWN':
+      if (from !== 'CREATED' && from !== 'AWAITING_TERMINAL') return unchanged;
+      return change(state, { status: 'FAILED', reason: REASONS.acquirerRejected }, event.actionReference, event.source, ctx);
 
     case 'OPERATOR_CLEARED':
       if (from !== 'CREATED' && from !== 'AWAITING_TERMINAL') return unchanged;

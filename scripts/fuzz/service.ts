@@ -1,0 +1,82 @@
+/**
+ * The service under test, started the way a user starts it (`src/main.ts`, as `npm start`): the
+ * embedded database and a Temporal dev server unless DATABASE_URL / TEMPORAL_ADDRESS name outside
+ * ones, then worker, API and sandbox acquirer, on free ports and a throw-away DATA_DIR. Its output
+ * goes to a log file; `stop()` sends SIGTERM and waits (SIGKILL after a grace period).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../../src/process/freePort';
+
+export interface RunningStack {
+  apiUrl: string;
+  sandboxUrl: string;
+  databaseUrl: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(opts: { root: string; dataDir: string; env: Record<string, string>; readyTimeoutMs: number }): Promise<RunningStack> {
+  const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const external = process.env.DATABASE_URL || undefined;
+  const databaseUrl = external ?? `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
+  const logFile = path.join(opts.dataDir, 'service.log');
+  const log = fs.openSync(logFile, 'a');
+  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'src/main.ts'], {
+    cwd: opts.root,
+    env: {
+      ...process.env,
+      DATA_DIR: opts.dataDir,
+      PORT: String(port),
+      SIM_PORT: String(simPort),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      EMBEDDED_DB_PORT: String(dbPort),
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', log],
+  });
+  let exited = false;
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => { exited = true; resolve(code); }));
+
+  const stop = async (): Promise<void> => {
+    if (!exited) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exit;
+      clearTimeout(killer);
+    }
+    fs.closeSync(log);
+  };
+
+  const ready = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service not ready within ${opts.readyTimeoutMs} ms (see ${logFile})`)), opts.readyTimeoutMs);
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      fs.appendFileSync(logFile, chunk);
+      buffered += chunk.toString();
+      const line = buffered.split('\n').find((l) => l.startsWith('ready '));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line);
+      }
+      if (buffered.length > 1_000_000) buffered = buffered.slice(-10_000);
+    });
+    void exit.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited (code ${code}) before it was ready (see ${logFile})`));
+    });
+  }).catch(async (err: Error) => {
+    await stop();
+    throw err;
+  });
+
+  const api = /\bapi=(\S+)/.exec(ready)?.[1];
+  const sandbox = /\bsandbox=(\S+)/.exec(ready)?.[1];
+  if (!api || !sandbox) {
+    await stop();
+    throw new Error(`unexpected ready line: ${ready}`);
+  }
+  return { apiUrl: api, sandboxUrl: sandbox, databaseUrl, logFile, stop };
+}
