@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { servePglite } from './pgliteServer';
 
 async function main(): Promise<void> {
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
@@ -17,17 +17,15 @@ async function main(): Promise<void> {
   fs.mkdirSync(dbDir, { recursive: true });
 
   const db = await PGlite.create(dbDir);
-  // Several clients are multiplexed onto PGlite's one session; a client inside a transaction
-  // runs alone until it commits, which keeps transactions isolated.
-  const server = new PGLiteSocketServer({ db, host, port, maxConnections: 200 });
-  await server.start();
+  // Several clients share PGlite's one session, one request cycle or transaction at a time.
+  const server = await servePglite(db, host, port);
   process.stdout.write(`listening postgresql://postgres:postgres@${host}:${port}/postgres?sslmode=disable\n`);
 
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    await server.stop().catch(() => undefined);
+    await server.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     process.exit(0);
   };
