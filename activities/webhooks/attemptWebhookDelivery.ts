@@ -34,24 +34,20 @@ export function attemptWebhookDeliveryActivity(deps: ActivityDeps) {
       allowInsecure: deps.config.WEBHOOK_ALLOW_INSECURE,
     });
 
-    await deps.db.$transaction(async (tx) => {
-      const counted = await tx.webhookDelivery.update({
-        where: { id: delivery.id },
-        data: { attempts: { increment: 1 }, ...(outcome.delivered ? { status: 'DELIVERED' } : {}) },
-        select: { attempts: true },
-      });
-      await tx.webhookAttempt.create({
-        data: {
-          deliveryId: delivery.id,
-          attemptNumber: counted.attempts,
-          requestedAt: outcome.requestedAt,
-          responseStatus: outcome.responseStatus,
-          durationMs: outcome.durationMs,
-          error: outcome.error,
-          responseBody: outcome.responseBody,
-        },
-      });
-    });
+    // One statement counts the attempt and records it (atomic without an interactive transaction,
+    // which would hold the embedded database's single session across round trips).
+    await deps.db.$executeRaw`
+      WITH counted AS (
+        UPDATE "WebhookDelivery"
+        SET "attempts" = "attempts" + 1,
+            "status" = CASE WHEN ${outcome.delivered}::boolean THEN 'DELIVERED' ELSE "status" END,
+            "updatedAt" = now()
+        WHERE "id" = ${delivery.id}
+        RETURNING "id", "attempts"
+      )
+      INSERT INTO "WebhookAttempt" ("deliveryId", "attemptNumber", "requestedAt", "responseStatus", "durationMs", "error", "responseBody")
+      SELECT "id", "attempts", ${outcome.requestedAt}::timestamptz, ${outcome.responseStatus}::integer, ${outcome.durationMs}::integer, ${outcome.error}::text, ${outcome.responseBody}::text
+      FROM counted`;
 
     if (outcome.delivered) return 'DELIVERED';
     const message = outcome.error ?? 'delivery attempt failed';

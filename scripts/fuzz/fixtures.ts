@@ -35,7 +35,7 @@ export interface Fixtures {
     otherAdminSession: string;
     logoutSession: string;
   };
-  users: { admin: number; viewer: number; victims: number[]; other: number };
+  users: { admin: number; viewer: number; victims: number[]; other: number; victimUsernames: string[] };
   apiKeys: { live: string; test: string; victims: string[]; other: string };
   stores: { main: StoreRef[]; victims: StoreRef[]; other: StoreRef[] };
   terminals: { main: TerminalRef[]; victims: TerminalRef[]; other: TerminalRef[] };
@@ -49,18 +49,27 @@ const rand = (): string => crypto.randomBytes(4).toString('hex');
 const PASSWORD = `Fuzz-${crypto.randomBytes(6).toString('hex')}-2026`;
 
 class Api {
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    readonly log: (line: string) => void,
+  ) {}
 
+  /** Retried on a 5xx, as the spec tells a client to (creations are idempotent by reference); each retry is logged. */
   async call<T = any>(method: string, path: string, opts: { key?: string; token?: string; body?: unknown; expect?: number } = {}): Promise<T> {
     const headers: Record<string, string> = {};
     if (opts.key) headers['x-api-key'] = opts.key;
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(60_000) });
-    const text = await res.text();
     const expected = opts.expect ?? (method === 'POST' ? 201 : 200);
-    if (res.status !== expected) throw new Error(`fixture: ${method} ${path} answered ${res.status} (expected ${expected}): ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(`${this.base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(60_000) });
+      const text = await res.text();
+      if (res.status === expected) return (text ? JSON.parse(text) : undefined) as T;
+      const problem = `fixture: ${method} ${path} answered ${res.status} (expected ${expected}): ${text.slice(0, 300)}`;
+      if (res.status < 500 || attempt >= 3) throw new Error(problem);
+      this.log(`${problem}; retrying`);
+      await new Promise((r) => setTimeout(r, 1000 * attempt));
+    }
   }
 }
 
@@ -74,8 +83,8 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, timeou
   }
 }
 
-export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string; databaseUrl: string; receiverUrl: string }): Promise<Fixtures> {
-  const api = new Api(opts.apiUrl);
+export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string; databaseUrl: string; receiverUrl: string; log: (line: string) => void }): Promise<Fixtures> {
+  const api = new Api(opts.apiUrl, opts.log);
   const db = createDb(opts.databaseUrl, { poolSize: 1 });
   try {
     const run = rand();
@@ -179,7 +188,7 @@ export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string;
       merchantIds: [main.id, other.id],
       merchants: { main: main.externalId, other: other.externalId },
       credentials,
-      users: { admin: admin.id, viewer: viewer.id, victims: victimUsers.map((u) => u.id), other: otherAdmin.id },
+      users: { admin: admin.id, viewer: viewer.id, victims: victimUsers.map((u) => u.id), other: otherAdmin.id, victimUsernames: victimUsers.map((u) => u.username) },
       apiKeys: { live: liveKey.id, test: testKey.id, victims: victimKeys.map((k) => k.id), other: otherKey.id },
       stores: {
         main: [{ merchantExternalId: main.externalId, storeExternalId: mainStore }],

@@ -25,11 +25,12 @@ interface Options {
   maxExamples: number;
   seed?: string;
   keep: boolean;
+  selfTest: boolean;
   extra: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { maxTime: 120, maxExamples: 50, keep: false, extra: [] };
+  const opts: Options = { maxTime: 120, maxExamples: 50, keep: false, selfTest: false, extra: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -42,11 +43,18 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--max-examples') opts.maxExamples = Number(value());
     else if (a === '--seed') opts.seed = value();
     else if (a === '--keep') opts.keep = true;
-    else throw new Error(`unknown option ${a} (options: --max-time S, --max-examples N, --seed N, --keep, -- <st run options>)`);
+    else if (a === '--self-test') opts.selfTest = true;
+    else throw new Error(`unknown option ${a} (options: --max-time S, --max-examples N, --seed N, --keep, --self-test, -- <st run options>)`);
   }
   if (!(opts.maxTime >= 1) || !(opts.maxExamples >= 1)) throw new Error('--max-time and --max-examples must be positive numbers');
   return opts;
 }
+
+/**
+ * No 5xx; no write on a 4xx (ours); and the answers match the schema: documented status codes,
+ * content types and body shapes.
+ */
+const CHECKS = ['not_a_server_error', 'no_write_on_client_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];
 
 const log = (line: string): void => void process.stdout.write(`[fuzz] ${line}\n`);
 
@@ -83,9 +91,10 @@ async function fixturesAlive(apiUrl: string, f: Fixtures): Promise<string[]> {
   return out;
 }
 
-function runSchemathesis(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Runs `st` in the run's own folder, where it keeps its cache (.schemathesis/), not in the repository. */
+function runSchemathesis(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(args[0]!, args.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(args[0]!, args.slice(1), { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
     const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
@@ -133,7 +142,7 @@ async function main(): Promise<number> {
     log('starting the service (database, Temporal, worker, API, sandbox)');
     stack = await startStack({ root: ROOT, dataDir, env: SERVICE_ENV, readyTimeoutMs: 300_000 });
     log(`service ready at ${stack.apiUrl} after ${Math.round((Date.now() - started) / 1000)} s; creating fixtures`);
-    const fixtures = await createFixtures({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, databaseUrl: stack.databaseUrl, receiverUrl: receiver.url });
+    const fixtures = await createFixtures({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, databaseUrl: stack.databaseUrl, receiverUrl: receiver.url, log });
     probe = await startProbe(stack.databaseUrl, fixtures.merchantIds);
     const fixturesFile = path.join(workDir, 'fixtures.json');
     fs.writeFileSync(fixturesFile, JSON.stringify(fixtures, null, 2));
@@ -148,28 +157,29 @@ async function main(): Promise<number> {
       '--config-file', configFile,
       'run',
       `${stack.apiUrl}/openapi.json`,
+      // One worker: the table snapshots around a call must not see another call's writes.
       '--workers', '1',
-      '--checks', 'not_a_server_error,no_write_on_client_error',
+      '--checks', CHECKS.join(','),
       '--max-time', String(opts.maxTime),
       '--max-examples', String(opts.maxExamples),
       '--request-timeout', '60',
       '--generation-database', 'none',
       '--suppress-health-check', 'too_slow,filter_too_much',
-      '--report', 'junit',
-      '--report-junit-path', path.join(workDir, 'junit.xml'),
       '--no-color',
+      ...(opts.selfTest ? ['--include-path', '/api/auth/login', '--phases', 'examples,coverage,fuzzing'] : []),
       ...(opts.seed ? ['--seed', opts.seed] : []),
       ...opts.extra,
     ];
     log(`fuzzing for at most ${opts.maxTime} s: ${args.slice(1).join(' ')}`);
     const fuzzStarted = Date.now();
-    const code = await runSchemathesis(args, {
+    const code = await runSchemathesis(args, workDir, {
       ...process.env,
       PYTHONPATH: [st.pythonPath, __dirname].join(path.delimiter),
       SCHEMATHESIS_HOOKS: 'fuzz_hooks',
       FUZZ_FIXTURES: fixturesFile,
       FUZZ_PROBE_URL: probe.url,
       FUZZ_STATS_FILE: statsFile,
+      FUZZ_SELF_TEST: opts.selfTest ? '1' : '0',
       PYTHONDONTWRITEBYTECODE: '1',
     });
     const alive = await fixturesAlive(stack.apiUrl, fixtures);
@@ -181,6 +191,12 @@ async function main(): Promise<number> {
     log(`  writes seen during a 4xx but not reproduced (background work): ${stats.backgroundWrites ?? 0} ${JSON.stringify(stats.backgroundTables ?? {})}`);
     log(`  webhook deliveries received: ${receiver.deliveries()}`);
     log(`  fixtures still usable at the end: ${alive.join(', ')}`);
+    if (opts.selfTest) {
+      const caught = Number(stats.confirmedWrites ?? 0) > 0 && code !== 0;
+      log(caught ? '  self-test passed: the check caught the write of a failed sign-in' : '  SELF-TEST FAILED: the write of a failed sign-in went unnoticed');
+      return caught ? 0 : 1;
+    }
+    log(code === 0 ? '  result: PASSED' : '  result: FAILED (see the failures above)');
     return code === 0 ? 0 : 1;
   } catch (err) {
     log(`failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -15,6 +15,7 @@ const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 const queue = `crash-${crypto.randomBytes(4).toString('hex')}`;
 let stack: TestStack;
 let worker: ManagedChild | undefined;
+const killed: ManagedChild[] = [];
 
 async function startWorker(): Promise<ManagedChild> {
   const dataDir = path.join(process.env.TEST_ROOT!, `crash-worker-${crypto.randomBytes(3).toString('hex')}`);
@@ -40,6 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await worker?.stop();
+  for (const child of killed) child.process.stdin?.destroy(); // the pipe of a killed child stays open otherwise
   await stack?.stop();
 });
 
@@ -53,6 +55,7 @@ describe('a worker killed mid-payment', () => {
     // The customer pays while the worker dies (kill -9): it may be in the middle of reading, projecting or publishing.
     await Promise.all([sim(stack).customer(shop.deviceId, { action: 'pay' }), Promise.resolve(worker.process.kill('SIGKILL'))]);
     await new Promise<void>((resolve) => (worker!.running ? worker!.once('exit', () => resolve()) : resolve()));
+    killed.push(worker);
     // A cashier keeps polling while no worker runs; the call waits for the workflow.
     const polling = paymentAction(stack, shop, created.body.id, 'sync-status');
     await sleep(500);

@@ -14,7 +14,7 @@ import { eventually, TestReceiver } from './receiver';
 let stack: TestStack;
 const receivers: TestReceiver[] = [];
 beforeAll(async () => {
-  stack = await startTestStack({ WEBHOOK_RETRY_INITIAL_SECONDS: '0.2', WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: '1', WEBHOOK_TIMEOUT_SECONDS: '2' });
+  stack = await startTestStack({ WEBHOOK_RETRY_INITIAL_SECONDS: '0.2', WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: '1' });
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.stop()));
@@ -270,8 +270,9 @@ describe('retries', () => {
     for (const eventId of eventIds) {
       await eventually(async () => (await statusOf(key, config.id, eventId)) === 'DELIVERED', `${eventId} DELIVERED after the receiver came back`);
     }
-    expect(r.delivered().map((x) => x.headers['x-webhook-event-id']).sort()).toEqual([...eventIds].sort());
-    const types = r.delivered().map((x) => x.body.eventType).sort();
+    // At least once: a receiver dedupes on eventId (an answer lost in transit is sent again).
+    expect([...new Set(r.delivered().map((x) => x.headers['x-webhook-event-id']))].sort()).toEqual([...eventIds].sort());
+    const types = [...new Set(r.delivered().map((x) => x.body.eventType))].sort();
     expect(types).toEqual(['PAYMENT_CANCELLED', 'PAYMENT_CAPTURED', 'PAYMENT_REFUSED', 'TEST']);
   });
 });
