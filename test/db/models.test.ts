@@ -25,7 +25,7 @@ it('round-trips every model with every field', async () => {
   const user = await db.user.create({
     data: {
       merchantId: merchant.id, username: uniqueId('u'), passwordHash: 'h', displayName: 'D', email: 'd@example.com', roles: ['ADMIN', 'USER'],
-      enabled: true, locked: false, failedLoginCount: 2, mfaSecret: 's', mfaEnabled: true, mfaEnrollmentRequired: false, deletedAt: now,
+      enabled: true, locked: false, failedLoginCount: 2, mfaSecret: 's', mfaEnabled: true, mfaEnrollmentRequired: false, mfaLastTimeStep: 59000001, deletedAt: now,
     },
   });
   const session = await db.session.create({ data: { userId: user.id, tokenHash: uniqueId('t'), mfaPending: true, expiresAt: now, revokedAt: now } });
@@ -57,8 +57,8 @@ it('round-trips every model with every field', async () => {
     },
   });
   const history = await db.paymentHistory.create({ data: { paymentId: payment.id, sequence: 1, status: 'CAPTURED', previousStatus: 'AWAITING_TERMINAL', actionReference: 'CAPTURE-1', source: 'TERMINAL', occurredAt: now } });
-  const config = await db.webhookConfig.create({ data: { merchantId: merchant.id, url: 'https://example.com/h', description: 'd', eventTypes: ['TEST'], secret: 'whsec', deletedAt: now } });
-  const event = await db.webhookEvent.create({ data: { id: uniqueId('evt'), merchantId: merchant.id, paymentId: payment.id, eventType: 'TEST', payload: { x: 'y' } } });
+  const config = await db.webhookConfig.create({ data: { merchantId: merchant.id, url: 'https://example.com/h', description: 'd', eventTypes: ['TEST'], secret: 'whsec', mode: 'test', deletedAt: now } });
+  const event = await db.webhookEvent.create({ data: { id: uniqueId('evt'), merchantId: merchant.id, paymentId: payment.id, eventType: 'TEST', mode: 'test', payload: { x: 'y' } } });
   const delivery = await db.webhookDelivery.create({ data: { eventId: event.id, configId: config.id, status: 'DELIVERED', attempts: 1 } });
   const attempt = await db.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptNumber: 1, requestedAt: now, responseStatus: 200, durationMs: 12, error: null, responseBody: 'ok' } });
 
@@ -71,7 +71,7 @@ it('round-trips every model with every field', async () => {
       webhookConfigs: { include: { deliveries: { include: { attemptLog: true, event: true } } } },
     },
   });
-  expect(back.users[0]).toMatchObject({ roles: ['ADMIN', 'USER'], failedLoginCount: 2, deletedAt: now });
+  expect(back.users[0]).toMatchObject({ roles: ['ADMIN', 'USER'], failedLoginCount: 2, mfaLastTimeStep: 59000001, deletedAt: now });
   expect(back.users[0]!.sessions[0]).toMatchObject({ id: session.id, mfaPending: true });
   expect(back.apiKeys[0]).toMatchObject({ id: apiKey.id, scopes: ['payments'], mode: 'test' });
   expect(back.auditLogs[0]).toMatchObject({ id: audit.id, details: { a: 1 } });
@@ -83,7 +83,8 @@ it('round-trips every model with every field', async () => {
   expect(p.history[0]).toMatchObject({ id: history.id, actionReference: 'CAPTURE-1' });
   const d = back.webhookConfigs[0]!.deliveries[0]!;
   expect(d.attemptLog[0]).toMatchObject({ id: attempt.id, responseStatus: 200, durationMs: 12 });
-  expect(d.event.payload).toEqual({ x: 'y' });
+  expect(d.event).toMatchObject({ payload: { x: 'y' }, mode: 'test' });
+  expect(back.webhookConfigs[0]).toMatchObject({ mode: 'test' });
 
   // Deleting a store keeps its payments readable (store and terminal links become null).
   await db.store.delete({ where: { id: store.id } });
