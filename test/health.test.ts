@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createMerchantWithKey } from './support/fixtures';
 import { call, expectErrorShape } from './support/http';
 import { startTestStack, type TestStack } from './support/stack';
@@ -36,6 +37,33 @@ describe('HTTP foundation', () => {
     const unknown = { name: 'S', country: 'DE', timezone: 'UTC', colour: 'red' };
     expect(expectErrorShape(await call(stack.apiUrl, 'POST', path, { key, body: unknown }), 400)).toMatch(/^colour: unknown field/);
     expect(await stack.db.store.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+
+  it('refuses NUL characters anywhere in a request with 400 naming the field, writing nothing', async () => {
+    const { merchant, key } = await createMerchantWithKey(stack.db);
+    const path = `/api/merchants/${merchant.externalId}/stores`;
+    const body = { name: 'a\u0000', country: 'DE', timezone: 'UTC' };
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', path, { key, body }), 400)).toBe('name: must not contain NUL characters');
+    const meta = { name: 'a', country: 'DE', timezone: 'UTC', metadata: { 'k\u0000': 'v' } };
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', path, { key, body: meta }), 400)).toMatch(/metadata: keys must not contain NUL/);
+    expect(expectErrorShape(await call(stack.apiUrl, 'GET', '/api/transactions?q=a%00', { key }), 400)).toBe('q: must not contain NUL characters');
+    expect(expectErrorShape(await call(stack.apiUrl, 'GET', '/api/transactions/a%00', { key }), 400)).toBe('id: must not contain NUL characters');
+    expect(await stack.db.store.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+
+  it('answers methods the router does not know with 405', async () => {
+    // fetch refuses TRACE, so a plain node:http request
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${stack.apiUrl}/health`, { method: 'TRACE' }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(405);
+    expect(JSON.parse(body)).toMatchObject({ status: 405, error: 'Method Not Allowed' });
   });
 
   it('keeps a sane caller request id and mints one otherwise', async () => {

@@ -1,12 +1,12 @@
 /**
- * `npm run fuzz -- [--max-time SECONDS] [--max-examples N] [--seed N] [--keep] [-- <more st run options>]`
+ * `npm run fuzz -- [--max-time SECONDS] [--max-examples N] [--seed N] [--keep] [--self-test] [--strict] [-- <st run options>]`
  *
  * Schema-driven fuzzing of every operation of /openapi.json against the real running service
  * (docs/fuzzing.md): starts the service as `npm start` does (embedded database and Temporal dev
  * server, or DATABASE_URL / TEMPORAL_ADDRESS), creates fixtures, a loopback webhook receiver and the
- * table probe, then runs schemathesis with the hooks of fuzz_hooks.py and two checks: no 5xx
- * (not_a_server_error) and no write on a 4xx (no_write_on_client_error). Prints a summary and exits
- * non-zero on any failure. The service is stopped with SIGTERM whatever happens.
+ * table probe, then runs schemathesis with the hooks of fuzz_hooks.py: no 5xx, no write on a 4xx
+ * (our check), answers as documented. Prints a summary and exits non-zero on any failure. The
+ * service is stopped with SIGTERM whatever happens.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,11 +26,12 @@ interface Options {
   seed?: string;
   keep: boolean;
   selfTest: boolean;
+  strict: boolean;
   extra: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { maxTime: 120, maxExamples: 50, keep: false, selfTest: false, extra: [] };
+  const opts: Options = { maxTime: 120, maxExamples: 50, keep: false, selfTest: false, strict: false, extra: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -44,7 +45,8 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--seed') opts.seed = value();
     else if (a === '--keep') opts.keep = true;
     else if (a === '--self-test') opts.selfTest = true;
-    else throw new Error(`unknown option ${a} (options: --max-time S, --max-examples N, --seed N, --keep, --self-test, -- <st run options>)`);
+    else if (a === '--strict') opts.strict = true;
+    else throw new Error(`unknown option ${a} (options: --max-time S, --max-examples N, --seed N, --keep, --self-test, --strict, -- <st run options>)`);
   }
   if (!(opts.maxTime >= 1) || !(opts.maxExamples >= 1)) throw new Error('--max-time and --max-examples must be positive numbers');
   return opts;
@@ -180,6 +182,7 @@ async function main(): Promise<number> {
       FUZZ_PROBE_URL: probe.url,
       FUZZ_STATS_FILE: statsFile,
       FUZZ_SELF_TEST: opts.selfTest ? '1' : '0',
+      FUZZ_STRICT: opts.strict ? '1' : '0',
       PYTHONDONTWRITEBYTECODE: '1',
     });
     const alive = await fixturesAlive(stack.apiUrl, fixtures);
@@ -189,6 +192,14 @@ async function main(): Promise<number> {
     log(`  fuzzing took ${Math.round((Date.now() - fuzzStarted) / 1000)} s, the whole run ${Math.round((Date.now() - started) / 1000)} s`);
     log(`  4xx responses checked for writes: ${stats.checked4xx ?? 0}; writes confirmed by replay: ${stats.confirmedWrites ?? 0}`);
     log(`  writes seen during a 4xx but not reproduced (background work): ${stats.backgroundWrites ?? 0} ${JSON.stringify(stats.backgroundTables ?? {})}`);
+    const known = (stats.knownFindings ?? {}) as Record<string, number>;
+    const unused = ((stats.knownFindingNames ?? []) as string[]).filter((n) => !known[n]);
+    if (opts.strict) log('  known findings: not excused (--strict)');
+    else {
+      log(`  known findings excused by the baseline (scripts/fuzz/known_findings.py): ${Object.keys(known).length ? '' : 'none'}`);
+      for (const [name, count] of Object.entries(known)) log(`    - ${name}: ${count}`);
+      if (unused.length) log(`  baseline entries that matched nothing this run (fixed? then delete them): ${unused.join('; ')}`);
+    }
     log(`  webhook deliveries received: ${receiver.deliveries()}`);
     log(`  fixtures still usable at the end: ${alive.join(', ')}`);
     if (opts.selfTest) {

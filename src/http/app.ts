@@ -4,7 +4,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { AppDeps } from './context';
 import { mountDocs } from './docs';
-import { errorHandler } from './errors';
+import { ApiError, errorHandler } from './errors';
 import { createRegistry, generateDocument } from './openapi';
 import { requestContext } from './requestId';
 import { routeModules } from './routes';
@@ -28,6 +28,8 @@ export function createApp(deps: AppDeps): Koa<any, any> {
   app.use(errorHandler());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.BODY_LIMIT_BYTES, encoding: 'utf-8' }));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // Methods the router does not know at all (TRACE, QUERY...) are 405 like any other wrong method.
+  const methodNotAllowed = () => new ApiError(405, 'method not allowed');
+  app.use(router.allowedMethods({ throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
   return app;
 }

@@ -23,3 +23,24 @@ export function parseOr400<T>(schema: ZodType<T>, input: unknown, where: string,
   if (!result.success) throw badRequest(describeZodError(result.error, where, whole));
   return result.data;
 }
+
+/**
+ * PostgreSQL cannot store NUL characters in text or JSON; a request carrying one anywhere (value
+ * or object key) is refused with 400 naming the field, before any handler runs.
+ */
+export function rejectNulCharacters(input: unknown, where: string): void {
+  const visit = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) throw badRequest(`${path || where}: must not contain NUL characters`);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i)));
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const field = path ? `${path}.${k}` : k;
+        if (k.includes('\u0000')) throw badRequest(`${path || where}: keys must not contain NUL characters`);
+        visit(v, field);
+      }
+    }
+  };
+  visit(input, '');
+}

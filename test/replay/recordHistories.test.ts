@@ -225,5 +225,5 @@ record('recording payment workflow histories', () => {
       await save(stack, 'operator-clear', id);
     }
     expect([...recorded].sort()).toEqual([...REPLAY_PATHS].sort());
-  }, 180_000);
+  }, 400_000);
 });

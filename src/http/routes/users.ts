@@ -41,7 +41,7 @@ const CreateUserBody = z
       .trim()
       .min(3, 'must be at least 3 characters')
       .max(100, 'must be at most 100 characters')
-      .regex(/^[^\s\p{Cc}]+$/u, 'must not contain spaces or control characters'),
+      .regex(/^[^\s\x00-\x1f\x7f-\x9f]+$/, 'must not contain spaces or control characters'),
     password,
     displayName: displayName.nullable().optional(),
     email: email.nullable().optional(),

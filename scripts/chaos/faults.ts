@@ -1,0 +1,119 @@
+import { between, request, sleep } from './http';
+import type { ChaosReceiver } from './receiver';
+import type { Shop } from './shop';
+import type { ChaosStack, PartName } from './stack';
+
+/**
+ * The faults, injected one after another while the cashiers work. Each is recorded with its
+ * window: from the injection until the part is back (its ready line) or the condition is lifted.
+ * `blocking` windows are those during which the service cannot settle a payment at all (no worker,
+ * nothing running, no acquirer, no database); the time-to-final figure leaves them out.
+ */
+export type FaultKind = 'kill-worker' | 'kill-api' | 'kill-stack' | 'acquirer-unreachable' | 'receiver-down' | 'postgresql-restart';
+
+export interface FaultRecord {
+  kind: FaultKind;
+  startedAt: number;
+  endedAt: number;
+  blocking: boolean;
+  /** Set when the fault was not injected, with the reason. */
+  skipped?: string;
+  detail?: string;
+}
+
+export interface FaultStep {
+  kind: FaultKind;
+  /** Random wait before the injection (ms), so kills land at random points of the payments. */
+  delayMs: [number, number];
+  /** How long the fault lasts (down time before the restart, or the outage). */
+  durationMs: [number, number];
+}
+
+export interface FaultContext {
+  stack: ChaosStack;
+  receiver: ChaosReceiver;
+  shop: Shop;
+  log: (line: string) => void;
+}
+
+const BLOCKING: Record<FaultKind, boolean> = {
+  'kill-worker': true,
+  'kill-api': false, // the workflows settle payments without the API
+  'kill-stack': true,
+  'acquirer-unreachable': true,
+  'receiver-down': false, // deliveries are retried; payments are not affected
+  'postgresql-restart': true,
+};
+
+async function killAndRestart(ctx: FaultContext, part: PartName, downMs: number): Promise<string> {
+  const pid = ctx.stack.parts[part]?.pid;
+  await ctx.stack.killPart(part);
+  await sleep(downMs);
+  await ctx.stack.startParts([part]);
+  return `kill -9 of the ${part} process group (pid ${pid}), down ${downMs} ms, restarted`;
+}
+
+async function setReachable(ctx: FaultContext, reachable: boolean): Promise<void> {
+  for (const till of ctx.shop.tills) {
+    // Bounded retries: the sandbox is up during this fault, a failure here is a harness problem.
+    for (let attempt = 0; ; attempt++) {
+      const res = await request('PUT', `${ctx.stack.sandboxUrl}/sim/devices/${till.deviceId}`, { body: { reachable } });
+      if (res.status === 200) break;
+      if (attempt >= 20) throw new Error(`sandbox: could not set ${till.deviceId} reachable=${reachable}: ${res.status}`);
+      await sleep(250);
+    }
+  }
+}
+
+async function inject(ctx: FaultContext, step: FaultStep): Promise<Omit<FaultRecord, 'startedAt' | 'endedAt' | 'blocking' | 'kind'>> {
+  const duration = between(...step.durationMs);
+  switch (step.kind) {
+    case 'kill-worker':
+      return { detail: await killAndRestart(ctx, 'worker', duration) };
+    case 'kill-api':
+      return { detail: await killAndRestart(ctx, 'api', duration) };
+    case 'kill-stack': {
+      await ctx.stack.killEverything();
+      await sleep(duration);
+      await ctx.stack.startEverything();
+      const db = ctx.stack.opts.database === 'embedded' ? ' and the embedded database' : '';
+      return { detail: `kill -9 of API, worker, sandbox, Temporal dev server${db}; down ${duration} ms; restarted on the same data` };
+    }
+    case 'acquirer-unreachable':
+      await setReachable(ctx, false);
+      await sleep(duration);
+      await setReachable(ctx, true);
+      return { detail: `every device reachable:false for ${Math.round(duration / 1000)} s` };
+    case 'receiver-down':
+      await ctx.receiver.stop();
+      await sleep(duration);
+      await ctx.receiver.start();
+      return { detail: `webhook receiver port closed for ${Math.round(duration / 1000)} s` };
+    case 'postgresql-restart':
+      if (!ctx.stack.controlsPostgres) {
+        return {
+          skipped:
+            ctx.stack.opts.database === 'embedded'
+              ? 'skipped: embedded database (no PostgreSQL server to restart; the whole-stack kill restarts the embedded one)'
+              : 'skipped: no PostgreSQL binaries to run a server of our own (the external DATABASE_URL cannot be restarted)',
+        };
+      }
+      await ctx.stack.restartPostgres();
+      return { detail: 'immediate shutdown (SIGQUIT) and start on the same data directory (crash recovery)' };
+  }
+}
+
+export async function runFaults(ctx: FaultContext, plan: FaultStep[], stopRequested: () => boolean): Promise<FaultRecord[]> {
+  const records: FaultRecord[] = [];
+  for (const step of plan) {
+    if (stopRequested()) break;
+    await sleep(between(...step.delayMs));
+    const startedAt = Date.now();
+    ctx.log(`fault: ${step.kind}`);
+    const result = await inject(ctx, step);
+    const record: FaultRecord = { kind: step.kind, startedAt, endedAt: Date.now(), blocking: BLOCKING[step.kind] && !result.skipped, ...result };
+    records.push(record);
+    ctx.log(`fault: ${step.kind} ${result.skipped ?? `done in ${record.endedAt - startedAt} ms`}`);
+  }
+  return records;
+}

@@ -1,0 +1,176 @@
+/**
+ * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--cashiers N] [--keep] [--verbose]`
+ *
+ * The fault suite of issue 6. Starts its own stack as separate processes (Temporal dev server,
+ * database, API, worker, sandbox acquirer), a loopback webhook receiver, and cashiers that take
+ * payments in a loop, while it injects one fault after another: kill -9 of the worker, of the API,
+ * of the whole stack, the acquirer unreachable, the receiver down, PostgreSQL restarted. Then it
+ * waits for everything to settle and reports payments lost, double captures, the longest time to
+ * a final state and events undelivered against their targets. Exit code 0 when every target is
+ * met, 1 when one is missed, 2 when the run itself failed. docs/operations-chaos.md explains it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
+import { Cashiers } from './cashiers';
+import { type FaultRecord, type FaultStep, runFaults } from './faults';
+import { sleep } from './http';
+import { findPostgresBin } from './postgres';
+import { ChaosReceiver } from './receiver';
+import { buildReport, formatReport } from './report';
+import { openShop } from './shop';
+import { ChaosStack, type DatabaseKind } from './stack';
+import { installCleanup, killAllGroups } from './serviceProcess';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+
+const short = flag('short');
+const keep = flag('keep');
+const verbose = flag('verbose');
+const out = arg('out');
+const database = (arg('database') ?? (process.env.DATABASE_URL ? 'postgresql' : 'embedded')) as DatabaseKind;
+if (database !== 'embedded' && database !== 'postgresql') {
+  process.stderr.write(`--database: must be embedded or postgresql\n`);
+  process.exit(2);
+}
+const cashierCount = Number(arg('cashiers') ?? (short ? 4 : 8));
+const timeoutMinutes = Number(arg('terminal-timeout-minutes') ?? 0.2);
+
+/** Settings of the API and worker processes: short windows so that a run takes minutes. */
+const SETTINGS: Record<string, string> = {
+  LOG_LEVEL: 'warn',
+  OTEL_ENABLED: 'false',
+  WEBHOOK_ALLOW_INSECURE: 'true',
+  TERMINAL_TIMEOUT_MIN_MINUTES: '0.1',
+  TERMINAL_TIMEOUT_DEFAULT_MINUTES: String(timeoutMinutes),
+  TERMINAL_TIMEOUT_MAX_MINUTES: '5',
+  EXPIRY_GRACE_SECONDS: '2',
+  SWEEP_INTERVAL_SECONDS: '5',
+  VOID_WINDOW_MINUTES: '2',
+  WEBHOOK_RETRY_INITIAL_SECONDS: '1',
+  WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: '5',
+  WEBHOOK_TIMEOUT_SECONDS: '5',
+  // The run measures the service under faults, not its rate limiter.
+  RATE_LIMIT_PER_SECOND: '10000',
+  RATE_LIMIT_BURST: '10000',
+};
+const boundMs = Math.round(timeoutMinutes * 60_000 + Number(SETTINGS.EXPIRY_GRACE_SECONDS) * 1000 + Number(SETTINGS.SWEEP_INTERVAL_SECONDS) * 1000);
+
+const s = (a: number, b = a): [number, number] => [a * 1000, b * 1000];
+const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
+  ? {
+      warmupMs: 8_000,
+      tailMs: 5_000,
+      steps: [
+        { kind: 'kill-worker', delayMs: s(2, 6), durationMs: s(0, 1) },
+        { kind: 'kill-api', delayMs: s(2, 5), durationMs: s(0, 1) },
+        { kind: 'kill-stack', delayMs: s(3, 6), durationMs: s(0.5, 1.5) },
+        { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(10) },
+        { kind: 'receiver-down', delayMs: s(1, 3), durationMs: s(8) },
+        { kind: 'postgresql-restart', delayMs: s(2, 4), durationMs: s(0) },
+      ],
+    }
+  : {
+      warmupMs: 15_000,
+      tailMs: 15_000,
+      steps: [
+        { kind: 'kill-worker', delayMs: s(4, 12), durationMs: s(0, 3) },
+        { kind: 'kill-worker', delayMs: s(4, 12), durationMs: s(0, 3) },
+        { kind: 'kill-worker', delayMs: s(4, 12), durationMs: s(0, 3) },
+        { kind: 'kill-api', delayMs: s(4, 12), durationMs: s(0, 3) },
+        { kind: 'kill-api', delayMs: s(4, 12), durationMs: s(0, 3) },
+        { kind: 'kill-stack', delayMs: s(5, 12), durationMs: s(1, 3) },
+        { kind: 'acquirer-unreachable', delayMs: s(4, 8), durationMs: s(60) },
+        { kind: 'receiver-down', delayMs: s(2, 6), durationMs: s(30) },
+        { kind: 'postgresql-restart', delayMs: s(4, 8), durationMs: s(0) },
+        { kind: 'kill-worker', delayMs: s(4, 12), durationMs: s(0, 3) },
+      ],
+    };
+
+const startedAt = Date.now();
+const say = (line: string): void => {
+  process.stdout.write(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
+};
+
+async function main(): Promise<number> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-chaos-'));
+  const logFile = fs.createWriteStream(path.join(root, 'chaos.log'));
+  const childLog = (source: string, line: string): void => {
+    logFile.write(`${new Date().toISOString()} [${source}] ${line}\n`);
+    if (verbose) process.stdout.write(`  [${source}] ${line}\n`);
+  };
+  const postgresBin = database === 'postgresql' ? findPostgresBin() : undefined;
+  const stack = new ChaosStack({ root, database, postgresBin, externalDatabaseUrl: process.env.DATABASE_URL, serviceEnv: SETTINGS, log: childLog });
+  const receiver = new ChaosReceiver();
+  let ok = false;
+  try {
+    say(`starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}) in ${root}`);
+    await stack.start();
+    say(`stack ready: api ${stack.apiUrl}, sandbox ${stack.sandboxUrl}, temporal ${stack.temporalAddress}`);
+    await receiver.start();
+    const shop = await openShop({ databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashierCount, receiverUrl: receiver.url });
+    receiver.secret = shop.webhookSecret;
+    say(`shop ${shop.merchantExternalId}: ${shop.tills.length} tills, webhook receiver ${receiver.url}`);
+
+    // The load runs through warm-up, faults and tail; a hard cap bounds it whatever happens.
+    let loadEndsAt = Date.now() + 30 * 60_000;
+    const cashiers = new Cashiers({
+      apiUrl: stack.apiUrl,
+      sandboxUrl: stack.sandboxUrl,
+      shop,
+      timeouts: [timeoutMinutes],
+      loadEndsAt: () => loadEndsAt,
+      waitFinalMs: boundMs + 10_000,
+      log: (l) => childLog('cashier', l),
+    });
+    const load = cashiers.run();
+    await sleep(PLAN.warmupMs);
+    let faults: FaultRecord[] = [];
+    try {
+      faults = await runFaults({ stack, receiver, shop, log: say }, PLAN.steps, () => false);
+    } finally {
+      loadEndsAt = Date.now() + PLAN.tailMs;
+    }
+    say(`faults done; load continues ${PLAN.tailMs / 1000} s`);
+    await load;
+    say(`load done: ${cashiers.payments.size} payments acknowledged; waiting for every payment to be final`);
+
+    await waitSettled(stack.apiUrl, shop, cashiers.payments, Date.now() + boundMs + 60_000, say);
+    const timing = { expiryGraceSeconds: Number(SETTINGS.EXPIRY_GRACE_SECONDS), sweepIntervalSeconds: Number(SETTINGS.SWEEP_INTERVAL_SECONDS), longestTerminalTimeoutMinutes: timeoutMinutes };
+    const views = await readPayments(stack.apiUrl, shop, cashiers.payments, faults, timing);
+    await waitEvents(views, receiver, Date.now() + 60_000, say);
+    const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);
+    const report = buildReport({ database, short, startedAt, cashiers: cashierCount, settings: SETTINGS, boundMs, faults, load: cashiers.stats, findings });
+    process.stdout.write(`\n${formatReport(report)}\n`);
+    if (out) {
+      fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+      fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+      say(`JSON report written to ${out}`);
+    }
+    ok = report.ok;
+    return report.ok ? 0 : 1;
+  } finally {
+    await receiver.stop().catch(() => undefined);
+    await stack.destroy().catch(() => undefined);
+    await new Promise<void>((resolve) => logFile.end(() => resolve()));
+    if (ok && !keep) fs.rmSync(root, { recursive: true, force: true });
+    else say(`run folder kept: ${root} (chaos.log has every process's output)`);
+  }
+}
+
+installCleanup();
+main()
+  .then((code) => {
+    killAllGroups();
+    process.exit(code);
+  })
+  .catch((err) => {
+    process.stderr.write(`chaos run failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    killAllGroups();
+    process.exit(2);
+  });
