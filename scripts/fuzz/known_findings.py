@@ -9,7 +9,6 @@ Each entry names the finding, what it matches, and where the fix belongs.
 from __future__ import annotations
 
 from typing import Any, Callable
-from urllib.parse import unquote
 
 # ---------------------------------------------------------------------------------------------------
 # Failures (filter_failure)
