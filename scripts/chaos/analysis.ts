@@ -58,6 +58,8 @@ export interface PaymentView {
   timeToFinalMs: number | null;
   netTimeToFinalMs: number | null;
   boundMs: number;
+  /** Kinds of the blocking fault windows its open time overlapped. */
+  faultsOverlapped: string[];
 }
 
 async function listAll(apiUrl: string, shop: Shop): Promise<PaymentRecord[] | null> {
@@ -126,11 +128,13 @@ export async function readPayments(apiUrl: string, shop: Shop, tracked: Map<stri
           const createdAt = record?.createdAt ?? t?.createdAt ?? null;
           let timeToFinalMs: number | null = null;
           let netTimeToFinalMs: number | null = null;
+          let faultsOverlapped: string[] = [];
           if (final && createdAt) {
             const from = Date.parse(createdAt);
             const to = Date.parse(final.occurredAt);
             timeToFinalMs = Math.max(0, to - from);
             netTimeToFinalMs = Math.max(0, timeToFinalMs - overlap(from, to, blocking));
+            faultsOverlapped = blocking.filter((f) => f.startedAt < to && f.endedAt > from).map((f) => f.kind);
           }
           return {
             id,
@@ -145,6 +149,7 @@ export async function readPayments(apiUrl: string, shop: Shop, tracked: Map<stri
             timeToFinalMs,
             netTimeToFinalMs,
             boundMs,
+            faultsOverlapped,
           };
         }),
       )),
@@ -192,6 +197,29 @@ export function readSandboxBills(dataDir: string): SandboxBill[] {
   return Object.values(state.bills);
 }
 
+/** A payment's time to its final state, with what it went through (for the report's details). */
+export interface TimedPayment {
+  id: string;
+  timeToFinalMs: number;
+  netTimeToFinalMs: number;
+  boundMs: number;
+  createdAt: string | null;
+  history: string[];
+  faultsOverlapped: string[];
+}
+
+function timedPayment(v: PaymentView): TimedPayment {
+  return {
+    id: v.id,
+    timeToFinalMs: v.timeToFinalMs!,
+    netTimeToFinalMs: v.netTimeToFinalMs!,
+    boundMs: v.boundMs,
+    createdAt: v.createdAt,
+    history: v.history.map((h) => `${h.occurredAt.slice(11, 23)} ${h.status} (${h.source}, ${h.actionReference})`),
+    faultsOverlapped: v.faultsOverlapped,
+  };
+}
+
 export interface Findings {
   created: number;
   acknowledgedByStatus: Record<string, number>;
@@ -200,9 +228,9 @@ export interface Findings {
   unacknowledgedNotFinal: { id: string; status: string | null }[];
   doubleCaptures: { id: string; why: string }[];
   capturesUnknownToAcquirer: { id: string; why: string }[];
-  longest: { id: string; timeToFinalMs: number; netTimeToFinalMs: number; boundMs: number } | null;
-  longestRaw: { id: string; timeToFinalMs: number } | null;
-  overBound: { id: string; netTimeToFinalMs: number; boundMs: number }[];
+  longest: TimedPayment | null;
+  longestRaw: TimedPayment | null;
+  overBound: TimedPayment[];
   undelivered: { paymentId: string; pspReference: string; eventType: string }[];
   eventConflicts: { eventId: string; why: string }[];
   eventsMintedTwice: { pspReference: string; eventType: string; eventIds: string[] }[];
@@ -257,7 +285,7 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
   const timed = views.filter((v) => v.netTimeToFinalMs !== null);
   const longest = timed.reduce<PaymentView | null>((a, v) => (!a || v.netTimeToFinalMs! > a.netTimeToFinalMs! ? v : a), null);
   const longestRaw = timed.reduce<PaymentView | null>((a, v) => (!a || v.timeToFinalMs! > a.timeToFinalMs! ? v : a), null);
-  const overBound = timed.filter((v) => v.netTimeToFinalMs! > v.boundMs).map((v) => ({ id: v.id, netTimeToFinalMs: v.netTimeToFinalMs!, boundMs: v.boundMs }));
+  const overBound = timed.filter((v) => v.netTimeToFinalMs! > v.boundMs).map(timedPayment);
 
   // Receiver side: one event id per payment status event, never shared between payments.
   const known = new Map(views.map((v) => [v.pspReference, v]));
@@ -286,8 +314,8 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
     unacknowledgedNotFinal,
     doubleCaptures,
     capturesUnknownToAcquirer,
-    longest: longest ? { id: longest.id, timeToFinalMs: longest.timeToFinalMs!, netTimeToFinalMs: longest.netTimeToFinalMs!, boundMs: longest.boundMs } : null,
-    longestRaw: longestRaw ? { id: longestRaw.id, timeToFinalMs: longestRaw.timeToFinalMs! } : null,
+    longest: longest ? timedPayment(longest) : null,
+    longestRaw: longestRaw ? timedPayment(longestRaw) : null,
     overBound,
     undelivered: missingEvents(views, receiver),
     eventConflicts,

@@ -106,7 +106,9 @@ const round = (n: number): number => Math.round(n * 10) / 10;
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ')).join('\n');
+  // First and last columns are text (left-aligned), the ones between figures (right-aligned).
+  const last = widths.length - 1;
+  return rows.map((r) => r.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ').trimEnd()).join('\n');
 }
 
 export function formatReport(r: ChaosReport): string {

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
+import type { Client } from '@temporalio/client';
 import { type AcquirerPort, AcquirerUnreachableError, type PaymentMode } from '../acquirer/port';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import { type Db, isUniqueViolation } from '../db/client';
-import type { Payment, Store, Terminal } from '../generated/prisma/client';
+import type { Payment, Prisma, Store, Terminal } from '../generated/prisma/client';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
@@ -12,7 +13,6 @@ import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../workflows/payment/statu
 import { newPspReference } from './pspReference';
 import type { CreatePaymentBody } from './schemas';
 import { callPaymentWorkflow } from './workflowCalls';
-import type { Client } from '@temporalio/client';
 
 /**
  * Creating a payment (spec 2.2, 4.1, 7). Checks in this order, writing nothing before the last:
@@ -71,7 +71,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   const now = new Date();
   const id = crypto.randomUUID();
   const pspReference = newPspReference();
-  const row = {
+  const row: NewPaymentRow = {
     id,
     merchantId: principal.merchantId,
     storeId: store.id,
@@ -182,8 +182,11 @@ function inactiveReason(store: Store, terminal: Terminal): string | null {
   return null;
 }
 
+/** The payment row's fields common to an open and a refused payment. */
+type NewPaymentRow = Omit<Prisma.PaymentUncheckedCreateInput, 'status' | 'expiresAt'> & { id: string; pspReference: string };
+
 /** A payment refused at creation: final at once, one history entry, no bill sent and no workflow. */
-async function insertRefused(db: Db, row: Omit<Parameters<Db['payment']['create']>[0]['data'], 'status' | 'expiresAt'> & { id: string; pspReference: string }, refusalReason: string, now: Date): Promise<Payment> {
+async function insertRefused(db: Db, row: NewPaymentRow, refusalReason: string, now: Date): Promise<Payment> {
   return db.payment.create({
     data: {
       ...row,
@@ -194,6 +197,6 @@ async function insertRefused(db: Db, row: Omit<Parameters<Db['payment']['create'
       history: {
         create: [{ sequence: 1, status: 'REFUSED', previousStatus: null, actionReference: `CREATE-${row.pspReference}`, source: 'API', occurredAt: now }],
       },
-    } as Parameters<Db['payment']['create']>[0]['data'],
+    },
   });
 }

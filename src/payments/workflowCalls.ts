@@ -68,9 +68,12 @@ async function sendUpdate(
   startedBy: HistorySource,
 ): Promise<WorkflowAnswer> {
   const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, startedBy);
-  const startWorkflowOperation = new WithStartWorkflowOperation<typeof paymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config));
   try {
-    const outcome = await deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], { startWorkflowOperation });
+    const outcome = await withInFlightRetry(() =>
+      deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], {
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config)),
+      }),
+    );
     return { kind: 'outcome', outcome };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {
@@ -82,6 +85,28 @@ async function sendUpdate(
     }
     throw err;
   }
+}
+
+/**
+ * A workflow accepts at most 10 updates in flight; several API processes may together send more.
+ * The server then answers RESOURCE_EXHAUSTED, or rejects an update the worker did not get to in
+ * its workflow task: nothing happened, so wait a moment and send again (bounded).
+ */
+export async function withInFlightRetry<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (attempt >= 6 || !isTooManyInFlight(err)) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 50)));
+    }
+  }
+}
+
+function isTooManyInFlight(err: unknown): boolean {
+  const e = err as { code?: number; cause?: { code?: number; message?: string }; message?: string };
+  const text = `${e?.message ?? ''} ${e?.cause?.message ?? ''}`;
+  return e?.code === 8 || e?.cause?.code === 8 || /in-flight updates|RESOURCE_EXHAUSTED|wasn't processed by worker/i.test(text);
 }
 
 /** The server's answer to an update sent to a workflow that completed meanwhile. */

@@ -1,3 +1,5 @@
+import { withInFlightRetry } from '../../src/payments/workflowCalls';
+import { syncStatusUpdate } from '../../workflows/payment/messages';
 import { expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, sim, statusBecomes, workflowHandle } from './helpers';
@@ -162,6 +164,15 @@ describe('sync-status', () => {
     expect(paid.map((r) => `${r.status} ${r.body.status}`)).toEqual(Array(30).fill('200 CAPTURED'));
     expect((await history(quiet, created.id)).filter((h) => h.status === 'CAPTURED')).toHaveLength(1);
     await eventually(async () => ((await events(quiet, created.id)).length === 1 ? true : undefined));
+  });
+
+  it('30 syncStatus updates sent at once straight to the workflow (as from many API processes) all succeed', async () => {
+    const shop = await openShop(quiet, { device: { latencyMs: 50 } });
+    const { body: created } = await createPayment(quiet, shop);
+    const handle = workflowHandle(quiet, created.id);
+    const outcomes = await Promise.all(Array.from({ length: 30 }, () => withInFlightRetry(() => handle.executeUpdate(syncStatusUpdate))));
+    expect(outcomes.map((o) => o.status)).toEqual(Array(30).fill('AWAITING_TERMINAL'));
+    expect(await history(quiet, created.id)).toHaveLength(1);
   });
 
   it('concurrent sync-status and cancel calls settle the payment once', async () => {

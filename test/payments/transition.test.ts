@@ -119,6 +119,11 @@ describe('payment transition function', () => {
     expect(transition(final, { type: 'BILL_PLACED', acquirerRef: 'x' }, ctx).effects).toEqual([]);
   });
 
+  it('a bill the acquirer no longer knows ends FAILED with reason ACQUIRER_REJECTED', () => {
+    const r = expectChange(awaiting(), { type: 'BILL_UNKNOWN', actionReference: 'EXPIRY-P1', source: 'WORKFLOW' }, 'FAILED');
+    expect(r.state.reason).toBe('ACQUIRER_REJECTED');
+  });
+
   it('a run starting from CREATED that finds its bill already decided applies that outcome', () => {
     expectChange(initialState({ status: 'CREATED' }), observed(bill('CAPTURED'), 'PROBE', 'SWEEP'), 'CAPTURED');
     expectChange(initialState({ status: 'CREATED' }), observed(bill('WITHDRAWN'), 'PROBE', 'SWEEP'), 'FAILED');

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { createLogger } from '../../src/logger';
 import { newPspReference } from '../../src/payments/pspReference';
 import { clearTerminal } from '../../src/payments/terminalClear';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, eventually, openShop, paymentAction, type Shop, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';
+import { historyToFile } from './historyFile';
 import { REPLAY_PATHS, type ReplayPath } from './paths';
 
 /**
@@ -44,7 +44,7 @@ record('recording payment workflow histories', () => {
     if (opts.open) await sleep(1500);
     else await handle.result().catch(() => undefined);
     const history = await handle.fetchHistory();
-    fs.writeFileSync(path.join(DIR, `${name}.json`), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+    fs.writeFileSync(path.join(DIR, `${name}.json`), historyToFile(history));
     recorded.add(name);
   }
   const pay = async (s: TestStack, shop: Shop, body: Record<string, unknown> = { action: 'pay' }) => sim(s).customer(shop.deviceId, body);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
+import { historyFromFile } from './historyFile';
 import { REPLAY_PATHS } from './paths';
 
 /**
@@ -20,7 +20,7 @@ describe('payment workflow replay', () => {
   it('replays every committed history without a determinism error', async () => {
     const histories = REPLAY_PATHS.map((name) => ({
       workflowId: name,
-      history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8'))),
+      history: historyFromFile(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8')),
     }));
     const failures: string[] = [];
     let replayed = 0;
