@@ -1,4 +1,5 @@
 import type { ProjectedFields, StatusEvent } from '../../workflows/payment/transition';
+import { paymentStatusEvents } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';
 
 export interface RecordStatusEventInput {
@@ -15,7 +16,7 @@ export interface RecordStatusEventInput {
 export function paymentProjectionActivities({ db }: ActivityDeps) {
   return {
     async recordStatusEvent({ paymentId, event, fields }: RecordStatusEventInput): Promise<void> {
-      await db.$transaction([
+      const [history] = await db.$transaction([
         db.paymentHistory.createMany({
           data: [
             {
@@ -39,6 +40,8 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
           },
         }),
       ]);
+      // counted once per status event: a retried activity inserts nothing and counts nothing
+      if (history.count > 0) paymentStatusEvents.inc({ status: event.status });
     },
   };
 }

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { serializeEventBody } from '../../src/webhooks/payload';
 import { sendWebhook } from '../../src/webhooks/send';
 import type { WebhookDeliveryResult } from '../../workflows/webhooks/definitions';
+import { webhookDeliveryAttempts } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';
 
 /**
@@ -49,6 +50,7 @@ export function attemptWebhookDeliveryActivity(deps: ActivityDeps) {
       SELECT "id", "attempts", ${outcome.requestedAt}::timestamptz, ${outcome.responseStatus}::integer, ${outcome.durationMs}::integer, ${outcome.error}::text, ${outcome.responseBody}::text
       FROM counted`;
 
+    webhookDeliveryAttempts.inc({ outcome: outcome.delivered ? 'delivered' : outcome.retryable ? 'failed_attempt' : 'refused_url' });
     if (outcome.delivered) return 'DELIVERED';
     const message = outcome.error ?? 'delivery attempt failed';
     if (!outcome.retryable) throw ApplicationFailure.nonRetryable(message, 'WebhookUrlRefused');
