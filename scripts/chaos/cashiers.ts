@@ -93,7 +93,8 @@ export class Cashiers {
       const created = await this.create(till, reference, timeoutMinutes);
       if (!created) continue;
       if (created.statusAtCreate !== 'AWAITING_TERMINAL') {
-        await sleep(300);
+        // Refused (another bill still on the device) or failed: the cashier looks up, then tries again.
+        await sleep(between(1500, 3000));
         continue;
       }
       await sleep(between(0, 2500));

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { Payment } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
 import { PAYMENT_WORKFLOW_TYPE, sweepNudgeSignal } from '../../workflows/payment/messages';
@@ -31,6 +32,37 @@ export interface SweepResult {
 }
 
 export const SWEEP_BATCH = 500;
+const SWEEP_CONCURRENCY = 10;
+
+type OverduePayment = Payment & { merchant: { externalId: string } };
+
+/** Nudges the payment's running workflow, or starts one from the row when none runs. */
+async function settleOne(deps: SweepDeps, payment: OverduePayment): Promise<'nudged' | 'restarted' | 'failed'> {
+  try {
+    await deps.temporal.workflow.getHandle(payment.workflowId).signal(sweepNudgeSignal);
+    return 'nudged';
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) {
+      deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not reach the payment workflow');
+      return 'failed';
+    }
+  }
+  // No running workflow: start a run from the row (a failed or terminated run may be replaced).
+  const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
+  try {
+    await deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
+      ...paymentWorkflowStartOptions(input, deps.config),
+      signal: sweepNudgeSignal,
+      signalArgs: [],
+    });
+    return 'restarted';
+  } catch (err) {
+    // A completed workflow with an open row should not exist: say so loudly.
+    const level = err instanceof WorkflowExecutionAlreadyStartedError ? 'error' : 'warn';
+    deps.logger[level]({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not start the payment workflow');
+    return 'failed';
+  }
+}
 
 export async function sweepOverduePayments(deps: SweepDeps, opts: { now?: Date; limit?: number; paymentIds?: string[] } = {}): Promise<SweepResult> {
   const now = opts.now ?? new Date();
@@ -45,32 +77,10 @@ export async function sweepOverduePayments(deps: SweepDeps, opts: { now?: Date; 
     take: opts.limit ?? SWEEP_BATCH,
   });
   const result: SweepResult = { considered: overdue.length, nudged: 0, restarted: 0, failed: 0 };
-  for (const payment of overdue) {
-    const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
-    try {
-      await deps.temporal.workflow.getHandle(payment.workflowId).signal(sweepNudgeSignal);
-      result.nudged += 1;
-      continue;
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) {
-        result.failed += 1;
-        deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not reach the payment workflow');
-        continue;
-      }
-    }
-    // No running workflow: start a run from the row (a failed or terminated run may be replaced).
-    try {
-      await deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
-        ...paymentWorkflowStartOptions(input, deps.config),
-        signal: sweepNudgeSignal,
-        signalArgs: [],
-      });
-      result.restarted += 1;
-    } catch (err) {
-      result.failed += 1;
-      const level = err instanceof WorkflowExecutionAlreadyStartedError ? 'error' : 'warn';
-      deps.logger[level]({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not reach the payment workflow');
-    }
+  // A few at a time: a cycle with many overdue payments stays short without flooding Temporal.
+  for (let i = 0; i < overdue.length; i += SWEEP_CONCURRENCY) {
+    const outcomes = await Promise.all(overdue.slice(i, i + SWEEP_CONCURRENCY).map((payment) => settleOne(deps, payment)));
+    for (const o of outcomes) result[o] += 1;
   }
   if (result.considered > 0) deps.logger.info(result, 'payment sweep');
   return result;

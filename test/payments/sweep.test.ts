@@ -24,9 +24,9 @@ const sweep = (s: TestStack, paymentIds: string[]) =>
   sweepOverduePayments({ config: s.config, db: s.db, temporal: s.client, logger: createLogger('silent') }, { paymentIds });
 
 /** A payment row as the API inserts it just before starting the workflow, as if the process then crashed. */
-async function orphanRow(s: TestStack, shop: Shop, opts: { expired: boolean; reference?: string }) {
+async function orphanRow(s: TestStack, shop: Shop, opts: { expired: boolean; reference?: string; ageMinutes?: number }) {
   const id = crypto.randomUUID();
-  const createdAt = new Date(Date.now() - (opts.expired ? 10 * 60_000 : 0));
+  const createdAt = new Date(Date.now() - (opts.expired ? (opts.ageMinutes ?? 10) * 60_000 : 0));
   return s.db.payment.create({
     data: {
       id,
@@ -129,8 +129,9 @@ describe('the sweep Schedule', () => {
     expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'paymentSweepWorkflow', taskQueue: scheduled.config.TEMPORAL_TASK_QUEUE });
 
     const shop = await openShop(scheduled);
-    const row = await orphanRow(scheduled, shop, { expired: true });
-    const failed = await statusBecomes(scheduled, row.id, 'FAILED', 20_000);
+    // A day old: the sweep takes the oldest first, ahead of anything other test files left open.
+    const row = await orphanRow(scheduled, shop, { expired: true, ageMinutes: 24 * 60 });
+    const failed = await statusBecomes(scheduled, row.id, 'FAILED', 40_000);
     expect(failed.reason).toBe('ACQUIRER_UNREACHABLE');
     expect((await history(scheduled, row.id))[0]).toMatchObject({ source: 'SWEEP' });
   });
