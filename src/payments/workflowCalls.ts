@@ -106,7 +106,13 @@ export async function withInFlightRetry<T>(send: () => Promise<T>): Promise<T> {
 function isTooManyInFlight(err: unknown): boolean {
   const e = err as { code?: number; cause?: { code?: number; message?: string }; message?: string };
   const text = `${e?.message ?? ''} ${e?.cause?.message ?? ''}`;
-  return e?.code === 8 || e?.cause?.code === 8 || /in-flight updates|RESOURCE_EXHAUSTED|wasn't processed by worker/i.test(text);
+  // also: an update-with-start that raced the workflow's completion is aborted; sent again, it
+  // meets the closed workflow and is answered from the database
+  return (
+    e?.code === 8 ||
+    e?.cause?.code === 8 ||
+    /in-flight updates|RESOURCE_EXHAUSTED|wasn't processed by worker|Update-with-Start could not be executed|unexpected workflow task failure/i.test(text)
+  );
 }
 
 /** The server's answer to an update sent to a workflow that completed meanwhile. */
