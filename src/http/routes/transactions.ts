@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import { PAYMENT_STATUSES } from '../../payments/statuses';
 import { toHistoryEntry, toPaymentRecord } from '../../payments/record';
+import { PaymentRecordSchema } from '../../payments/schemas';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
@@ -13,28 +14,6 @@ import { defineRoute } from '../route';
  * The read side of payments (spec 4.1): answered from the database projection only, never from
  * the terminal. A deleted store or terminal never hides its payments.
  */
-export const PaymentRecordSchema = z
-  .object({
-    id: z.string(),
-    pspReference: z.string(),
-    status: z.enum(PAYMENT_STATUSES),
-    amount: z.number(),
-    currency: z.string(),
-    reference: z.string().nullable(),
-    sequenceNumber: z.number().int().nullable(),
-    storeExternalId: z.string(),
-    terminalExternalId: z.string(),
-    paymentMethod: z.string().nullable(),
-    cardBrand: z.string().nullable(),
-    last4: z.string().nullable(),
-    previousStatus: z.string().nullable(),
-    reason: z.string().nullable(),
-    refusalReason: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    capturedAt: z.string().nullable(),
-  })
-  .openapi('Payment');
 
 const HistoryEntry = z
   .object({ status: z.string(), previousStatus: z.string().nullable(), actionReference: z.string(), source: z.enum(['API', 'SWEEP', 'TERMINAL', 'WORKFLOW']), occurredAt: z.string() })
