@@ -108,7 +108,8 @@ export async function readPayments(apiUrl: string, shop: Shop, tracked: Map<stri
   const listed = (await listAll(apiUrl, shop)) ?? [];
   const listedIds = new Set(listed.map((p) => p.id));
   const ids = [...new Set([...tracked.keys(), ...listedIds])];
-  const blocking = faults.filter((f) => f.blocking);
+  // A blocking window lasts from the injection until the part is back, plus its recovery time.
+  const blocking = faults.filter((f) => f.blocking).map((f) => ({ kind: f.kind, startedAt: f.startedAt, endedAt: f.endedAt + f.recoveryMs }));
   const views: PaymentView[] = [];
   // A few at a time: enough to be quick, few enough not to be a load test of its own.
   for (let i = 0; i < ids.length; i += 8) {

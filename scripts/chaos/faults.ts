@@ -16,6 +16,13 @@ export interface FaultRecord {
   startedAt: number;
   endedAt: number;
   blocking: boolean;
+  /**
+   * How long after endedAt the fault still holds payments up, counted into its blocking window. A
+   * worker killed -9 never says goodbye: Temporal keeps sending the tasks of the workflows it had
+   * cached to its sticky queue until they wait there stickyQueueScheduleToStartTimeout (the
+   * SDK's default, 10 s; src/worker.ts keeps it), then gives them to any worker.
+   */
+  recoveryMs: number;
   /** Set when the fault was not injected, with the reason. */
   skipped?: string;
   detail?: string;
@@ -35,6 +42,18 @@ export interface FaultContext {
   shop: Shop;
   log: (line: string) => void;
 }
+
+/** Temporal TS SDK's default stickyQueueScheduleToStartTimeout. */
+export const STICKY_QUEUE_TIMEOUT_MS = 10_000;
+
+const RECOVERY_MS: Record<FaultKind, number> = {
+  'kill-worker': STICKY_QUEUE_TIMEOUT_MS,
+  'kill-api': 0,
+  'kill-stack': STICKY_QUEUE_TIMEOUT_MS, // the sticky queue is recorded with each workflow, so it outlives the dev server's restart
+  'acquirer-unreachable': 0,
+  'receiver-down': 0,
+  'postgresql-restart': 0,
+};
 
 const BLOCKING: Record<FaultKind, boolean> = {
   'kill-worker': true,
@@ -65,7 +84,7 @@ async function setReachable(ctx: FaultContext, reachable: boolean): Promise<void
   }
 }
 
-async function inject(ctx: FaultContext, step: FaultStep): Promise<Omit<FaultRecord, 'startedAt' | 'endedAt' | 'blocking' | 'kind'>> {
+async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRecord, 'skipped' | 'detail'>> {
   const duration = between(...step.durationMs);
   switch (step.kind) {
     case 'kill-worker':
@@ -111,7 +130,8 @@ export async function runFaults(ctx: FaultContext, plan: FaultStep[], stopReques
     const startedAt = Date.now();
     ctx.log(`fault: ${step.kind}`);
     const result = await inject(ctx, step);
-    const record: FaultRecord = { kind: step.kind, startedAt, endedAt: Date.now(), blocking: BLOCKING[step.kind] && !result.skipped, ...result };
+    const blocking = BLOCKING[step.kind] && !result.skipped;
+    const record: FaultRecord = { kind: step.kind, startedAt, endedAt: Date.now(), blocking, recoveryMs: blocking ? RECOVERY_MS[step.kind] : 0, ...result };
     records.push(record);
     ctx.log(`fault: ${step.kind} ${result.skipped ?? `done in ${record.endedAt - startedAt} ms`}`);
   }

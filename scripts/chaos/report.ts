@@ -117,8 +117,14 @@ export function formatReport(r: ChaosReport): string {
   lines.push('');
   lines.push(
     table([
-      ['fault', 'start', 'took (s)', 'result'],
-      ...r.faults.map((f) => [f.kind, f.startedAt.slice(11, 19), String(round(f.durationMs / 1000)), f.skipped ?? f.detail ?? '']),
+      ['fault', 'start', 'took (s)', 'window (s)', 'result'],
+      ...r.faults.map((f) => [
+        f.kind,
+        f.startedAt.slice(11, 19),
+        String(round(f.durationMs / 1000)),
+        f.blocking ? String(round((f.durationMs + f.recoveryMs) / 1000)) : '-',
+        f.skipped ?? f.detail ?? '',
+      ]),
     ]),
   );
   lines.push('');
