@@ -51,9 +51,9 @@ async function eventually<T>(check: () => Promise<T | undefined>, what: string, 
 }
 
 /**
- * sync-status as a point of sale calls it: a 503 is retried after a moment (spec 7). One is seen
- * now and then when the call races the workflow's completion (the decline or cancel just settled
- * it): Temporal aborts the update with "unexpected workflow task failure" and the API answers 503.
+ * sync-status as a point of sale calls it: a 503 is retried after a moment (spec 7). (Before the
+ * API re-sent an update-with-start aborted by the workflow's completion, a sync racing a decline
+ * or cancel was answered 503 now and then; docs/operations-chaos.md, known findings.)
  */
 async function syncStatus(i: number, id: string): Promise<HttpResult> {
   for (let attempt = 0; ; attempt++) {
