@@ -1,4 +1,6 @@
 import type { KeyMode } from '../../src/auth/apiKeys';
+import type { Prisma } from '../../src/generated/prisma/client';
+import { newPspReference } from '../../src/payments/pspReference';
 import { paymentWorkflowId } from '../../workflows/payment/messages';
 import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, type HttpResult } from '../support/http';
@@ -111,3 +113,36 @@ export const history = (stack: TestStack, id: string) => stack.db.paymentHistory
 export const workflowHandle = (stack: TestStack, id: string) => stack.client.workflow.getHandle(paymentWorkflowId(id));
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A payment row of the shop's terminal written straight to the projection, as the API writes it
+ * before the workflow starts (or as a settlement report would). Defaults: CREATED, 20 EUR, card,
+ * created now and due after a 5-minute timeout.
+ */
+export async function insertPaymentRow(stack: TestStack, shop: Shop, fields: Partial<Prisma.PaymentUncheckedCreateInput> = {}) {
+  const id = fields.id ?? crypto.randomUUID();
+  const createdAt = fields.createdAt ? new Date(fields.createdAt) : new Date();
+  return stack.db.payment.create({
+    data: {
+      id,
+      merchantId: shop.merchantId,
+      storeId: shop.storeId,
+      terminalId: shop.terminalId,
+      storeExternalId: shop.storeExternalId,
+      terminalExternalId: shop.terminalExternalId,
+      deviceId: shop.deviceId,
+      mode: 'live',
+      pspReference: newPspReference(),
+      status: 'CREATED',
+      amount: '20',
+      currency: 'EUR',
+      paymentMethod: 'CARD',
+      acquirerName: 'sandbox',
+      terminalTimeoutMinutes: '5',
+      workflowId: paymentWorkflowId(id),
+      expiresAt: new Date(createdAt.getTime() + 5 * 60_000 + 1000),
+      ...fields,
+      createdAt,
+    },
+  });
+}

@@ -1,10 +1,8 @@
-import crypto from 'node:crypto';
 import { createLogger } from '../../src/logger';
-import { newPspReference } from '../../src/payments/pspReference';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
 import { startTestStack, type TestStack } from '../support/stack';
-import { createPayment, history, openShop, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
+import { createPayment, history, insertPaymentRow, openShop, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
  * The reconciliation sweep (spec 3 rule 4): its logic called directly, then the real Schedule on
@@ -25,31 +23,8 @@ const sweep = (s: TestStack, paymentIds: string[]) =>
 
 /** A payment row as the API inserts it just before starting the workflow, as if the process then crashed. */
 async function orphanRow(s: TestStack, shop: Shop, opts: { expired: boolean; reference?: string; ageMinutes?: number }) {
-  const id = crypto.randomUUID();
   const createdAt = new Date(Date.now() - (opts.expired ? (opts.ageMinutes ?? 10) * 60_000 : 0));
-  return s.db.payment.create({
-    data: {
-      id,
-      merchantId: shop.merchantId,
-      storeId: shop.storeId,
-      terminalId: shop.terminalId,
-      storeExternalId: shop.storeExternalId,
-      terminalExternalId: shop.terminalExternalId,
-      deviceId: shop.deviceId,
-      mode: 'live',
-      pspReference: newPspReference(),
-      status: 'CREATED',
-      amount: '20',
-      currency: 'EUR',
-      reference: opts.reference ?? null,
-      paymentMethod: 'CARD',
-      acquirerName: 'sandbox',
-      terminalTimeoutMinutes: '5',
-      workflowId: `payment-${id}`,
-      createdAt,
-      expiresAt: new Date(createdAt.getTime() + 5 * 60_000 + 1000),
-    },
-  });
+  return insertPaymentRow(s, shop, { reference: opts.reference ?? null, createdAt });
 }
 
 describe('the sweep logic', () => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { paymentStateQuery } from '../../workflows/payment/messages';
-import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
+import { createPayment, eventually, history, insertPaymentRow, openShop, paymentAction, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
  * POST /void (spec 3, 4.1, 8): the acquirer confirming in time or later, each retry another
@@ -114,27 +114,14 @@ describe('void preconditions', () => {
     const shop = await openShop(stack);
     const id = crypto.randomUUID();
     const now = new Date();
-    await stack.db.payment.create({
-      data: {
-        id,
-        merchantId: shop.merchantId,
-        storeId: shop.storeId,
-        terminalId: shop.terminalId,
-        storeExternalId: shop.storeExternalId,
-        terminalExternalId: shop.terminalExternalId,
-        deviceId: shop.deviceId,
-        mode: 'live',
-        pspReference: `PSPSETTLE${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
-        status: 'CAPTURED',
-        amount: '10',
-        currency: 'EUR',
-        acquirerName: 'sandbox',
-        origin: 'SETTLEMENT_REPORT',
-        terminalTimeoutMinutes: '5',
-        workflowId: `payment-${id}`,
-        expiresAt: now,
-        capturedAt: now,
-      },
+    await insertPaymentRow(stack, shop, {
+      id,
+      pspReference: `PSPSETTLE${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
+      status: 'CAPTURED',
+      amount: '10',
+      origin: 'SETTLEMENT_REPORT',
+      expiresAt: now,
+      capturedAt: now,
     });
     expect(expectErrorShape(await paymentAction(stack, shop, id, 'void'), 409)).toMatch(/not taken through the platform/);
   });

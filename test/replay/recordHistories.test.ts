@@ -2,11 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '../../src/logger';
-import { newPspReference } from '../../src/payments/pspReference';
 import { clearTerminal } from '../../src/payments/terminalClear';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { startTestStack, type TestStack } from '../support/stack';
-import { createPayment, eventually, openShop, paymentAction, type Shop, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';
+import { createPayment, eventually, insertPaymentRow, openShop, paymentAction, type Shop, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';
 import { historyToFile } from './historyFile';
 import { REPLAY_PATHS, type ReplayPath } from './paths';
 
@@ -176,30 +175,7 @@ record('recording payment workflow histories', () => {
     const sweepDeps = { config: stack.config, db: stack.db, temporal: stack.client, logger: createLogger('silent') };
     {
       const shop = await openShop(stack);
-      const id = crypto.randomUUID();
-      const createdAt = new Date(Date.now() - 10 * 60_000);
-      await stack.db.payment.create({
-        data: {
-          id,
-          merchantId: shop.merchantId,
-          storeId: shop.storeId,
-          terminalId: shop.terminalId,
-          storeExternalId: shop.storeExternalId,
-          terminalExternalId: shop.terminalExternalId,
-          deviceId: shop.deviceId,
-          mode: 'live',
-          pspReference: newPspReference(),
-          status: 'CREATED',
-          amount: '20',
-          currency: 'EUR',
-          paymentMethod: 'CARD',
-          acquirerName: 'sandbox',
-          terminalTimeoutMinutes: '5',
-          workflowId: `payment-${id}`,
-          createdAt,
-          expiresAt: new Date(createdAt.getTime() + 5 * 60_000 + 1000),
-        },
-      });
+      const { id } = await insertPaymentRow(stack, shop, { createdAt: new Date(Date.now() - 10 * 60_000) });
       await sweepOverduePayments(sweepDeps, { paymentIds: [id] });
       await statusBecomes(stack, id, 'FAILED');
       await save(stack, 'sweep-restarted-orphan-failed', id);
