@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { HttpAcquirer } from './acquirer/httpAdapter';
 import { startSandboxServer } from './acquirer/sandbox/server';
 import type { Config } from './config';
@@ -118,7 +118,6 @@ export async function startService(config: Config, targets: ServiceTargets, logg
  * Once per process.
  */
 export function installTemporalRuntime(logger: Logger, metricsAddress?: string): void {
-  const { DefaultLogger } = require('@temporalio/worker') as typeof import('@temporalio/worker');
   try {
     Runtime.install({
       logger: new DefaultLogger('WARN', (entry) => logger.warn({ temporal: entry.meta }, entry.message)),

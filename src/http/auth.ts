@@ -3,7 +3,7 @@ import { hashApiKey, keyModeOf } from '../auth/apiKeys';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { areasOfRoles, type Area } from '../auth/roles';
 import { resolveSessionState } from '../auth/sessions';
-import { ApiError, forbidden, unauthorized } from './errors';
+import { forbidden, unauthorized } from './errors';
 import type { ApiContext } from './context';
 
 export type AuthKind = 'apiKey' | 'session' | 'none';
@@ -75,4 +75,3 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
   };
 }
 
-export { ApiError };
