@@ -9,30 +9,27 @@ export interface RecordStatusEventInput {
 }
 
 /**
- * Writes one status event to the projection: the append-only history entry and the payment row.
- * Idempotent by (payment id, sequence): a retried or replayed activity inserts nothing twice, and
- * the row only moves forward (an older sequence never overwrites a newer one).
+ * Writes one status event to the projection: the history entry and the payment row.
+ * Idempotent by (payment id, sequence): a retried or replayed activity writes nothing twice.
+ * The workflow is the only writer, and what its history holds is the truth: an entry left by a
+ * workflow task that never completed (the worker died after its local activities ran) is replaced
+ * when the replayed task decides differently at that sequence, and the row follows it.
  */
 export function paymentProjectionActivities({ db }: ActivityDeps) {
   return {
     async recordStatusEvent({ paymentId, event, fields }: RecordStatusEventInput): Promise<void> {
-      const [history] = await db.$transaction([
-        db.paymentHistory.createMany({
-          data: [
-            {
-              paymentId,
-              sequence: event.sequence,
-              status: event.status,
-              previousStatus: event.previousStatus,
-              actionReference: event.actionReference,
-              source: event.source,
-              occurredAt: new Date(event.occurredAt),
-            },
-          ],
-          skipDuplicates: true,
-        }),
+      const occurredAt = new Date(event.occurredAt);
+      const [written] = await db.$transaction([
+        db.$executeRaw`
+          INSERT INTO "PaymentHistory" ("paymentId", "sequence", "status", "previousStatus", "actionReference", "source", "occurredAt")
+          VALUES (${paymentId}, ${event.sequence}, ${event.status}, ${event.previousStatus}, ${event.actionReference}, ${event.source}, ${occurredAt})
+          ON CONFLICT ("paymentId", "sequence") DO UPDATE SET
+            "status" = EXCLUDED."status", "previousStatus" = EXCLUDED."previousStatus",
+            "actionReference" = EXCLUDED."actionReference", "source" = EXCLUDED."source", "occurredAt" = EXCLUDED."occurredAt"
+          WHERE ("PaymentHistory"."status", "PaymentHistory"."previousStatus", "PaymentHistory"."actionReference", "PaymentHistory"."source")
+            IS DISTINCT FROM (EXCLUDED."status", EXCLUDED."previousStatus", EXCLUDED."actionReference", EXCLUDED."source")`,
         db.payment.updateMany({
-          where: { id: paymentId, historySequence: { lt: event.sequence } },
+          where: { id: paymentId, historySequence: { lte: event.sequence } },
           data: {
             ...fields,
             capturedAt: fields.capturedAt ? new Date(fields.capturedAt) : null,
@@ -40,8 +37,8 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
           },
         }),
       ]);
-      // counted once per status event: a retried activity inserts nothing and counts nothing
-      if (history.count > 0) paymentStatusEvents.inc({ status: event.status });
+      // counted once per status event: a retried activity writes nothing and counts nothing
+      if (written > 0) paymentStatusEvents.inc({ status: event.status });
     },
   };
 }

@@ -15,6 +15,7 @@ import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflo
  * the acquirer; a missing one (row inserted but workflow never started, or a run terminated) is
  * started from the row and settles the payment from the acquirer's answer: the outcome the
  * customer reached, EXPIRED when nothing was decided, FAILED when no bill ever reached the device.
+ * A row still open after its workflow completed (a lost write) gets one more run from the row.
  */
 export interface SweepDeps {
   config: Config;
@@ -48,18 +49,47 @@ async function settleOne(deps: SweepDeps, payment: OverduePayment): Promise<'nud
     }
   }
   // No running workflow: start a run from the row (a failed or terminated run may be replaced).
-  const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
   try {
-    await deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
-      ...paymentWorkflowStartOptions(input, deps.config),
-      signal: sweepNudgeSignal,
-      signalArgs: [],
-    });
+    await startFromRow(deps, payment, 'ALLOW_DUPLICATE_FAILED_ONLY');
     return 'restarted';
   } catch (err) {
-    // A completed workflow with an open row should not exist: say so loudly.
-    const level = err instanceof WorkflowExecutionAlreadyStartedError ? 'error' : 'warn';
-    deps.logger[level]({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not start the payment workflow');
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return reconcileCompleted(deps, payment);
+    deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not start the payment workflow');
+    return 'failed';
+  }
+}
+
+function startFromRow(deps: SweepDeps, payment: OverduePayment, workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' | 'ALLOW_DUPLICATE') {
+  const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
+  return deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
+    ...paymentWorkflowStartOptions(input, deps.config),
+    workflowIdReusePolicy,
+    signal: sweepNudgeSignal,
+    signalArgs: [],
+  });
+}
+
+/**
+ * The workflow has completed but the row is still open: the projection lost what the run wrote
+ * (a commit lost in a database failover, or an entry left by a task that never completed). A run
+ * writes its projection before it completes, so a row still open after completion is truly stale:
+ * one more run, started from the row, reads the acquirer and settles it.
+ */
+async function reconcileCompleted(deps: SweepDeps, payment: OverduePayment): Promise<'restarted' | 'failed'> {
+  const log = { paymentId: payment.id, status: payment.status };
+  try {
+    const run = await deps.temporal.workflow.getHandle(payment.workflowId).describe();
+    if (run.status.name !== 'COMPLETED') {
+      deps.logger.warn({ ...log, workflowStatus: run.status.name }, 'sweep found the payment workflow neither running nor replaceable');
+      return 'failed';
+    }
+    const row = await deps.db.payment.findUnique({ where: { id: payment.id }, include: { merchant: { select: { externalId: true } } } });
+    if (!row || !(ON_DEVICE_STATUSES as readonly string[]).includes(row.status)) return 'restarted'; // settled meanwhile
+    deps.logger.error(log, 'payment row open after its workflow completed: starting a run to settle it from the acquirer');
+    await startFromRow(deps, row, 'ALLOW_DUPLICATE');
+    return 'restarted';
+  } catch (err) {
+    deps.logger.warn({ ...log, err: (err as Error).message }, 'sweep could not settle a payment whose workflow completed');
     return 'failed';
   }
 }

@@ -12,6 +12,9 @@ import {
 import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, paymentWorkflowId } from '../../workflows/payment/messages';
 import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus as Status } from '../../workflows/payment/statuses';
 
+/** The longest pause between retries of a call the workflow must get answered, whatever the sweep cycle. */
+const ACQUIRER_RETRY_MAX_MS = 60_000;
+
 /**
  * How a payment's workflow is started, from its row: the first run at creation, or a later run
  * when the sweep or a request finds the workflow gone (then the run starts from the row's state).
@@ -44,6 +47,7 @@ export function workflowInputFromPayment(
       voidWindowMs: Math.round(config.VOID_WINDOW_MINUTES * 60_000),
       voidConfirmTimeoutMs: Math.round(config.VOID_CONFIRM_TIMEOUT_SECONDS * 1000),
       placementWaitMs: Math.round(config.PAYMENT_PLACEMENT_WAIT_SECONDS * 1000),
+      acquirerRetryMaxMs: Math.min(ACQUIRER_RETRY_MAX_MS, Math.max(1000, Math.round(config.SWEEP_INTERVAL_SECONDS * 1000))),
     },
     status: p.status as Status,
     historySequence: p.historySequence,

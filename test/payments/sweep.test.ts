@@ -1,8 +1,10 @@
+import { paymentProjectionActivities } from '../../activities/payments/projection';
+import type { ActivityDeps } from '../../activities';
 import { createLogger } from '../../src/logger';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
 import { startTestStack, type TestStack } from '../support/stack';
-import { createPayment, history, insertPaymentRow, openShop, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
+import { createPayment, history, insertPaymentRow, openShop, type Shop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
 /**
  * The reconciliation sweep (spec 3 rule 4): its logic called directly, then the real Schedule on
@@ -88,6 +90,54 @@ describe('the sweep logic', () => {
   });
 });
 
+describe('a row left open after its workflow completed (a lost write)', () => {
+  it('the replayed decision replaces an entry of the same sequence written by a task that never completed, and the row follows', async () => {
+    const shop = await openShop(stack);
+    const { body: created } = await createPayment(stack, shop);
+    const project = paymentProjectionActivities({ db: stack.db } as ActivityDeps);
+    const expired = {
+      sequence: 1,
+      status: 'EXPIRED' as const,
+      previousStatus: 'CREATED' as const,
+      actionReference: `EXPIRY-${created.pspReference}`,
+      source: 'WORKFLOW' as const,
+      occurredAt: new Date().toISOString(),
+    };
+    const fields = { status: 'EXPIRED' as const, acquirerRef: null, paymentMethod: null, cardBrand: null, last4: null, reason: null, refusalReason: null, previousStatus: 'CREATED' as const, capturedAt: null };
+    await project.recordStatusEvent({ paymentId: created.id, event: expired, fields });
+    await project.recordStatusEvent({ paymentId: created.id, event: expired, fields }); // a retry writes nothing new
+    expect(await history(stack, created.id)).toMatchObject([{ sequence: 1, status: 'EXPIRED', source: 'WORKFLOW', actionReference: expired.actionReference }]);
+    expect(await stack.db.payment.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ status: 'EXPIRED', historySequence: 1 });
+    await workflowHandle(stack, created.id).terminate('test: done');
+  });
+
+  it('the sweep starts one more run from the row, which settles it from the acquirer once', async () => {
+    const shop = await openShop(stack);
+    const { body: created } = await createPayment(stack, shop);
+    await sim(stack).customer(shop.deviceId, { action: 'decline' });
+    await statusBecomes(stack, created.id, 'REFUSED');
+    await workflowHandle(stack, created.id).result();
+    // The database loses the REFUSED the workflow wrote (as a failover to a lagging replica would).
+    await stack.db.paymentHistory.deleteMany({ where: { paymentId: created.id, sequence: 2 } });
+    await stack.db.webhookEvent.deleteMany({ where: { paymentId: created.id } });
+    await stack.db.payment.update({
+      where: { id: created.id },
+      data: { status: 'AWAITING_TERMINAL', refusalReason: null, previousStatus: 'CREATED', historySequence: 1, expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await sweep(stack, [created.id])).toEqual({ considered: 1, nudged: 0, restarted: 1, failed: 0 });
+    const settled = await statusBecomes(stack, created.id, 'REFUSED');
+    expect(settled.refusalReason).toBeTruthy();
+    expect((await history(stack, created.id)).map((h) => [h.sequence, h.status, h.source])).toEqual([
+      [1, 'AWAITING_TERMINAL', 'API'],
+      [2, 'REFUSED', 'SWEEP'],
+    ]);
+    await workflowHandle(stack, created.id).result();
+    // Settled: the next cycle has nothing to do, and no second run starts.
+    expect(await sweep(stack, [created.id])).toEqual({ considered: 0, nudged: 0, restarted: 0, failed: 0 });
+    expect(await stack.db.webhookEvent.count({ where: { paymentId: created.id } })).toBe(1);
+  });
+});
+
 describe('the sweep Schedule', () => {
   let scheduled: TestStack;
   beforeAll(async () => {
@@ -109,5 +159,20 @@ describe('the sweep Schedule', () => {
     const failed = await statusBecomes(scheduled, row.id, 'FAILED', 40_000);
     expect(failed.reason).toBe('ACQUIRER_UNREACHABLE');
     expect((await history(scheduled, row.id))[0]).toMatchObject({ source: 'SWEEP' });
+  });
+
+  it('a payment created while the acquirer is silent settles within about a sweep cycle of its return, not a long backoff later', async () => {
+    const shop = await openShop(scheduled, { device: { reachable: false } });
+    const createdAt = Date.now();
+    const res = await createPayment(scheduled, shop, { terminalTimeoutMinutes: 0.02 });
+    expect(res.status).toBe(503);
+    const row = await scheduled.db.payment.findFirstOrThrow({ where: { merchantId: shop.merchantId } });
+    // Uncapped, the workflow's retries (1, 2, 4, 8, 16 s apart) would next ask about 30 s after creation.
+    await sleep(Math.max(0, createdAt + 18_000 - Date.now()));
+    await sim(scheduled).configure(shop.deviceId, { reachable: true });
+    const back = Date.now();
+    const failed = await statusBecomes(scheduled, row.id, 'FAILED', 30_000);
+    expect(failed.reason).toBe('ACQUIRER_UNREACHABLE');
+    expect(Date.now() - back).toBeLessThan(6_000);
   });
 });

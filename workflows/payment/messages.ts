@@ -21,6 +21,12 @@ export interface PaymentTiming {
   voidConfirmTimeoutMs: number;
   /** How long a create (or any update) waits for the bill to reach the device before answering. */
   placementWaitMs: number;
+  /**
+   * Longest pause between server-side retries of a call that must get an answer (probe, expiry):
+   * at most one sweep cycle, so a payment settles within a cycle of the acquirer coming back.
+   * Absent in runs started before it existed (then 60 s).
+   */
+  acquirerRetryMaxMs?: number;
 }
 
 /**

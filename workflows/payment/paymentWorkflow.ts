@@ -54,10 +54,12 @@ const effects = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
 // Calls that must eventually get an answer (expiry, probe): server-side retries add no history.
-const persistent = proxyActivities<Activities>({
-  startToCloseTimeout: '20s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '60s', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
-});
+// Their pause is capped per run (timing.acquirerRetryMaxMs); options are not part of replay checks.
+const persistentCalls = (maximumIntervalMs = 60_000) =>
+  proxyActivities<Activities>({
+    startToCloseTimeout: '20s',
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: maximumIntervalMs, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+  });
 
 /** Reads of a reversal not confirmed within the void request: bounded, increasingly spaced. */
 const VOID_FOLLOW_UP_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -74,6 +76,7 @@ const isNoAnswer = (err: unknown): boolean => activityCause(err) !== undefined &
 
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
   const { paymentId, pspReference, deviceId, timing } = input;
+  const persistent = persistentCalls(timing.acquirerRetryMaxMs);
   let state: PaymentState = initialState({
     status: input.status,
     sequence: input.historySequence,
