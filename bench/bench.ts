@@ -9,7 +9,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
@@ -20,6 +19,7 @@ import { createDb } from '../src/db/client';
 import { freePort } from '../src/process/freePort';
 import { ping } from './emptyWorkflow';
 import { round, summary } from './stats';
+import { LoopbackReceiver } from '../test/support/loopbackReceiver';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -95,25 +95,20 @@ async function setUp(stack: Stack) {
 }
 
 /** A loopback webhook receiver: arrival time per pspReference of PAYMENT_CAPTURED. */
-async function startReceiver(): Promise<{ url: string; arrivals: Map<string, number>; close(): void }> {
+async function startReceiver(): Promise<{ url: string; arrivals: Map<string, number>; close(): Promise<void> }> {
   const arrivals = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const at = performance.now();
-      try {
-        const event = JSON.parse(Buffer.concat(chunks).toString());
-        if (event.eventType === 'PAYMENT_CAPTURED' && !arrivals.has(event.data.pspReference)) arrivals.set(event.data.pspReference, at);
-      } catch {
-        // ignore
-      }
-      res.writeHead(204).end();
-    });
+  const receiver = new LoopbackReceiver(({ rawBody }) => {
+    const at = performance.now();
+    try {
+      const event = JSON.parse(rawBody.toString());
+      if (event.eventType === 'PAYMENT_CAPTURED' && !arrivals.has(event.data.pspReference)) arrivals.set(event.data.pspReference, at);
+    } catch {
+      // not an event of ours: answered all the same
+    }
+    return 204;
   });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${port}/hook`, arrivals, close: () => server.close() };
+  await receiver.start();
+  return { url: receiver.url, arrivals, close: () => receiver.stop() };
 }
 
 async function runConcurrently(workers: number, until: () => boolean, task: (worker: number) => Promise<void>): Promise<void> {
@@ -214,7 +209,7 @@ async function main(): Promise<void> {
         if (arrived !== undefined) customerToWebhook.push(arrived - at);
       }
     }
-    receiver.close();
+    await receiver.close();
 
     const create = summary(createSample);
     const sandbox = summary(sandboxSample);

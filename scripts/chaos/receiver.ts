@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '../../src/webhooks/signature';
+import { LoopbackReceiver } from '../../test/support/loopbackReceiver';
 
 /**
  * The merchant's webhook receiver, as docs/webhooks.md tells a merchant to write one: loopback
@@ -26,41 +25,31 @@ export class ChaosReceiver {
   badSignatures = 0;
   requests = 0;
   secret = '';
-  port = 0;
-  private server?: http.Server;
+  private readonly loopback = new LoopbackReceiver(({ headers, rawBody }) => {
+    this.requests += 1;
+    if (!verifyWebhookSignature(rawBody, headers['x-webhook-signature'] as string | undefined, this.secret)) {
+      this.badSignatures += 1;
+      return { status: 401, body: 'bad signature' };
+    }
+    this.record(rawBody);
+    return 204;
+  });
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}/hooks`;
+    return this.loopback.url;
   }
 
   get up(): boolean {
-    return !!this.server;
+    return this.loopback.up;
   }
 
   async start(): Promise<void> {
-    if (this.server) return;
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.requests += 1;
-        const raw = Buffer.concat(chunks);
-        if (!verifyWebhookSignature(raw, req.headers['x-webhook-signature'] as string | undefined, this.secret)) {
-          this.badSignatures += 1;
-          res.writeHead(401).end('bad signature');
-          return;
-        }
-        res.writeHead(204).end();
-        this.record(raw);
-      });
-    });
-    server.keepAliveTimeout = 1000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
+    await this.loopback.start();
+  }
+
+  /** Down: the port closes and open connections are dropped. */
+  stop(): Promise<void> {
+    return this.loopback.stop();
   }
 
   private record(raw: Buffer): void {
@@ -86,17 +75,6 @@ export class ChaosReceiver {
       status: body.data?.status ?? null,
       firstAt: Date.now(),
       deliveries: 1,
-    });
-  }
-
-  /** Down: the port closes and open connections are dropped. */
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
     });
   }
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
-import readline from 'node:readline';
+import { collectLines, waitForLine } from '../../src/process/lines';
 
 /**
  * A part of the stack as a separate process in a process group of its own (`detached`), so that
@@ -77,6 +77,7 @@ export class ServiceProcess extends EventEmitter {
 
   constructor(readonly opts: ServiceProcessOptions) {
     super();
+    if (opts.onLine) this.on('line', opts.onLine);
   }
 
   get name(): string {
@@ -105,15 +106,7 @@ export class ServiceProcess extends EventEmitter {
     const pid = child.pid;
     if (pid === undefined) throw new Error(`${this.name} could not be started`);
     liveGroups.add(pid);
-    const keep = this.opts.keepLines ?? 80;
-    for (const stream of [child.stdout!, child.stderr!]) {
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        this.recentLines.push(line);
-        if (this.recentLines.length > keep) this.recentLines.shift();
-        this.opts.onLine?.(line);
-        this.emit('line', line);
-      });
-    }
+    collectLines(this, [child.stdout!, child.stderr!], this.opts.keepLines ?? 80);
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
         // The group's other members (tsx's inner process) go with it.
@@ -130,27 +123,9 @@ export class ServiceProcess extends EventEmitter {
     return this.waitForLine(this.opts.ready, this.opts.readyTimeoutMs ?? 90_000);
   }
 
+  /** Resolves with the next printed line matching `pattern` (earlier runs' lines do not count). */
   waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-    return new Promise((resolve, reject) => {
-      const onLine = (line: string): void => {
-        const m = line.match(pattern);
-        if (m) finish(() => resolve(m));
-      };
-      const onExit = (code: number | null, signal: string | null): void =>
-        finish(() => reject(new Error(`${this.name} exited (${signal ?? code}) before it was ready:\n${this.recentLines.slice(-30).join('\n')}`)));
-      const timer = setTimeout(
-        () => finish(() => reject(new Error(`${this.name} not ready within ${timeoutMs} ms:\n${this.recentLines.slice(-30).join('\n')}`))),
-        timeoutMs,
-      );
-      const finish = (settle: () => void): void => {
-        clearTimeout(timer);
-        this.off('line', onLine);
-        this.off('exit', onExit);
-        settle();
-      };
-      this.on('line', onLine);
-      this.on('exit', onExit);
-    });
+    return waitForLine(this, pattern, timeoutMs);
   }
 
   /** kill -9 of the whole group; resolves once the group leader has exited. */

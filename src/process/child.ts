@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import readline from 'node:readline';
+import { collectLines, waitForLine } from './lines';
 
 /**
  * A child process of the service (Temporal dev server, embedded database). Its stdin is a pipe we
@@ -17,13 +17,7 @@ export class ManagedChild extends EventEmitter {
   constructor(readonly name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
     super();
     this.process = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    for (const stream of [this.process.stdout!, this.process.stderr!]) {
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        this.recentLines.push(line);
-        if (this.recentLines.length > 50) this.recentLines.shift();
-        this.emit('line', line);
-      });
-    }
+    collectLines(this, [this.process.stdout!, this.process.stderr!], 50);
     this.exited = new Promise((resolve) =>
       this.process.once('exit', (code, signal) => {
         this.hasExited = true;
@@ -37,29 +31,9 @@ export class ManagedChild extends EventEmitter {
     return !this.hasExited;
   }
 
-  /** Resolves with the first printed line matching `pattern`. */
+  /** Resolves with the first printed line matching `pattern`, including lines already printed. */
   waitForLine(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-    return new Promise((resolve, reject) => {
-      const onLine = (line: string): void => {
-        const m = line.match(pattern);
-        if (m) finish(() => resolve(m));
-      };
-      const onExit = (code: number | null): void =>
-        finish(() => reject(new Error(`${this.name} exited (code ${code}) before it was ready:\n${this.recentLines.join('\n')}`)));
-      const timer = setTimeout(
-        () => finish(() => reject(new Error(`${this.name} not ready within ${timeoutMs} ms:\n${this.recentLines.join('\n')}`))),
-        timeoutMs,
-      );
-      const finish = (settle: () => void): void => {
-        clearTimeout(timer);
-        this.off('line', onLine);
-        this.off('exit', onExit);
-        settle();
-      };
-      this.on('line', onLine);
-      this.once('exit', onExit);
-      for (const l of this.recentLines) onLine(l);
-    });
+    return waitForLine(this, pattern, timeoutMs, true);
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {

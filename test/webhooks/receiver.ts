@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { LoopbackReceiver } from '../support/loopbackReceiver';
 
 /** One request as a merchant's receiver saw it: headers and the exact bytes of the body. */
 export interface Received {
@@ -11,56 +11,40 @@ export interface Received {
 }
 
 /**
- * A real webhook receiver on loopback (http://127.0.0.1:<port>). `respond` decides the status of
- * each request (default 200). It can go down (port closed, connections dropped) and come back on
- * the same port.
+ * A real webhook receiver on loopback that keeps every request. `respond` decides the status of
+ * each request (default 200). It can go down and come back on the same port.
  */
 export class TestReceiver {
   readonly received: Received[] = [];
   respond: (req: { headers: http.IncomingHttpHeaders; rawBody: Buffer; index: number }) => number = () => 200;
-  private server?: http.Server;
-  port = 0;
+  private readonly loopback = new LoopbackReceiver(({ headers, rawBody }) => {
+    const status = this.respond({ headers, rawBody, index: this.received.length });
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    this.received.push({ headers, rawBody, body, answered: status });
+    return { status, body: status >= 200 && status < 300 ? 'ok' : `failing on purpose with ${status}` };
+  });
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}/hooks`;
+    return this.loopback.url;
+  }
+
+  get port(): number {
+    return this.loopback.port;
   }
 
   async start(): Promise<this> {
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const rawBody = Buffer.concat(chunks);
-        const status = this.respond({ headers: req.headers, rawBody, index: this.received.length });
-        let body: unknown;
-        try {
-          body = JSON.parse(rawBody.toString('utf8'));
-        } catch {
-          body = undefined;
-        }
-        this.received.push({ headers: req.headers, rawBody, body, answered: status });
-        res.writeHead(status, { 'Content-Type': 'text/plain' });
-        res.end(status >= 200 && status < 300 ? 'ok' : `failing on purpose with ${status}`);
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
+    await this.loopback.start();
     return this;
   }
 
   /** Closes the port and drops every open connection, as a receiver that went down. */
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  stop(): Promise<void> {
+    return this.loopback.stop();
   }
 
   /** Requests that were answered 2xx. */
