@@ -14,6 +14,7 @@ import { ensureSearchAttributes } from './temporal/searchAttributesRegistration'
 import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
+import { PAYMENT_WORKFLOW_ID_PREFIX } from '../workflows/payment/messages';
 
 /**
  * The parts of one process, as SERVICES names them: the HTTP API, the Temporal worker and the
@@ -117,10 +118,16 @@ export async function startService(config: Config, targets: ServiceTargets, logg
  * poll and task latencies) in Prometheus format on `metricsAddress`, which GET /metrics appends.
  * Once per process.
  */
+/** A payment workflow's (or its activity's) log line names the payment, as the API's lines do. */
+function paymentOf(meta: Record<string, unknown> | undefined): { paymentId?: string } {
+  const workflowId = meta?.workflowId;
+  return typeof workflowId === 'string' && workflowId.startsWith(PAYMENT_WORKFLOW_ID_PREFIX) ? { paymentId: workflowId.slice(PAYMENT_WORKFLOW_ID_PREFIX.length) } : {};
+}
+
 export function installTemporalRuntime(logger: Logger, metricsAddress?: string): void {
   try {
     Runtime.install({
-      logger: new DefaultLogger('WARN', (entry) => logger.warn({ temporal: entry.meta }, entry.message)),
+      logger: new DefaultLogger('WARN', (entry) => logger.warn({ ...paymentOf(entry.meta), temporal: entry.meta }, entry.message)),
       ...(metricsAddress ? { telemetryOptions: { metrics: { prometheus: { bindAddress: metricsAddress } } } } : {}),
     });
     setTemporalMetricsUrl(metricsAddress ? `http://${metricsAddress}/metrics` : undefined);

@@ -25,3 +25,8 @@ export function requestContext() {
     }
   };
 }
+
+/** From here on, every log line of the request (its closing "request" line too) names the payment. */
+export function logWithPayment(ctx: ApiContext, paymentId: string): void {
+  ctx.state.log = ctx.state.log.child({ paymentId });
+}

@@ -8,7 +8,8 @@ import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
  */
 
 /** Workflow id of a payment: derived from the payment id, so operators find it from the payment. */
-export const paymentWorkflowId = (paymentId: string): string => `payment-${paymentId}`;
+export const PAYMENT_WORKFLOW_ID_PREFIX = 'payment-';
+export const paymentWorkflowId = (paymentId: string): string => `${PAYMENT_WORKFLOW_ID_PREFIX}${paymentId}`;
 export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
 
 /** Durations the workflow works with, fixed when its run starts (from configuration). */

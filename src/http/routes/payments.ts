@@ -5,6 +5,7 @@ import { toPaymentRecord } from '../../payments/record';
 import { CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
+import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
 /** In-store payments of spec 4.1 (write side), over the API key ('payments' scope). Rules: docs/payments.md. */
@@ -35,6 +36,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { body }) => {
       const { payment, replayed } = await createPayment(depsOf(ctx), principalOf(ctx), body);
+      logWithPayment(ctx, payment.id);
       ctx.status = 201;
       if (replayed) ctx.set(IDEMPOTENT_REPLAY_HEADER, 'true');
       ctx.body = toPaymentRecord(payment);
@@ -56,6 +58,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
       errors: [403, 404, 503],
     },
     async (ctx, { params }) => {
+      logWithPayment(ctx, params.id);
       ctx.body = toPaymentRecord(await syncStatus(depsOf(ctx), principalOf(ctx), params.id));
     },
   );
@@ -76,6 +79,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
       errors: [403, 404, 409, 503],
     },
     async (ctx, { params }) => {
+      logWithPayment(ctx, params.id);
       ctx.body = toPaymentRecord(await cancelPayment(depsOf(ctx), principalOf(ctx), params.id));
     },
   );
@@ -96,6 +100,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
       errors: [403, 404, 409, 503],
     },
     async (ctx, { params }) => {
+      logWithPayment(ctx, params.id);
       ctx.body = toPaymentRecord(await voidPayment(depsOf(ctx), principalOf(ctx), params.id));
     },
   );

@@ -8,6 +8,7 @@ import type { ApiContext } from '../context';
 import { notFound } from '../errors';
 import { z } from '../openapi';
 import { pageOf, PagingQuery, pagedSchema } from '../paging';
+import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
 /**
@@ -58,6 +59,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
       errors: [404],
     },
     async (ctx, { params }) => {
+      logWithPayment(ctx, params.paymentId);
       const payment = await ctx.deps.db.payment.findFirst({ where: { id: params.paymentId, ...scope(ctx) }, select: { id: true } });
       if (!payment) throw notFound('payment');
       const entries = await ctx.deps.db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } });
@@ -80,6 +82,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
       errors: [404],
     },
     async (ctx, { params }) => {
+      logWithPayment(ctx, params.id);
       const payment = await ctx.deps.db.payment.findFirst({ where: { id: params.id, ...scope(ctx) } });
       if (!payment) throw notFound('payment');
       ctx.body = toPaymentRecord(payment);
