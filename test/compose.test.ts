@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config';
+import { TEMPORAL_DYNAMIC_CONFIG } from '../src/temporal/dynamicConfig';
 
 const compose = parse(fs.readFileSync(path.resolve(__dirname, '../docker-compose.yml'), 'utf8'), { merge: true });
 // Variables that make no sense in containers: the embedded parts are replaced by real servers.
@@ -49,4 +50,14 @@ it('has defaults in the compose file that the configuration module accepts', () 
     ]),
   );
   expect(() => loadConfig(resolved)).not.toThrow();
+});
+
+it('gives the Temporal server the settings the service relies on, the same as the embedded dev server', () => {
+  const temporal = compose.services.temporal;
+  const file = temporal.environment.DYNAMIC_CONFIG_FILE_PATH as string;
+  const mount = (temporal.volumes as string[]).find((v) => v.split(':')[1] === `/etc/temporal/${file}`);
+  expect(mount).toBeDefined();
+  const dynamicConfig = parse(fs.readFileSync(path.resolve(__dirname, '..', mount!.split(':')[0]!), 'utf8'));
+  const values = Object.fromEntries(Object.entries(dynamicConfig).map(([key, entries]) => [key, (entries as Array<{ value: unknown }>)[0]!.value]));
+  expect(values).toEqual(TEMPORAL_DYNAMIC_CONFIG);
 });

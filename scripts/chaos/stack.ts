@@ -3,6 +3,7 @@ import path from 'node:path';
 import { migrate } from '../../src/db/migrate';
 import { freePort } from '../../src/process/freePort';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
+import { devServerDynamicConfigArgs } from '../../src/temporal/dynamicConfig';
 import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
 import { PostgresCluster } from './postgres';
 import { mainProcess, REPO, ServiceProcess, TSX_CLI, waitPortFree, withGuard } from './serviceProcess';
@@ -93,12 +94,7 @@ export class ChaosStack {
       'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(this.ports.temporal), '--namespace', 'default',
       '--log-level', 'warn', '--headless', '--db-filename', path.join(this.opts.root, 'temporal.db'),
     ];
-    for (const key of [
-      'frontend.enableUpdateWorkflowExecution=true',
-      'frontend.enableExecuteMultiOperation=true',
-      'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
-      'system.forceSearchAttributesCacheRefreshOnRead=true',
-    ]) args.push('--dynamic-config-value', key);
+    args.push(...devServerDynamicConfigArgs());
     for (const attr of PAYMENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attr.name}=Keyword`);
     this.temporal = new ServiceProcess({
       name: 'temporal',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ManagedChild } from '../process/child';
 import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
 import { findTemporalCli } from './cliBinary';
+import { devServerDynamicConfigArgs } from './dynamicConfig';
 
 export interface DevServerOptions {
   host: string;
@@ -25,15 +26,7 @@ export async function startTemporalDevServer(opts: DevServerOptions): Promise<Ma
     // persistence here) without an fsync per history write, which made every workflow task slow.
     args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
-  for (const key of [
-    'frontend.enableUpdateWorkflowExecution=true',
-    'frontend.enableExecuteMultiOperation=true',
-    'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
-    // search attributes set at start are visible to the list API at once
-    'system.forceSearchAttributesCacheRefreshOnRead=true',
-  ]) {
-    args.push('--dynamic-config-value', key);
-  }
+  args.push(...devServerDynamicConfigArgs());
   for (const attr of PAYMENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attr.name}=Keyword`);
 
   const child = new ManagedChild('temporal dev server', binary, args);

@@ -1,0 +1,23 @@
+/**
+ * The Temporal server settings the service relies on, one list for the embedded dev server, the
+ * chaos suite's dev server and the production compose file (deploy/temporal-dynamic-config.yaml,
+ * kept in step by test/compose.test.ts).
+ */
+export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, boolean>> = {
+  // creation and every payment operation are updates; creation is update-with-start
+  'frontend.enableUpdateWorkflowExecution': true,
+  'frontend.enableExecuteMultiOperation': true,
+  'frontend.enableUpdateWorkflowExecutionAsyncAccepted': true,
+  // an activity scheduled by a workflow task goes back to the same worker with the task's answer
+  'system.enableActivityEagerExecution': true,
+};
+
+/** Dev server only: search attributes registered at start are visible to the list API at once. */
+const DEV_SERVER_ONLY: Readonly<Record<string, boolean>> = {
+  'system.forceSearchAttributesCacheRefreshOnRead': true,
+};
+
+/** `--dynamic-config-value key=value` arguments for `temporal server start-dev`. */
+export function devServerDynamicConfigArgs(): string[] {
+  return Object.entries({ ...TEMPORAL_DYNAMIC_CONFIG, ...DEV_SERVER_ONLY }).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]);
+}
