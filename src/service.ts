@@ -14,7 +14,7 @@ import { ensureSearchAttributes } from './temporal/searchAttributesRegistration'
 import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
-import { PAYMENT_WORKFLOW_ID_PREFIX } from '../workflows/payment/messages';
+import { paymentIdOfWorkflowId } from '../workflows/payment/messages';
 
 /**
  * The parts of one process, as SERVICES names them: the HTTP API, the Temporal worker and the
@@ -112,18 +112,17 @@ export async function startService(config: Config, targets: ServiceTargets, logg
   }
 }
 
-/** Routes the Temporal SDK's own logs through pino once per process. */
+/** A payment workflow's (or its activity's) log line names the payment, as the API's lines do. */
+function paymentOf(meta: Record<string, unknown> | undefined): { paymentId?: string } {
+  const paymentId = typeof meta?.workflowId === 'string' ? paymentIdOfWorkflowId(meta.workflowId) : undefined;
+  return paymentId ? { paymentId } : {};
+}
+
 /**
  * Routes the Temporal SDK's own logs through pino, and serves its own metrics (worker slots,
  * poll and task latencies) in Prometheus format on `metricsAddress`, which GET /metrics appends.
  * Once per process.
  */
-/** A payment workflow's (or its activity's) log line names the payment, as the API's lines do. */
-function paymentOf(meta: Record<string, unknown> | undefined): { paymentId?: string } {
-  const workflowId = meta?.workflowId;
-  return typeof workflowId === 'string' && workflowId.startsWith(PAYMENT_WORKFLOW_ID_PREFIX) ? { paymentId: workflowId.slice(PAYMENT_WORKFLOW_ID_PREFIX.length) } : {};
-}
-
 export function installTemporalRuntime(logger: Logger, metricsAddress?: string): void {
   try {
     Runtime.install({

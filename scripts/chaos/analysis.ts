@@ -6,13 +6,13 @@ import type { FaultRecord } from './faults';
 import { request, sleep } from './http';
 import type { ChaosReceiver } from './receiver';
 import type { Shop } from './shop';
+import { isFinal } from '../../workflows/payment/statuses';
 
 /**
  * After the load: wait until everything has settled (bounded), then read back every payment of the
  * business through the API (record, status history, list), the bills from the sandbox acquirer's
  * own records, and the events from the receiver, and derive the four figures of issue 6.
  */
-const FINAL = new Set(['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'ERROR', 'FAILED']);
 
 export interface Timing {
   expiryGraceSeconds: number;
@@ -81,7 +81,7 @@ export async function waitSettled(apiUrl: string, shop: Shop, tracked: Map<strin
     const listed = await listAll(apiUrl, shop);
     if (listed) {
       const ids = new Set(listed.map((p) => p.id));
-      const open = listed.filter((p) => !FINAL.has(p.status)).length + [...tracked.keys()].filter((id) => !ids.has(id)).length;
+      const open = listed.filter((p) => !isFinal(p.status)).length + [...tracked.keys()].filter((id) => !ids.has(id)).length;
       if (open !== lastOpen) log(`settling: ${open} payment(s) not final yet`);
       lastOpen = open;
       if (open === 0) return;
@@ -125,7 +125,7 @@ export async function readPayments(apiUrl: string, shop: Shop, tracked: Map<stri
           const history = hist.status === 200 ? [...hist.body].reverse() : [];
           const timeoutMinutes = t?.terminalTimeoutMinutes ?? timing.longestTerminalTimeoutMinutes;
           const boundMs = Math.round(timeoutMinutes * 60_000 + timing.expiryGraceSeconds * 1000 + timing.sweepIntervalSeconds * 1000);
-          const final = record && FINAL.has(record.status) ? [...history].reverse().find((h) => h.status === record.status) : undefined;
+          const final = record && isFinal(record.status) ? [...history].reverse().find((h) => h.status === record.status) : undefined;
           const createdAt = record?.createdAt ?? t?.createdAt ?? null;
           let timeToFinalMs: number | null = null;
           let netTimeToFinalMs: number | null = null;
@@ -253,17 +253,17 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
 
   for (const v of views) {
     count(finalByStatus, v.status ?? 'MISSING');
-    const isFinal = v.status !== null && FINAL.has(v.status);
+    const settled = v.status !== null && isFinal(v.status);
     if (v.acknowledged) {
       if (v.status === null) lost.push({ id: v.id, why: 'GET /api/transactions/{id} does not find it' });
-      else if (!isFinal) lost.push({ id: v.id, why: `still ${v.status}` });
+      else if (!settled) lost.push({ id: v.id, why: `still ${v.status}` });
       else if (!v.inList) lost.push({ id: v.id, why: 'missing from GET /api/transactions' });
-    } else if (!isFinal) {
+    } else if (!settled) {
       unacknowledgedNotFinal.push({ id: v.id, status: v.status });
     }
     const captures = v.history.filter((h) => h.status === 'CAPTURED').length;
     if (captures > 1) doubleCaptures.push({ id: v.id, why: `${captures} CAPTURED history entries` });
-    const finals = v.history.filter((h) => FINAL.has(h.status));
+    const finals = v.history.filter((h) => isFinal(h.status));
     // A void may turn CAPTURED into CANCELLED; nothing else may follow a final status (the run sends no voids).
     if (finals.length > 1 && captures <= 1) doubleCaptures.push({ id: v.id, why: `settled ${finals.length} times: ${finals.map((h) => h.status).join(', ')}` });
   }

@@ -1,5 +1,6 @@
 import { between, request, sleep } from './http';
 import type { Shop, Till } from './shop';
+import { isFinal } from '../../workflows/payment/statuses';
 
 /**
  * The load: one cashier per till, each in a loop until the load ends: create a payment (retrying
@@ -66,7 +67,6 @@ export interface LoadOptions {
   log: (line: string) => void;
 }
 
-const FINAL = new Set(['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'ERROR', 'FAILED']);
 
 export class Cashiers {
   readonly payments = new Map<string, TrackedPayment>();
@@ -171,7 +171,7 @@ export class Cashiers {
         const res = await request('GET', `${apiUrl}/api/transactions/${p.id}`, { key: shop.key });
         status = res.status === 200 ? res.body?.status : undefined;
       }
-      if (status && FINAL.has(status)) return;
+      if (status && isFinal(status)) return;
       await sleep(polls ? 2000 : 1000);
     }
   }

@@ -1,11 +1,7 @@
 import { verifyWebhookSignature } from '../../src/webhooks/signature';
-import { LoopbackReceiver } from '../../test/support/loopbackReceiver';
+import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../../test/support/loopbackReceiver';
 
-/**
- * The merchant's webhook receiver, as docs/webhooks.md tells a merchant to write one: loopback
- * only, verifies the signature over the raw bytes, answers 2xx at once, deduplicates on eventId.
- * It can go down (port closed, connections dropped) and come back on the same port.
- */
+/** One event as the receiver recorded it. */
 export interface ReceivedEvent {
   eventId: string;
   eventType: string;
@@ -17,7 +13,12 @@ export interface ReceivedEvent {
   deliveries: number;
 }
 
-export class ChaosReceiver {
+/**
+ * The merchant's webhook receiver, as docs/webhooks.md tells a merchant to write one: loopback
+ * only, verifies the signature over the raw bytes, answers 2xx at once, deduplicates on eventId.
+ * It can go down (port closed, connections dropped) and come back on the same port.
+ */
+export class ChaosReceiver extends LoopbackReceiver {
   /** eventId -> the event, first arrival. */
   readonly events = new Map<string, ReceivedEvent>();
   /** eventIds that arrived with different payments (pspReference) or types: must never happen. */
@@ -25,7 +26,8 @@ export class ChaosReceiver {
   badSignatures = 0;
   requests = 0;
   secret = '';
-  private readonly loopback = new LoopbackReceiver(({ headers, rawBody }) => {
+
+  protected override answer({ headers, rawBody }: ReceivedRequest): ReceiverAnswer {
     this.requests += 1;
     if (!verifyWebhookSignature(rawBody, headers['x-webhook-signature'] as string | undefined, this.secret)) {
       this.badSignatures += 1;
@@ -33,23 +35,6 @@ export class ChaosReceiver {
     }
     this.record(rawBody);
     return 204;
-  });
-
-  get url(): string {
-    return this.loopback.url;
-  }
-
-  get up(): boolean {
-    return this.loopback.up;
-  }
-
-  async start(): Promise<void> {
-    await this.loopback.start();
-  }
-
-  /** Down: the port closes and open connections are dropped. */
-  stop(): Promise<void> {
-    return this.loopback.stop();
   }
 
   private record(raw: Buffer): void {

@@ -66,7 +66,7 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
     request: {
       ...(spec.params ? { params: spec.params as any } : {}),
       ...(spec.query ? { query: spec.query as any } : {}),
-      ...(spec.body ? { body: { required: !spec.body.safeParse(undefined).success, content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.body ? { body: { required: !spec.body.isOptional(), content: { 'application/json': { schema: spec.body } } } } : {}),
     },
     responses,
   });

@@ -37,7 +37,7 @@ async function askWorkflow(deps: OperationDeps, payment: Payment, principal: Api
   try {
     return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation);
   } catch (err) {
-    deps.logger.error({ err, paymentId: payment.id, operation }, 'payment workflow could not be reached');
+    deps.logger.error({ err, operation }, 'payment workflow could not be reached'); // the logger names the payment
     throw new ApiError(503, 'the payment could not be reached right now; retry shortly', { 'Retry-After': '2' });
   }
 }

@@ -50,20 +50,22 @@ async function settleOne(deps: SweepDeps, payment: OverduePayment): Promise<'nud
   }
   // No running workflow: start a run from the row (a failed or terminated run may be replaced).
   try {
-    await startFromRow(deps, payment, 'ALLOW_DUPLICATE_FAILED_ONLY');
+    await startFromRow(deps, payment);
     return 'restarted';
   } catch (err) {
+    // Refused only when the last run completed (a running one would have been signalled).
     if (err instanceof WorkflowExecutionAlreadyStartedError) return reconcileCompleted(deps, payment);
     deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'sweep could not start the payment workflow');
     return 'failed';
   }
 }
 
-function startFromRow(deps: SweepDeps, payment: OverduePayment, workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' | 'ALLOW_DUPLICATE') {
+/** Signal-with-start from the row; `reuse` ALLOW_DUPLICATE also replaces a completed run. */
+function startFromRow(deps: SweepDeps, payment: OverduePayment, reuse?: 'ALLOW_DUPLICATE') {
   const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
   return deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
     ...paymentWorkflowStartOptions(input, deps.config),
-    workflowIdReusePolicy,
+    ...(reuse ? { workflowIdReusePolicy: reuse } : {}),
     signal: sweepNudgeSignal,
     signalArgs: [],
   });
@@ -73,20 +75,15 @@ function startFromRow(deps: SweepDeps, payment: OverduePayment, workflowIdReuseP
  * The workflow has completed but the row is still open: the projection lost what the run wrote
  * (a commit lost in a database failover, or an entry left by a task that never completed). A run
  * writes its projection before it completes, so a row still open after completion is truly stale:
- * one more run, started from the row, reads the acquirer and settles it.
+ * one more run, started from the row as it is now, reads the acquirer and settles it.
  */
 async function reconcileCompleted(deps: SweepDeps, payment: OverduePayment): Promise<'restarted' | 'failed'> {
   const log = { paymentId: payment.id, status: payment.status };
   try {
-    const run = await deps.temporal.workflow.getHandle(payment.workflowId).describe();
-    if (run.status.name !== 'COMPLETED') {
-      deps.logger.warn({ ...log, workflowStatus: run.status.name }, 'sweep found the payment workflow neither running nor replaceable');
-      return 'failed';
-    }
-    const row = await deps.db.payment.findUnique({ where: { id: payment.id }, include: { merchant: { select: { externalId: true } } } });
-    if (!row || !(ON_DEVICE_STATUSES as readonly string[]).includes(row.status)) return 'restarted'; // settled meanwhile
+    const row = await deps.db.payment.findFirst({ where: { id: payment.id, status: { in: [...ON_DEVICE_STATUSES] } } });
+    if (!row) return 'restarted'; // the completed run's projection landed after the sweep read the row
     deps.logger.error(log, 'payment row open after its workflow completed: starting a run to settle it from the acquirer');
-    await startFromRow(deps, row, 'ALLOW_DUPLICATE');
+    await startFromRow(deps, { ...row, merchant: payment.merchant }, 'ALLOW_DUPLICATE');
     return 'restarted';
   } catch (err) {
     deps.logger.warn({ ...log, err: (err as Error).message }, 'sweep could not settle a payment whose workflow completed');

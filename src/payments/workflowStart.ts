@@ -9,17 +9,15 @@ import {
   StoreExternalId,
   TerminalExternalId,
 } from '../../workflows/definitions/searchAttributes';
-import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, paymentWorkflowId } from '../../workflows/payment/messages';
+import { ACQUIRER_RETRY_MAX_MS, PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, paymentWorkflowId } from '../../workflows/payment/messages';
 import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus as Status } from '../../workflows/payment/statuses';
-
-/** The longest pause between retries of a call the workflow must get answered, whatever the sweep cycle. */
-const ACQUIRER_RETRY_MAX_MS = 60_000;
 
 /**
  * How a payment's workflow is started, from its row: the first run at creation, or a later run
  * when the sweep or a request finds the workflow gone (then the run starts from the row's state).
  * Every start is update-with-start or signal-with-start with conflict policy USE_EXISTING, so a
- * running workflow is simply reached; a completed one is never started again.
+ * running workflow is simply reached; a completed one is started again only by the sweep, for a
+ * row its run left open (src/payments/sweep.ts).
  */
 export function workflowInputFromPayment(
   p: Payment,
@@ -78,7 +76,7 @@ export function paymentWorkflowStartOptions(input: PaymentWorkflowInput, config:
     args: [input] as [PaymentWorkflowInput],
     typedSearchAttributes: paymentSearchAttributes(input),
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
-    // A run that failed or was terminated may be replaced; a completed one never runs again.
+    // A run that failed or was terminated may be replaced; a completed one only by the sweep's override.
     workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' as const,
   };
 }

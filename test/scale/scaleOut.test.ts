@@ -2,6 +2,7 @@ import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, type HttpResult } from '../support/http';
 import { TestReceiver } from '../webhooks/receiver';
 import { startScaleStack, type ScaleStack } from './scaleStack';
+import { isFinal } from '../../workflows/payment/statuses';
 
 /**
  * Scale-out (issue 6): two API processes and two worker processes, each a separate child
@@ -14,7 +15,6 @@ import { startScaleStack, type ScaleStack } from './scaleStack';
  */
 const TERMINALS = 6;
 const ROUNDS = 2;
-const FINAL = ['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'ERROR', 'FAILED'];
 
 interface Till {
   terminalExternalId: string;
@@ -80,7 +80,7 @@ async function settleAll(open: { id: string; pspReference: string; till: Till }[
       for (const s of syncs) expect(s.status).toBe(200);
       const final = await eventually(async () => {
         const r = await call(api(n), 'GET', `/api/transactions/${p.id}`, { key });
-        return FINAL.includes(r.body?.status) ? r.body : undefined;
+        return isFinal(r.body?.status) ? r.body : undefined;
       }, `payment ${p.id} final`);
       if (final.status !== expected) {
         const history = await call(api(n), 'GET', `/api/transactions/by-payment/${p.id}`, { key });

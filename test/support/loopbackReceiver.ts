@@ -13,20 +13,21 @@ export type ReceiverAnswer = number | { status: number; body?: string };
 /**
  * A real HTTP receiver on loopback (http://127.0.0.1:<port>/hooks), as a merchant's webhook
  * endpoint: used by the tests, the chaos suite and the benchmark. It can go down (port closed,
- * open connections dropped) and come back on the same port.
+ * open connections dropped) and come back on the same port. What it answers: the function given,
+ * or a subclass's `answer`.
  */
 export class LoopbackReceiver {
   port = 0;
   private server?: http.Server;
 
-  constructor(private readonly answer: (req: ReceivedRequest) => ReceiverAnswer) {}
+  constructor(private readonly handler: (req: ReceivedRequest) => ReceiverAnswer = () => 204) {}
+
+  protected answer(req: ReceivedRequest): ReceiverAnswer {
+    return this.handler(req);
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/hooks`;
-  }
-
-  get up(): boolean {
-    return !!this.server;
   }
 
   async start(): Promise<this> {

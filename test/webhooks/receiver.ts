@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { LoopbackReceiver } from '../support/loopbackReceiver';
+import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../support/loopbackReceiver';
 
 /** One request as a merchant's receiver saw it: headers and the exact bytes of the body. */
 export interface Received {
@@ -14,10 +14,11 @@ export interface Received {
  * A real webhook receiver on loopback that keeps every request. `respond` decides the status of
  * each request (default 200). It can go down and come back on the same port.
  */
-export class TestReceiver {
+export class TestReceiver extends LoopbackReceiver {
   readonly received: Received[] = [];
   respond: (req: { headers: http.IncomingHttpHeaders; rawBody: Buffer; index: number }) => number = () => 200;
-  private readonly loopback = new LoopbackReceiver(({ headers, rawBody }) => {
+
+  protected override answer({ headers, rawBody }: ReceivedRequest): ReceiverAnswer {
     const status = this.respond({ headers, rawBody, index: this.received.length });
     let body: unknown;
     try {
@@ -27,24 +28,6 @@ export class TestReceiver {
     }
     this.received.push({ headers, rawBody, body, answered: status });
     return { status, body: status >= 200 && status < 300 ? 'ok' : `failing on purpose with ${status}` };
-  });
-
-  get url(): string {
-    return this.loopback.url;
-  }
-
-  get port(): number {
-    return this.loopback.port;
-  }
-
-  async start(): Promise<this> {
-    await this.loopback.start();
-    return this;
-  }
-
-  /** Closes the port and drops every open connection, as a receiver that went down. */
-  stop(): Promise<void> {
-    return this.loopback.stop();
   }
 
   /** Requests that were answered 2xx. */

@@ -8,11 +8,15 @@ import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
  */
 
 /** Workflow id of a payment: derived from the payment id, so operators find it from the payment. */
-export const PAYMENT_WORKFLOW_ID_PREFIX = 'payment-';
-export const paymentWorkflowId = (paymentId: string): string => `${PAYMENT_WORKFLOW_ID_PREFIX}${paymentId}`;
+export const paymentWorkflowId = (paymentId: string): string => `payment-${paymentId}`;
+/** The payment of a payment workflow's id; undefined for any other workflow (the sweep's runs too). */
+export const paymentIdOfWorkflowId = (workflowId: string): string | undefined => /^payment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(workflowId)?.[1];
 export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
 
 /** Durations the workflow works with, fixed when its run starts (from configuration). */
+/** The longest pause between retries of a call the workflow must get answered, whatever the sweep cycle. */
+export const ACQUIRER_RETRY_MAX_MS = 60_000;
+
 export interface PaymentTiming {
   /** How long the device waits for the customer (terminalTimeoutMinutes). */
   terminalTimeoutMs: number;
@@ -24,8 +28,8 @@ export interface PaymentTiming {
   placementWaitMs: number;
   /**
    * Longest pause between server-side retries of a call that must get an answer (probe, expiry):
-   * at most one sweep cycle, so a payment settles within a cycle of the acquirer coming back.
-   * Absent in runs started before it existed (then 60 s).
+   * one sweep cycle, at most ACQUIRER_RETRY_MAX_MS, so a payment settles within a cycle of the
+   * acquirer coming back. Absent in runs started before it existed (then ACQUIRER_RETRY_MAX_MS).
    */
   acquirerRetryMaxMs?: number;
 }

@@ -17,6 +17,7 @@ import type { Activities } from '../../activities';
 import type { SendBillRequest, SendBillResult, VoidStatus } from '../../src/acquirer/port';
 import { PaymentStatus as PaymentStatusAttribute } from '../definitions/searchAttributes';
 import {
+  ACQUIRER_RETRY_MAX_MS,
   acquirerNotifiedSignal,
   cancelUpdate,
   operatorClearUpdate,
@@ -55,7 +56,7 @@ const effects = proxyLocalActivities<Activities>({
 });
 // Calls that must eventually get an answer (expiry, probe): server-side retries add no history.
 // Their pause is capped per run (timing.acquirerRetryMaxMs); options are not part of replay checks.
-const persistentCalls = (maximumIntervalMs = 60_000) =>
+const persistentCalls = (maximumIntervalMs = ACQUIRER_RETRY_MAX_MS) =>
   proxyActivities<Activities>({
     startToCloseTimeout: '20s',
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: maximumIntervalMs, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },

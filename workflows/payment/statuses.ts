@@ -26,7 +26,8 @@ export const isFinal = (s: string): boolean => (FINAL_STATUSES as readonly strin
 export const isOpen = (s: string): boolean => (OPEN_STATUSES as readonly string[]).includes(s);
 
 /** Who caused a status event (contracts 2): the API request, the sweep, the terminal side, or the workflow's own timers. */
-export type HistorySource = 'API' | 'SWEEP' | 'TERMINAL' | 'WORKFLOW';
+export const HISTORY_SOURCES = ['API', 'SWEEP', 'TERMINAL', 'WORKFLOW'] as const;
+export type HistorySource = (typeof HISTORY_SOURCES)[number];
 
 /** Values of Payment.reason (spec 2.1 names only the first; the others explain ERROR, FAILED and operator clears). */
 export const REASONS = {

@@ -16,7 +16,8 @@ const TAG = 'Payments';
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replayed';
 
 const principalOf = (ctx: ApiContext) => ctx.state.principal as ApiKeyPrincipal;
-const depsOf = (ctx: ApiContext) => ({ ...ctx.deps, logger: ctx.state.log ?? ctx.deps.logger });
+/** The request's logger, which names the payment once logWithPayment has run. */
+const depsOf = (ctx: ApiContext) => ({ ...ctx.deps, logger: ctx.state.log });
 
 export const paymentRoutes: RouteModule = (router, registry) => {
   defineRoute(

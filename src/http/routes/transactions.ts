@@ -1,7 +1,8 @@
 import type { Prisma } from '../../generated/prisma/client';
-import { PAYMENT_STATUSES } from '../../payments/statuses';
+import { findOwnPayment } from '../../payments/operations';
 import { toHistoryEntry, toPaymentRecord } from '../../payments/record';
-import { PaymentRecordSchema } from '../../payments/schemas';
+import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
+import { HISTORY_SOURCES, PAYMENT_STATUSES } from '../../../workflows/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
@@ -11,16 +12,10 @@ import { pageOf, PagingQuery, pagedSchema } from '../paging';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
-/**
- * The read side of payments (spec 4.1): answered from the database projection only, never from
- * the terminal. A deleted store or terminal never hides its payments.
- */
-
 const HistoryEntry = z
-  .object({ status: z.string(), previousStatus: z.string().nullable(), actionReference: z.string(), source: z.enum(['API', 'SWEEP', 'TERMINAL', 'WORKFLOW']), occurredAt: z.string() })
+  .object({ status: z.string(), previousStatus: z.string().nullable(), actionReference: z.string(), source: z.enum(HISTORY_SOURCES), occurredAt: z.string() })
   .openapi('PaymentHistoryEntry');
 
-const PaymentIdParams = z.object({ id: z.string().min(1).max(100) });
 const ByPaymentParams = z.object({ paymentId: z.string().min(1).max(100) });
 
 /** ISO 8601 date (midnight UTC) or date-time with an offset. */
@@ -43,6 +38,10 @@ function scope(ctx: ApiContext): Prisma.PaymentWhereInput {
   return { merchantId: p.merchantId, mode: p.mode };
 }
 
+/**
+ * The read side of payments (spec 4.1): answered from the database projection only, never from
+ * the terminal. A deleted store or terminal never hides its payments.
+ */
 export const transactionRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
@@ -60,8 +59,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.paymentId);
-      const payment = await ctx.deps.db.payment.findFirst({ where: { id: params.paymentId, ...scope(ctx) }, select: { id: true } });
-      if (!payment) throw notFound('payment');
+      const payment = await findOwnPayment(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, params.paymentId);
       const entries = await ctx.deps.db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } });
       ctx.body = entries.map(toHistoryEntry);
     },
@@ -77,15 +75,13 @@ export const transactionRoutes: RouteModule = (router, registry) => {
       tag: 'Transactions',
       auth: 'apiKey',
       area: 'payments',
-      params: PaymentIdParams,
+      params: PaymentParams,
       responses: { 200: { description: 'The payment', schema: PaymentRecordSchema } },
       errors: [404],
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.id);
-      const payment = await ctx.deps.db.payment.findFirst({ where: { id: params.id, ...scope(ctx) } });
-      if (!payment) throw notFound('payment');
-      ctx.body = toPaymentRecord(payment);
+      ctx.body = toPaymentRecord(await findOwnPayment(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, params.id));
     },
   );
 
