@@ -53,17 +53,18 @@ describe('HTTP foundation', () => {
 
   it('answers methods the router does not know with 405', async () => {
     // fetch refuses TRACE, so a plain node:http request
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const { status, body, allow } = await new Promise<{ status: number; body: string; allow?: string }>((resolve, reject) => {
       const req = http.request(`${stack.apiUrl}/health`, { method: 'TRACE' }, (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text, allow: res.headers.allow }));
       });
       req.on('error', reject);
       req.end();
     });
     expect(status).toBe(405);
     expect(JSON.parse(body)).toMatchObject({ status: 405, error: 'Method Not Allowed' });
+    expect(allow).toBe('HEAD, GET');
   });
 
   it('keeps a sane caller request id and mints one otherwise', async () => {

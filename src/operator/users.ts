@@ -4,7 +4,8 @@ import { parseRoles, ROLES, withRolePrefix, type Role } from '../auth/roles';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/client';
 import { toUserRecord, type UserRecord } from '../users/userRecord';
-import { conflict, invalid, requireText } from './errors';
+import { usernameSchema } from '../users/username';
+import { conflict, invalid } from './errors';
 import { findMerchant } from './merchants';
 
 /** Role names in either form (`ADMIN`, `ROLE_ADMIN`); none given means USER (spec 2.8). */
@@ -26,8 +27,9 @@ export async function createUser(
   db: Db,
   input: { merchantExternalId: string; username: string; password: string; roles?: readonly string[]; actorId?: string },
 ): Promise<UserRecord> {
-  const username = requireText('username', input.username, 100);
-  if (/\s/.test(username)) throw invalid('username: must not contain spaces');
+  const parsed = usernameSchema.safeParse(input.username ?? '');
+  if (!parsed.success) throw invalid(`username: ${parsed.error.issues[0]!.message}`);
+  const username = parsed.data;
   const problem = passwordProblem(input.password ?? '');
   if (problem) throw invalid(`password: ${problem}`);
   const roles = operatorRoles(input.roles);

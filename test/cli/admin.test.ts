@@ -67,12 +67,15 @@ describe('user:create', () => {
     expect(await stack.db.auditLog.findFirst({ where: { merchantId: merchant.id, action: 'USER_CREATED', targetId: String(row.id) } })).toMatchObject({ actorType: 'OPERATOR' });
 
     const other = uniqueId('clerk');
-    const [fromStdin, sameNameOtherCase, weak, unknownRole, noMerchant] = await Promise.all([
+    const [fromStdin, sameNameOtherCase, weak, unknownRole, noMerchant, tooShort, spaced] = await Promise.all([
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', other, '--password', '-', '--json'], { stdin: 'clerk-password-42\n' }),
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', username.toUpperCase(), '--password', password, '--json']),
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', uniqueId('weak'), '--password', 'onlyletters-here', '--json']),
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', uniqueId('boss'), '--password', password, '--roles', 'ADMIN,OWNER', '--json']),
       runAdmin(['user:create', '--merchant', 'no-such-merchant', '--username', uniqueId('x'), '--password', password, '--json']),
+      // The API's username rule, word for word.
+      runAdmin(['user:create', '--merchant', merchant.externalId, '--username', 'ab', '--password', password, '--json']),
+      runAdmin(['user:create', '--merchant', merchant.externalId, '--username', 'maria finance', '--password', password, '--json']),
     ]);
     // Roles omitted: USER; the password came from standard input.
     expect(fromStdin.code).toBe(0);
@@ -84,6 +87,8 @@ describe('user:create', () => {
     expect(expectRefused(weak, 2)).toBe('password: must contain both letters and digits');
     expect(expectRefused(unknownRole, 2)).toMatch(/^roles: unknown role 'OWNER'/);
     expect(expectRefused(noMerchant, 1)).toBe("merchant 'no-such-merchant' not found");
+    expect(expectRefused(tooShort, 2)).toBe('username: must be at least 3 characters');
+    expect(expectRefused(spaced, 2)).toBe('username: must not contain spaces or control characters');
     expect(await stack.db.user.count({ where: { merchantId: merchant.id } })).toBe(2);
   });
 });
@@ -102,6 +107,8 @@ describe('apikey:create', () => {
     expect(live.json).toEqual({ id: UUID, key: expect.stringMatching(/^isp_live_[0-9A-Za-z]{40}$/), prefix: live.json.key.slice(0, 13), mode: 'live' });
     expect(test.json).toEqual({ id: UUID, key: expect.stringMatching(/^isp_test_[0-9A-Za-z]{40}$/), prefix: test.json.key.slice(0, 13), mode: 'test' });
     expect(expectRefused(noMerchant, 1)).toBe("merchant 'no-such-merchant' not found");
+    expect(expectRefused(tooShort, 2)).toBe('username: must be at least 3 characters');
+    expect(expectRefused(spaced, 2)).toBe('username: must not contain spaces or control characters');
     expect(expectRefused(badMode, 2)).toMatch(/--mode/);
 
     const row = await stack.db.apiKey.findUniqueOrThrow({ where: { id: live.json.id } });

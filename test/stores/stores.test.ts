@@ -469,7 +469,9 @@ describe('other error statuses', () => {
     expectErrorShape(await call(stack.apiUrl, 'GET', storesPath(paymentsOnly.merchant.externalId), { key: paymentsOnly.key }), 403);
     expectErrorShape(await call(stack.apiUrl, 'POST', storesPath(paymentsOnly.merchant.externalId), { key: paymentsOnly.key, body: validStore() }), 403);
     expect(await storeCount(paymentsOnly.merchant.id)).toBe(0);
-    expectErrorShape(await call(stack.apiUrl, 'PATCH', item, { key: a.key, body: { name: 'x' } }), 405);
+    const wrongMethod = await call(stack.apiUrl, 'PATCH', item, { key: a.key, body: { name: 'x' } });
+    expect(expectErrorShape(wrongMethod, 405)).toBe('method not allowed');
+    expect(wrongMethod.headers.get('allow')).toBe('HEAD, GET, PUT, DELETE');
     expectErrorShape(await call(stack.apiUrl, 'POST', item, { key: a.key, body: validStore() }), 405);
     expectErrorShape(await call(stack.apiUrl, 'DELETE', storesPath(a.merchant.externalId), { key: a.key }), 405);
     expect(await stack.db.store.findUnique({ where: { externalId: store.externalId } })).not.toBeNull();

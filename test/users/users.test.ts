@@ -91,6 +91,8 @@ describe('POST /api/users', () => {
   it('refuses unknown roles, a missing field, an unknown field, and a taken username', async () => {
     expect(await refused(400, 'POST', '/api/users', { username: uniqueId('r'), password: 'Sourdough-2026-rye', roles: ['ROLE_SUPERUSER'] })).toMatch(/^roles: .*SUPERUSER/);
     expect(await refused(400, 'POST', '/api/users', { password: 'Sourdough-2026-rye' })).toMatch(/^username: /);
+    expect(await refused(400, 'POST', '/api/users', { username: 'ab', password: 'Sourdough-2026-rye' })).toBe('username: must be at least 3 characters');
+    expect(await refused(400, 'POST', '/api/users', { username: 'maria finance', password: 'Sourdough-2026-rye' })).toBe('username: must not contain spaces or control characters');
     expect(await refused(400, 'POST', '/api/users', { username: uniqueId('x'), password: 'Sourdough-2026-rye', isAdmin: true })).toMatch(/isAdmin/);
     expect(await refused(409, 'POST', '/api/users', { username: admin.user.username.toUpperCase(), password: 'Sourdough-2026-rye' })).toMatch(/username/);
   });

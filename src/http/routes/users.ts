@@ -2,6 +2,7 @@ import { callerOf } from '../../users/caller';
 import { createUser, disableUser, getUser, listUsers, resetMfa, resetPassword, unlockUser, updateUser } from '../../users/management';
 import { confirmMfaEnrollment, startMfaEnrollment } from '../../users/mfaEnrollment';
 import { UserRecord } from '../../users/userRecord';
+import { usernameSchema } from '../../users/username';
 import type { RouteModule } from '../app';
 import { z } from '../openapi';
 import { pageOf, PagingQuery, pagedSchema } from '../paging';
@@ -36,12 +37,7 @@ const password = z
 
 const CreateUserBody = z
   .strictObject({
-    username: z
-      .string()
-      .trim()
-      .min(3, 'must be at least 3 characters')
-      .max(100, 'must be at most 100 characters')
-      .regex(/^[^\s\x00-\x1f\x7f-\x9f]+$/, 'must not contain spaces or control characters'),
+    username: usernameSchema,
     password,
     displayName: displayName.nullable().optional(),
     email: email.nullable().optional(),
