@@ -7,6 +7,7 @@ import { type Db, isUniqueViolation } from '../db/client';
 import type { Payment, Prisma, Store, Terminal } from '../generated/prisma/client';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors';
 import type { Logger } from '../logger';
+import { paymentStatusEvents } from '../observability/metrics';
 import { isTerminalReady } from '../stores/serializers';
 import { paymentWorkflowId } from '../../workflows/payment/messages';
 import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
@@ -187,7 +188,7 @@ type NewPaymentRow = Omit<Prisma.PaymentUncheckedCreateInput, 'status' | 'expire
 
 /** A payment refused at creation: final at once, one history entry, no bill sent and no workflow. */
 async function insertRefused(db: Db, row: NewPaymentRow, refusalReason: string, now: Date): Promise<Payment> {
-  return db.payment.create({
+  const refused = await db.payment.create({
     data: {
       ...row,
       status: 'REFUSED',
@@ -199,4 +200,7 @@ async function insertRefused(db: Db, row: NewPaymentRow, refusalReason: string, 
       },
     },
   });
+  // No workflow projects this status event, so it is counted here.
+  paymentStatusEvents.inc({ status: 'REFUSED' });
+  return refused;
 }

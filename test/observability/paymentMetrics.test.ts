@@ -10,11 +10,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const capturedCount = async (): Promise<number> => {
+const statusCount = async (status: string): Promise<number> => {
   const text = await (await fetch(`${stack.apiUrl}/metrics`)).text();
-  const m = /isp_payment_status_events_total\{status="CAPTURED"\} (\d+)/.exec(text);
+  const m = new RegExp(`isp_payment_status_events_total\\{status="${status}"\\} (\\d+)`).exec(text);
   return m ? Number(m[1]) : 0;
 };
+const capturedCount = () => statusCount('CAPTURED');
 
 it('counts a capture once, however often it is synced', async () => {
   const before = await capturedCount();
@@ -24,4 +25,12 @@ it('counts a capture once, however often it is synced', async () => {
   await sim(stack).customer(shop.deviceId, { action: 'pay' });
   for (let i = 0; i < 3; i++) expect((await paymentAction(stack, shop, created.body.id, 'sync-status')).body.status).toBe('CAPTURED');
   expect(await capturedCount()).toBe(before + 1);
+});
+
+it('counts a payment refused at creation, which no workflow projects', async () => {
+  const before = await statusCount('REFUSED');
+  const shop = await openShop(stack);
+  await stack.db.terminal.update({ where: { id: shop.terminalId }, data: { status: 'INACTIVE' } });
+  expect((await createPayment(stack, shop)).body.status).toBe('REFUSED');
+  expect(await statusCount('REFUSED')).toBe(before + 1);
 });
