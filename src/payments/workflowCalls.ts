@@ -89,30 +89,29 @@ async function sendUpdate(
 
 /**
  * A workflow accepts at most 10 updates in flight; several API processes may together send more.
- * The server then answers RESOURCE_EXHAUSTED, or rejects an update the worker did not get to in
- * its workflow task: nothing happened, so wait a moment and send again (bounded).
+ * The server then answers RESOURCE_EXHAUSTED, which the Temporal client itself retries with
+ * backoff (up to 10 attempts, about 40 s) and so is not retried again here: a request waits that
+ * long at most before its 503. What the client does not retry is an update the server rejects
+ * because the worker did not get to it in its workflow task: nothing happened, so wait a moment
+ * and send again (bounded).
  */
 export async function withInFlightRetry<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await send();
     } catch (err) {
-      if (attempt >= 6 || !isTooManyInFlight(err)) throw err;
+      if (attempt >= 6 || !isUnprocessedUpdate(err)) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 50)));
     }
   }
 }
 
-function isTooManyInFlight(err: unknown): boolean {
-  const e = err as { code?: number; cause?: { code?: number; message?: string }; message?: string };
+function isUnprocessedUpdate(err: unknown): boolean {
+  const e = err as { cause?: { message?: string }; message?: string };
   const text = `${e?.message ?? ''} ${e?.cause?.message ?? ''}`;
   // also: an update-with-start that raced the workflow's completion is aborted; sent again, it
   // meets the closed workflow and is answered from the database
-  return (
-    e?.code === 8 ||
-    e?.cause?.code === 8 ||
-    /in-flight updates|RESOURCE_EXHAUSTED|wasn't processed by worker|Update-with-Start could not be executed|unexpected workflow task failure/i.test(text)
-  );
+  return /wasn't processed by worker|Update-with-Start could not be executed|unexpected workflow task failure/i.test(text);
 }
 
 /** The server's answer to an update sent to a workflow that completed meanwhile. */

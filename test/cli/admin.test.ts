@@ -107,8 +107,6 @@ describe('apikey:create', () => {
     expect(live.json).toEqual({ id: UUID, key: expect.stringMatching(/^isp_live_[0-9A-Za-z]{40}$/), prefix: live.json.key.slice(0, 13), mode: 'live' });
     expect(test.json).toEqual({ id: UUID, key: expect.stringMatching(/^isp_test_[0-9A-Za-z]{40}$/), prefix: test.json.key.slice(0, 13), mode: 'test' });
     expect(expectRefused(noMerchant, 1)).toBe("merchant 'no-such-merchant' not found");
-    expect(expectRefused(tooShort, 2)).toBe('username: must be at least 3 characters');
-    expect(expectRefused(spaced, 2)).toBe('username: must not contain spaces or control characters');
     expect(expectRefused(badMode, 2)).toMatch(/--mode/);
 
     const row = await stack.db.apiKey.findUniqueOrThrow({ where: { id: live.json.id } });
