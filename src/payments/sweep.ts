@@ -105,10 +105,12 @@ export async function sweepOverduePayments(deps: SweepDeps, opts: { now?: Date; 
   });
   const result: SweepResult = { considered: overdue.length, nudged: 0, restarted: 0, failed: 0 };
   // A few at a time: a cycle with many overdue payments stays short without flooding Temporal.
-  for (let i = 0; i < overdue.length; i += SWEEP_CONCURRENCY) {
-    const outcomes = await Promise.all(overdue.slice(i, i + SWEEP_CONCURRENCY).map((payment) => settleOne(deps, payment)));
-    for (const o of outcomes) result[o] += 1;
-  }
+  // Each lane takes the next payment as soon as its last is done, so one slow call holds up no other.
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < overdue.length) result[await settleOne(deps, overdue[next++]!)] += 1;
+  };
+  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, overdue.length) }, lane));
   if (result.considered > 0) deps.logger.info(result, 'payment sweep');
   return result;
 }

@@ -69,6 +69,14 @@ describe('the sweep logic', () => {
     expect((await sim(stack).device(shop.deviceId)).body.currentBill).toBeNull();
   });
 
+  it('settles more overdue payments than it handles at once, each exactly once', async () => {
+    const shops = await Promise.all(Array.from({ length: 13 }, () => openShop(stack)));
+    const rows = await Promise.all(shops.map((shop) => orphanRow(stack, shop, { expired: true })));
+    const ids = rows.map((r) => r.id);
+    expect(await sweep(stack, ids)).toEqual({ considered: 13, nudged: 0, restarted: 13, failed: 0 });
+    for (const id of ids) expect((await statusBecomes(stack, id, 'FAILED')).historySequence).toBe(1);
+  });
+
   it('only nudges a running workflow, and leaves alone payments not yet past their expiry', async () => {
     const shop = await openShop(stack);
     const { body: created } = await createPayment(stack, shop);
