@@ -1,6 +1,6 @@
-import { between, request, sleep } from './http';
+import { between, request, sleep } from '../http';
 import type { ChaosReceiver } from './receiver';
-import type { Shop } from './shop';
+import type { Shop } from '../shop';
 import type { ChaosStack, PartName } from './stack';
 
 /**

@@ -15,11 +15,11 @@ import path from 'node:path';
 import { judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
 import { Cashiers } from './cashiers';
 import { type FaultRecord, type FaultStep, runFaults } from './faults';
-import { sleep } from './http';
+import { sleep } from '../http';
 import { findPostgresBin } from './postgres';
 import { ChaosReceiver } from './receiver';
 import { buildReport, formatReport } from './report';
-import { openShop } from './shop';
+import { openShop } from '../shop';
 import { ChaosStack, type DatabaseKind } from './stack';
 import { installCleanup, killAllGroups } from './serviceProcess';
 
@@ -113,7 +113,7 @@ async function main(): Promise<number> {
     await stack.start();
     say(`stack ready: api ${stack.apiUrl}, sandbox ${stack.sandboxUrl}, temporal ${stack.temporalAddress}`);
     await receiver.start();
-    const shop = await openShop({ databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashierCount, receiverUrl: receiver.url });
+    const shop = await openShop({ name: 'chaos', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashierCount, receiverUrl: receiver.url });
     receiver.secret = shop.webhookSecret;
     say(`shop ${shop.merchantExternalId}: ${shop.tills.length} tills, webhook receiver ${receiver.url}`);
 

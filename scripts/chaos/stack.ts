@@ -3,8 +3,7 @@ import path from 'node:path';
 import { migrate } from '../../src/db/migrate';
 import { freePort } from '../../src/process/freePort';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
-import { devServerDynamicConfigArgs } from '../../src/temporal/dynamicConfig';
-import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
+import { temporalDevServerArgs } from '../../src/temporal/devServer';
 import { PostgresCluster } from './postgres';
 import { mainProcess, REPO, ServiceProcess, TSX_CLI, waitPortFree, withGuard } from './serviceProcess';
 
@@ -90,12 +89,7 @@ export class ChaosStack {
 
   private async startTemporal(): Promise<void> {
     await waitPortFree(this.ports.temporal);
-    const args = [
-      'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(this.ports.temporal), '--namespace', 'default',
-      '--log-level', 'warn', '--headless', '--db-filename', path.join(this.opts.root, 'temporal.db'),
-    ];
-    args.push(...devServerDynamicConfigArgs());
-    for (const attr of PAYMENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attr.name}=Keyword`);
+    const args = temporalDevServerArgs({ host: '127.0.0.1', port: this.ports.temporal, namespace: 'default', dbFile: path.join(this.opts.root, 'temporal.db') });
     this.temporal = new ServiceProcess({
       name: 'temporal',
       command: process.execPath,

@@ -449,10 +449,12 @@ def no_write_on_client_error(ctx: Any, response: Any, case: Any) -> bool | None:
     after = _probe("/snapshot")
     changed = _changed(before, after)
     label = _label(case)
+    # The documented write is set aside even when background work (a webhook delivery) wrote at
+    # the same moment: only the other tables are left to explain.
     allowed = ALLOWED_WRITES.get((label, status), set())
-    if changed and set(changed) <= allowed:
+    if set(changed) & allowed:
         _STATS["allowedWrites"] += 1
-        changed = []
+        changed = [t for t in changed if t not in allowed]
     if not changed:
         _save_stats()
         return None

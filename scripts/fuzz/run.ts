@@ -16,7 +16,7 @@ import { createFixtures, type Fixtures } from './fixtures';
 import { startProbe, type Probe } from './probe';
 import { LoopbackReceiver } from '../../test/support/loopbackReceiver';
 import { ensureSchemathesis } from './schemathesis';
-import { startStack, type RunningStack } from './service';
+import { startStack, type RunningStack } from '../serviceStack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -14,22 +14,28 @@ export interface DevServerOptions {
   namespace: string;
 }
 
-/** Starts `temporal server start-dev` and resolves once its frontend accepts connections. */
-export async function startTemporalDevServer(opts: DevServerOptions): Promise<ManagedChild> {
-  const binary = findTemporalCli();
+/**
+ * The arguments of `temporal server start-dev` for this service, shared by `npm start`, the tests
+ * and the chaos stack, so every one runs Temporal the same way.
+ */
+export function temporalDevServerArgs(opts: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', opts.host, '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'warn'];
   if (opts.uiPort) args.push('--ui-port', String(opts.uiPort), '--ui-ip', opts.host);
   else args.push('--headless');
   if (opts.dbFile) {
-    fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     // WAL with normal sync: a committed transaction survives a crash of the process (the point of
     // persistence here) without an fsync per history write, which made every workflow task slow.
     args.push('--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
   args.push(...devServerDynamicConfigArgs());
   for (const attr of PAYMENT_SEARCH_ATTRIBUTES) args.push('--search-attribute', `${attr.name}=Keyword`);
+  return args;
+}
 
-  const child = new ManagedChild('temporal dev server', binary, args);
+/** Starts `temporal server start-dev` and resolves once its frontend accepts connections. */
+export async function startTemporalDevServer(opts: DevServerOptions): Promise<ManagedChild> {
+  if (opts.dbFile) fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+  const child = new ManagedChild('temporal dev server', findTemporalCli(), temporalDevServerArgs(opts));
   await waitForPort(opts.host, opts.port, child, 60_000);
   return child;
 }

@@ -1,26 +1,29 @@
 /**
- * The service under test, started the way a user starts it (`src/main.ts`, as `npm start`): the
- * embedded database and a Temporal dev server unless DATABASE_URL / TEMPORAL_ADDRESS name outside
- * ones, then worker, API and sandbox acquirer, on free ports and a throw-away DATA_DIR. Its output
- * goes to a log file; `stop()` sends SIGTERM and waits (SIGKILL after a grace period).
+ * The whole service started the way a user starts it (`src/main.ts`, as `npm start`), for the
+ * fuzz run and the benchmark: the embedded database and a Temporal dev server unless
+ * DATABASE_URL / TEMPORAL_ADDRESS name outside ones, then worker, API and sandbox acquirer, on
+ * free ports and a throw-away DATA_DIR. Its output goes to a log file; `stop()` sends SIGTERM and
+ * waits (SIGKILL after a grace period). The chaos stack starts the parts one by one instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../src/process/freePort';
+import { freePort } from '../src/process/freePort';
 
 export interface RunningStack {
   apiUrl: string;
   sandboxUrl: string;
   databaseUrl: string;
+  temporalAddress: string;
   logFile: string;
   stop(): Promise<void>;
 }
 
 export async function startStack(opts: { root: string; dataDir: string; env: Record<string, string>; readyTimeoutMs: number }): Promise<RunningStack> {
   const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const external = process.env.DATABASE_URL || undefined;
-  const databaseUrl = external ?? `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
+  const setting = (name: string): string | undefined => (opts.env[name] ?? process.env[name]) || undefined;
+  const databaseUrl = setting('DATABASE_URL') ?? `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
+  const temporalAddress = setting('TEMPORAL_ADDRESS') ?? `127.0.0.1:${temporalPort}`;
   const logFile = path.join(opts.dataDir, 'service.log');
   const log = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'src/main.ts'], {
@@ -78,5 +81,5 @@ export async function startStack(opts: { root: string; dataDir: string; env: Rec
     await stop();
     throw new Error(`unexpected ready line: ${ready}`);
   }
-  return { apiUrl: api, sandboxUrl: sandbox, databaseUrl, logFile, stop };
+  return { apiUrl: api, sandboxUrl: sandbox, databaseUrl, temporalAddress, logFile, stop };
 }
