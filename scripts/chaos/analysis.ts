@@ -60,6 +60,8 @@ export interface PaymentView {
   boundMs: number;
   /** Kinds of the blocking fault windows its open time overlapped. */
   faultsOverlapped: string[];
+  /** What the cashier or customer did and the answer it got, e.g. `pay (200)`; null when untracked. */
+  cashierAction: string | null;
 }
 
 async function listAll(apiUrl: string, shop: Shop): Promise<PaymentRecord[] | null> {
@@ -151,6 +153,7 @@ export async function readPayments(apiUrl: string, shop: Shop, tracked: Map<stri
             netTimeToFinalMs,
             boundMs,
             faultsOverlapped,
+            cashierAction: t?.action ? `${t.action} (${t.actionAnswer ?? 'no call'})` : null,
           };
         }),
       )),
@@ -207,6 +210,7 @@ export interface TimedPayment {
   createdAt: string | null;
   history: string[];
   faultsOverlapped: string[];
+  cashierAction: string | null;
 }
 
 function timedPayment(v: PaymentView): TimedPayment {
@@ -218,6 +222,7 @@ function timedPayment(v: PaymentView): TimedPayment {
     createdAt: v.createdAt,
     history: v.history.map((h) => `${h.occurredAt.slice(11, 23)} ${h.status} (${h.source}, ${h.actionReference})`),
     faultsOverlapped: v.faultsOverlapped,
+    cashierAction: v.cashierAction,
   };
 }
 

@@ -34,7 +34,6 @@ export interface TrackedPayment {
   id: string;
   pspReference: string;
   reference: string;
-  deviceId: string;
   terminalTimeoutMinutes: number;
   statusAtCreate: string;
   createdAt: string;
@@ -133,7 +132,6 @@ export class Cashiers {
           id: p.id,
           pspReference: p.pspReference,
           reference,
-          deviceId: till.deviceId,
           terminalTimeoutMinutes: timeoutMinutes,
           statusAtCreate: p.status,
           createdAt: p.createdAt,

@@ -24,11 +24,9 @@ export class ChaosReceiver extends LoopbackReceiver {
   /** eventIds that arrived with different payments (pspReference) or types: must never happen. */
   readonly conflicts: { eventId: string; first: string; other: string }[] = [];
   badSignatures = 0;
-  requests = 0;
   secret = '';
 
   protected override answer({ headers, rawBody }: ReceivedRequest): ReceiverAnswer {
-    this.requests += 1;
     if (!verifyWebhookSignature(rawBody, headers['x-webhook-signature'] as string | undefined, this.secret)) {
       this.badSignatures += 1;
       return { status: 401, body: 'bad signature' };

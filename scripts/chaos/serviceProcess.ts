@@ -73,7 +73,6 @@ export class ServiceProcess extends EventEmitter {
   child?: ChildProcess;
   readonly recentLines: string[] = [];
   private exited: Promise<void> = Promise.resolve();
-  starts = 0;
 
   constructor(readonly opts: ServiceProcessOptions) {
     super();
@@ -95,7 +94,6 @@ export class ServiceProcess extends EventEmitter {
   /** Spawns the process and resolves once it prints its ready line. */
   async start(): Promise<RegExpMatchArray> {
     if (this.running) throw new Error(`${this.name} is already running`);
-    this.starts += 1;
     const child = spawn(this.opts.command, this.opts.args, {
       cwd: this.opts.cwd ?? REPO,
       env: this.opts.env,
