@@ -1,5 +1,5 @@
 import { randomBase62 } from '../../auth/apiKeys';
-import { enforceDeleteGuard, tookRecentPayments } from '../../stores/deleteGuard';
+import { deleteGuarded } from '../../stores/deleteGuard';
 import { findStore, isRecordGone, requireOwnMerchant } from '../../stores/lookup';
 import {
   DeleteQuery,
@@ -182,15 +182,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
       requireOwnMerchant(principal, params.merchantExternalId);
       const { db, config } = ctx.deps;
       const store = await findStore(db, principal.merchantId, params.storeExternalId);
-      await db.$transaction(async (tx) => {
-        // The row lock orders this delete against payment inserts (which key-share-lock the store).
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Store" WHERE "id" = ${store.id} FOR UPDATE`;
-        if (locked.length === 0) throw notFound('store');
-        await enforceDeleteGuard('store', query.force === 'true', config.DELETE_GUARD_HOURS, () =>
-          tookRecentPayments(tx, { storeId: store.id }, config.DELETE_GUARD_HOURS),
-        );
-        await tx.store.delete({ where: { id: store.id } }); // terminals (and device links) go by cascade
-      });
+      await deleteGuarded(db, 'store', store.id, { force: query.force === 'true', hours: config.DELETE_GUARD_HOURS });
       ctx.state.log.info({ storeExternalId: store.externalId, force: query.force === 'true' }, 'store deleted');
       ctx.status = 204;
     },

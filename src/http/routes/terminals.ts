@@ -1,6 +1,6 @@
 import { randomBase62 } from '../../auth/apiKeys';
 import { isUniqueViolation } from '../../db/client';
-import { enforceDeleteGuard, tookRecentPayments } from '../../stores/deleteGuard';
+import { deleteGuarded } from '../../stores/deleteGuard';
 import { findStore, findTerminal, isForeignKeyViolation, isRecordGone, requireOwnMerchant } from '../../stores/lookup';
 import { DeleteQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord, terminalData } from '../../stores/schemas';
 import { listTerminals } from '../../stores/search';
@@ -150,15 +150,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
       const { db, config } = ctx.deps;
       const store = await findStore(db, principal.merchantId, params.storeExternalId);
       const terminal = await findTerminal(db, store, params.terminalExternalId);
-      await db.$transaction(async (tx) => {
-        // The row lock orders this delete against payment inserts (which key-share-lock the terminal).
-        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Terminal" WHERE "id" = ${terminal.id} FOR UPDATE`;
-        if (locked.length === 0) throw notFound('terminal');
-        await enforceDeleteGuard('terminal', query.force === 'true', config.DELETE_GUARD_HOURS, () =>
-          tookRecentPayments(tx, { terminalId: terminal.id }, config.DELETE_GUARD_HOURS),
-        );
-        await tx.terminal.delete({ where: { id: terminal.id } });
-      });
+      await deleteGuarded(db, 'terminal', terminal.id, { force: query.force === 'true', hours: config.DELETE_GUARD_HOURS });
       ctx.state.log.info({ terminalExternalId: terminal.externalId, force: query.force === 'true' }, 'terminal deleted');
       ctx.status = 204;
     },
