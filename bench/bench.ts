@@ -160,12 +160,10 @@ async function main(): Promise<void> {
       }
     });
     const elapsed = (performance.now() - started) / 1000;
-    {
-      await new Promise((r) => setTimeout(r, 3000)); // let the last deliveries land
-      for (const [psp, at] of paidAt) {
-        const arrived = receiver.arrivals.get(psp);
-        if (arrived !== undefined) customerToWebhook.push(arrived - at);
-      }
+    await new Promise((r) => setTimeout(r, 3000)); // let the last deliveries land
+    for (const [psp, at] of paidAt) {
+      const arrived = receiver.arrivals.get(psp);
+      if (arrived !== undefined) customerToWebhook.push(arrived - at);
     }
     await receiver.close();
 

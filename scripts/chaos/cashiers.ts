@@ -66,7 +66,6 @@ export interface LoadOptions {
   log: (line: string) => void;
 }
 
-
 export class Cashiers {
   readonly payments = new Map<string, TrackedPayment>();
   readonly stats: LoadStats = { createRequests: 0, createAnswers: {}, createsGivenUp: 0, actions: {}, syncCalls: 0, syncAnswers: {} };

@@ -4,7 +4,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { AppDeps } from './context';
 import { mountDocs } from './docs';
-import { ApiError, errorHandler } from './errors';
+import { errorHandler } from './errors';
 import { createRegistry, generateDocument } from './openapi';
 import { requestContext } from './requestId';
 import { routeModules } from './routes';
@@ -27,18 +27,7 @@ export function createApp(deps: AppDeps): Koa<any, any> {
   app.use(requestContext() as any);
   app.use(errorHandler());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.BODY_LIMIT_BYTES, encoding: 'utf-8' }));
-  app.use(wrongMethodInErrorShape);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
-}
-
-/**
- * The router answers a wrong method with a bare 405 (501 for a method it does not implement) and
- * the Allow header. Both become 405 in the spec's error shape, keeping Allow (RFC 9110 15.5.6).
- */
-async function wrongMethodInErrorShape(ctx: Koa.Context, next: Koa.Next): Promise<void> {
-  await next();
-  if (ctx.body !== undefined || (ctx.status !== 405 && ctx.status !== 501)) return;
-  throw new ApiError(405, 'method not allowed', { Allow: String(ctx.response.get('Allow')) });
 }

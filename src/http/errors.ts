@@ -24,12 +24,22 @@ export function errorBody(status: number, message: string): { timestamp: string;
   return { timestamp: new Date().toISOString(), status, error: STATUS_CODES[status] ?? 'Error', message };
 }
 
+/**
+ * The router answers without a body: 404 when no route matches the path, 405 (501 for a method it
+ * does not implement) with Allow when the path has other methods. Each becomes an error here; a
+ * wrong method is 405 either way and keeps Allow (RFC 9110 15.5.6).
+ */
+function throwBareRouterStatus(ctx: Context): void {
+  if (ctx.status === 404) throw new ApiError(404, `no route for ${ctx.method} ${ctx.path}`);
+  if (ctx.status === 405 || ctx.status === 501) throw new ApiError(405, 'method not allowed', { Allow: String(ctx.response.get('Allow')) });
+}
+
 /** Turns every thrown error, ours or Koa's (body parser, router), into the spec's error shape. */
 export function errorHandler() {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.body === undefined) throwBareRouterStatus(ctx);
     } catch (err) {
       const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
       let status = err instanceof ApiError ? err.status : (e.status ?? e.statusCode ?? 500);

@@ -9,14 +9,15 @@ import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
 
 /** Workflow id of a payment: derived from the payment id, so operators find it from the payment. */
 export const paymentWorkflowId = (paymentId: string): string => `payment-${paymentId}`;
-/** The payment of a payment workflow's id; undefined for any other workflow (the sweep's runs too). */
-export const paymentIdOfWorkflowId = (workflowId: string): string | undefined => /^payment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(workflowId)?.[1];
+const PAYMENT_WORKFLOW_ID = /^payment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** The payment of a payment workflow's id (the inverse of paymentWorkflowId); undefined for any other workflow. */
+export const paymentIdOfWorkflowId = (workflowId: string): string | undefined => PAYMENT_WORKFLOW_ID.exec(workflowId)?.[1];
 export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
 
-/** Durations the workflow works with, fixed when its run starts (from configuration). */
 /** The longest pause between retries of a call the workflow must get answered, whatever the sweep cycle. */
 export const ACQUIRER_RETRY_MAX_MS = 60_000;
 
+/** Durations the workflow works with, fixed when its run starts (from configuration). */
 export interface PaymentTiming {
   /** How long the device waits for the customer (terminalTimeoutMinutes). */
   terminalTimeoutMs: number;
