@@ -152,6 +152,11 @@ async function main(): Promise<number> {
       fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
       say(`JSON report written to ${out}`);
     }
+    // CI's tally (scripts/ci/tally.mjs): each target is one test.
+    if (process.env.CI_RESULT_FILE) {
+      const failed = report.targets.filter((t) => !t.ok).length;
+      fs.writeFileSync(process.env.CI_RESULT_FILE, JSON.stringify({ passed: report.targets.length - failed, failed, skipped: 0 }));
+    }
     ok = report.ok;
     return report.ok ? 0 : 1;
   } finally {
