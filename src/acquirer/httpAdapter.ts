@@ -6,6 +6,7 @@ import {
   type DeviceCapabilities,
   type SendBillRequest,
   type SendBillResult,
+  type SettlementReport,
   type VoidStatus,
 } from './port';
 
@@ -49,6 +50,10 @@ export class HttpAcquirer implements AcquirerPort {
 
   getVoidStatus(deviceId: string, voidReference: string): Promise<VoidStatus> {
     return this.call<VoidStatus>('GET', `${this.device(deviceId)}/voids/${enc(voidReference)}`);
+  }
+
+  closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
+    return this.call<SettlementReport>('POST', `${this.device(deviceId)}/settlements`, { batchReference, until });
   }
 
   private device(deviceId: string): string {

@@ -59,6 +59,34 @@ export interface DeviceCapabilities {
   voidSupported: boolean;
 }
 
+/** One settled item of an acquirer's settlement report: a captured payment or a succeeded refund. */
+export interface SettlementReportItem {
+  type: 'PAYMENT' | 'REFUND';
+  /** The bill the item belongs to (for a refund: the refunded bill). */
+  acquirerRef: string;
+  /** A refund's own reference, as the service sent it; absent for payments. */
+  refundReference?: string;
+  /** The service's payment id and pspReference as sent with the bill; absent for payments taken outside the service. */
+  paymentId?: string;
+  pspReference?: string;
+  reference?: string | null;
+  amount: string; // exact decimal, positive (a refund's amount is what went back)
+  currency: string;
+  feeAmount: string; // exact decimal; 0 for refunds
+  paymentMethod?: PaymentMode;
+  cardBrand?: string;
+  last4?: string;
+  /** When the acquirer captured the payment or paid the refund. */
+  occurredAt: string;
+}
+
+export interface SettlementReport {
+  deviceId: string;
+  batchReference: string;
+  closedAt: string;
+  items: SettlementReportItem[];
+}
+
 export interface AcquirerPort {
   readonly name: string;
   getDevice(deviceId: string): Promise<DeviceCapabilities>;
@@ -69,6 +97,11 @@ export interface AcquirerPort {
   /** Submits one reversal of a captured bill; each call is a new reversal attempt. */
   submitVoid(deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus>;
   getVoidStatus(deviceId: string, voidReference: string): Promise<VoidStatus>;
+  /**
+   * Closes the device's batch: everything settled up to `until` and not reported before. Asking
+   * again with the same batchReference answers the same report, so a close is safe to retry.
+   */
+  closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport>;
 }
 
 /** A network failure or timeout: the acquirer's answer is unknown. Retryable. */

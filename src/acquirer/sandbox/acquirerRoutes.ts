@@ -21,6 +21,7 @@ const sendBillSchema = z.strictObject({
   timeoutSeconds: z.number().positive('must be greater than zero').max(86_400, 'must be at most 86400'),
 });
 const voidSchema = z.strictObject({ voidReference: z.string().min(1).max(200) });
+const closeSchema = z.strictObject({ batchReference: z.string().min(1).max(200), until: z.iso.datetime({ offset: true }) });
 
 /**
  * The network between service and device: `reachable: false` holds the request and then drops the
@@ -79,6 +80,13 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
     const deviceId = id(ctx.params.deviceId);
     const { voidReference } = parse(voidSchema, ctx.request.body ?? {});
     ctx.body = await engine.submitVoid(deviceId, ctx.params.acquirerRef ?? '', voidReference);
+  });
+
+  // Closes the device's settlement batch; the same batchReference answers the same report.
+  router.post('/settlements', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    const { batchReference, until } = parse(closeSchema, ctx.request.body ?? {});
+    ctx.body = await engine.closeBatch(deviceId, batchReference, until);
   });
 
   router.get('/voids/:voidReference', (ctx) => {

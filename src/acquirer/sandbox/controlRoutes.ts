@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import { z } from 'zod';
 import type { SandboxEngine } from './engine';
 import { deviceIdSchema, modeSchema, parse } from './http';
+import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../money/currencies';
 
 /**
  * The control endpoints of contracts section 4: they play the network (device settings) and the
@@ -18,7 +19,22 @@ const settingsSchema = z.strictObject({
   reachable: z.boolean().optional(),
   latencyMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(120_000, 'must be at most 120000').optional(),
   voidConfirmDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
+  omitFromReport: z.array(z.string().min(1).max(200)).max(10_000, 'must name at most 10000 references').optional(),
 });
+
+const amountSchema = z
+  .union([z.number(), z.string()])
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .pipe(z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a positive decimal such as 12.50').refine((v) => Number(v) > 0, 'must be greater than zero'));
+
+const offlineSchema = z.strictObject({
+  amount: amountSchema,
+  currency: z.string().refine((c) => isSupportedCurrency(c), 'must be a supported ISO 4217 code'),
+  cardBrand: z.string().min(1).max(32).optional(),
+  last4: z.string().regex(/^\d{4}$/, 'must be four digits').optional(),
+}).refine((p) => decimalsOf(p.amount) <= (SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? 2), { message: "has more decimals than the currency's minor unit", path: ['amount'] });
+
+const decimalsOf = (v: string) => (v.split('.')[1] ?? '').replace(/0+$/, '').length;
 
 const customerSchema = z.discriminatedUnion('action', [
   z.strictObject({
@@ -46,6 +62,12 @@ export function controlRoutes(engine: SandboxEngine): Router {
   router.post('/devices/:deviceId/customer', async (ctx) => {
     const deviceId = id(ctx.params.deviceId);
     ctx.body = await engine.customerAct(deviceId, parse(customerSchema, ctx.request.body ?? {}));
+  });
+
+  router.post('/devices/:deviceId/offline-payments', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    ctx.status = 201;
+    ctx.body = await engine.offlinePayment(deviceId, parse(offlineSchema, ctx.request.body ?? {}));
   });
 
   // Any bill, also after it left its device (outcome, card details, `voided`).

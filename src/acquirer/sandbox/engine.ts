@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, SendBillRequest, SendBillResult, VoidStatus } from '../port';
+import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, SendBillRequest, SendBillResult, SettlementReport, VoidStatus } from '../port';
+import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment } from './settlement';
 import { type Bill, type Device, type DeviceSettings, type Reversal, SandboxStore } from './state';
 
 /**
@@ -95,6 +96,7 @@ export class SandboxEngine {
       reachable: d.reachable,
       latencyMs: d.latencyMs,
       voidConfirmDelayMs: d.voidConfirmDelayMs,
+      omitFromReport: d.omitFromReport ?? [],
       currentBill: view(d.currentBillRef),
       lastBill: view(d.lastBillRef),
     };
@@ -148,7 +150,21 @@ export class SandboxEngine {
     return billView(bill);
   }
 
+  /** A card payment taken on the device outside the service; it appears only in the next settlement report. */
+  async offlinePayment(deviceId: string, payment: OfflinePayment): Promise<BillView> {
+    const bill = recordOfflinePayment(this.store, deviceId, payment);
+    await this.store.save();
+    return billView(bill);
+  }
+
   // ---- acquirer API (what the service calls through the adapter) ----
+
+  async closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
+    this.settle();
+    const report = closeDeviceBatch(this.store, deviceId, batchReference, until);
+    await this.store.save();
+    return report;
+  }
 
   capabilities(deviceId: string): DeviceCapabilities {
     const d = this.store.deviceOrDefault(deviceId);

@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BillState, PaymentMode, VoidState } from '../port';
+import type { BillState, PaymentMode, SettlementReport, VoidState } from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills and reversals, kept as one JSON file in
@@ -18,6 +18,8 @@ export interface DeviceSettings {
   reachable: boolean;
   latencyMs: number;
   voidConfirmDelayMs: number;
+  /** Acquirer references the next settlement report leaves out (contracts 8). */
+  omitFromReport: string[];
 }
 
 export interface Device extends DeviceSettings {
@@ -49,6 +51,10 @@ export interface Bill {
   errorMessage?: string;
   /** A confirmed reversal exists; the bill's state stays CAPTURED (there is no voided state). */
   voided: boolean;
+  /** The batch reference of the settlement report that carried this bill. */
+  reportedIn?: string;
+  /** Taken on the device outside the service (contracts 8 offline payment). */
+  offline?: boolean;
 }
 
 export interface Reversal {
@@ -67,6 +73,8 @@ interface StateFile {
   devices: Record<string, Device>;
   bills: Record<string, Bill>;
   voids: Record<string, Reversal>;
+  /** Settlement reports by `<deviceId> <batchReference>`, so a retried close answers the same report. */
+  reports?: Record<string, SettlementReport>;
 }
 
 export const DEFAULT_SETTINGS: DeviceSettings = {
@@ -76,10 +84,13 @@ export const DEFAULT_SETTINGS: DeviceSettings = {
   reachable: true,
   latencyMs: 0,
   voidConfirmDelayMs: 0,
+  omitFromReport: [],
 };
 
-/** Bills that left their device longer ago than this are dropped at load (well past the void window). */
+/** Bills that left their device longer ago than this are dropped at load (well past the void window), unless still to be reported. */
 const RETENTION_MS = 48 * 3600 * 1000;
+/** Settlement reports are kept this long for retried closes. */
+const REPORT_RETENTION_MS = 14 * 24 * 3600 * 1000;
 
 export class SandboxStore {
   readonly file: string;
@@ -111,7 +122,7 @@ export class SandboxStore {
     if (parsed?.version !== 1 || typeof parsed.devices !== 'object' || typeof parsed.bills !== 'object') {
       throw new Error(`sandbox state file ${this.file} has an unknown format`);
     }
-    this.data = { version: 1, devices: parsed.devices, bills: parsed.bills, voids: parsed.voids ?? {} };
+    this.data = { version: 1, devices: parsed.devices, bills: parsed.bills, voids: parsed.voids ?? {}, reports: parsed.reports ?? {} };
     this.prune(now);
   }
 
@@ -155,6 +166,18 @@ export class SandboxStore {
     this.data.voids[r.voidReference] = r;
   }
 
+  billsOfDevice(deviceId: string): Bill[] {
+    return Object.values(this.data.bills).filter((b) => b.deviceId === deviceId);
+  }
+
+  report(deviceId: string, batchReference: string): SettlementReport | undefined {
+    return this.data.reports?.[`${deviceId} ${batchReference}`];
+  }
+
+  addReport(r: SettlementReport): void {
+    (this.data.reports ??= {})[`${r.deviceId} ${r.batchReference}`] = r;
+  }
+
   pendingReversals(): Reversal[] {
     return Object.values(this.data.voids).filter((v) => v.state === 'PENDING');
   }
@@ -185,11 +208,13 @@ export class SandboxStore {
   private prune(now: number): void {
     for (const bill of Object.values(this.data.bills)) {
       const left = bill.decidedAt ? Date.parse(bill.decidedAt) : NaN;
-      if (bill.state !== 'WAITING' && now - left > RETENTION_MS) {
+      const unreported = bill.state === 'CAPTURED' && !bill.voided && !bill.reportedIn;
+      if (bill.state !== 'WAITING' && !unreported && now - left > RETENTION_MS) {
         delete this.data.bills[bill.acquirerRef];
         for (const device of Object.values(this.data.devices)) if (device.lastBillRef === bill.acquirerRef) device.lastBillRef = null;
       }
     }
     for (const r of Object.values(this.data.voids)) if (!this.data.bills[r.acquirerRef]) delete this.data.voids[r.voidReference];
+    for (const [key, r] of Object.entries(this.data.reports ?? {})) if (now - Date.parse(r.closedAt) > REPORT_RETENTION_MS) delete this.data.reports![key];
   }
 }

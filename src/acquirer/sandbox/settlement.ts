@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import Decimal from 'decimal.js';
+import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import type { PaymentMode, SettlementReport, SettlementReportItem } from '../port';
+import type { Bill, SandboxStore } from './state';
+
+/**
+ * The sandbox's settlement (contracts 8): per device, a close reports every bill captured up to
+ * `until` and not reported before, and every offline payment, each with the sandbox's fee. A
+ * report is kept under its batch reference, so a retried close gets the same report. Acquirer
+ * references on the device's `omitFromReport` list are left out of the next report only.
+ */
+const CARD_RATE = new Decimal('0.014');
+const CARD_FIXED = new Decimal('0.10');
+const QR_RATE = new Decimal('0.009');
+
+/** The sandbox's fee on a payment: 1.40 % + 0.10 for CARD, 0.90 % for QR_CODE, rounded half up to the currency's minor unit. */
+export function sandboxFee(amount: string, currency: string, mode: PaymentMode): string {
+  const digits = SUPPORTED_CURRENCIES[currency]?.minorUnits ?? 2;
+  const raw = mode === 'QR_CODE' ? new Decimal(amount).times(QR_RATE) : new Decimal(amount).times(CARD_RATE).plus(CARD_FIXED);
+  return raw.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toFixed(digits);
+}
+
+function paymentItem(bill: Bill): SettlementReportItem {
+  const mode = bill.paymentMethod ?? 'CARD';
+  return {
+    type: 'PAYMENT',
+    acquirerRef: bill.acquirerRef,
+    ...(bill.offline ? {} : { paymentId: bill.paymentId, pspReference: bill.pspReference }),
+    reference: bill.reference,
+    amount: bill.amount,
+    currency: bill.currency,
+    feeAmount: sandboxFee(bill.amount, bill.currency, mode),
+    paymentMethod: mode,
+    ...(bill.cardBrand ? { cardBrand: bill.cardBrand } : {}),
+    ...(bill.last4 ? { last4: bill.last4 } : {}),
+    occurredAt: bill.decidedAt ?? bill.createdAt,
+  };
+}
+
+/** Closes the device's batch (or answers the report of an earlier close with this reference). */
+export function closeDeviceBatch(store: SandboxStore, deviceId: string, batchReference: string, until: string, now = new Date()): SettlementReport {
+  const earlier = store.report(deviceId, batchReference);
+  if (earlier) return earlier;
+  const device = store.ensureDevice(deviceId);
+  const omit = new Set(device.omitFromReport ?? []);
+  const untilMs = Date.parse(until);
+  const items: SettlementReportItem[] = [];
+  for (const bill of store.billsOfDevice(deviceId)) {
+    if (bill.state !== 'CAPTURED' || bill.voided || bill.reportedIn) continue;
+    if (Date.parse(bill.decidedAt ?? bill.createdAt) > untilMs) continue;
+    if (omit.has(bill.acquirerRef)) continue;
+    bill.reportedIn = batchReference;
+    items.push(paymentItem(bill));
+  }
+  device.omitFromReport = []; // left out once: the following report carries them
+  const report: SettlementReport = { deviceId, batchReference, closedAt: now.toISOString(), items };
+  store.addReport(report);
+  return report;
+}
+
+export interface OfflinePayment {
+  amount: string;
+  currency: string;
+  cardBrand?: string;
+  last4?: string;
+}
+
+/** A card payment taken on the device outside the service: known only to the acquirer, reported at the next close. */
+export function recordOfflinePayment(store: SandboxStore, deviceId: string, p: OfflinePayment, now = new Date()): Bill {
+  store.ensureDevice(deviceId);
+  const at = now.toISOString();
+  const acquirerRef = `sbx_${randomBytes(12).toString('hex')}`;
+  const bill: Bill = {
+    acquirerRef,
+    deviceId,
+    paymentId: `offline-${acquirerRef}`,
+    pspReference: `offline-${acquirerRef}`,
+    amount: p.amount,
+    currency: p.currency,
+    reference: null,
+    modes: ['CARD'],
+    state: 'CAPTURED',
+    createdAt: at,
+    expiresAt: at,
+    decidedAt: at,
+    paymentMethod: 'CARD',
+    cardBrand: p.cardBrand ?? 'VISA',
+    last4: p.last4 ?? '4242',
+    voided: false,
+    offline: true,
+  };
+  store.addBill(bill);
+  return bill;
+}
