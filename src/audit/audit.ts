@@ -1,6 +1,5 @@
 import type { Principal } from '../auth/principal';
 import type { Db } from '../db/client';
-import type { ApiContext } from '../http/context';
 import type { ActorType, AuditAction } from './actions';
 
 /** Anything with the audit table: the client or a transaction, so the entry commits with the change. */
@@ -20,6 +19,18 @@ export interface AuditEntry {
   /** Facts about the event. Never a secret: fields named like one are dropped before writing. */
   details?: Record<string, unknown>;
   requestId?: string;
+}
+
+/** Who acts, for which merchant, in which request: what the audit entries of one request share. */
+export interface AuditSource {
+  merchantId: string;
+  actor: Actor;
+  requestId?: string;
+}
+
+/** An entry written on behalf of `source`; pass a transaction client to commit it with the change. */
+export function auditFor(db: AuditStore, source: AuditSource, entry: Omit<AuditEntry, 'merchantId' | 'actor' | 'requestId'>): Promise<void> {
+  return audit(db, { ...entry, ...source });
 }
 
 /** Field names that could carry a secret; the writer drops them whatever the caller passed. */
@@ -56,14 +67,3 @@ export function actorOf(principal: Principal | undefined): Actor {
   return principal.kind === 'user' ? { type: 'USER', id: principal.userId } : { type: 'API_KEY', id: principal.apiKeyId };
 }
 
-/** An audit entry for the request being served: the caller's merchant, the caller as actor, and the request id. */
-export function auditRequest(
-  ctx: ApiContext,
-  entry: Omit<AuditEntry, 'merchantId' | 'actor' | 'requestId'> & Partial<Pick<AuditEntry, 'merchantId' | 'actor'>>,
-  db: AuditStore = ctx.deps.db,
-): Promise<void> {
-  const principal = ctx.state.principal;
-  const merchantId = entry.merchantId ?? principal?.merchantId;
-  if (!merchantId) throw new Error('auditRequest needs a merchant: no principal on this request');
-  return audit(db, { ...entry, merchantId, actor: entry.actor ?? actorOf(principal), requestId: ctx.state.requestId });
-}

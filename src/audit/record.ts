@@ -1,5 +1,5 @@
 import type { AuditLog } from '../generated/prisma/client';
-import { z } from '../http/openapi';
+import { z } from '../domain/zod';
 
 /** An audit log entry as GET /api/audit-logs returns it. */
 export const AuditLogRecord = z

@@ -4,11 +4,21 @@
  * short text for people. Exit codes: 0 done, 1 refused or failed, 2 bad usage.
  */
 import { ConfigError } from '../config';
-import { OperatorError } from '../operator/errors';
+import { DomainError, type DomainErrorKind } from '../domain/errors';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
+
+/** The one place a domain error kind becomes an exit code: bad input is bad usage, the rest a refusal. */
+export const EXIT_CODE_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: EXIT_USAGE,
+  unauthenticated: EXIT_FAILED,
+  forbidden: EXIT_FAILED,
+  not_found: EXIT_FAILED,
+  conflict: EXIT_FAILED,
+  unavailable: EXIT_FAILED,
+};
 
 /** An error the CLI reports as one line, with its exit code. */
 export class CliError extends Error {
@@ -47,7 +57,7 @@ export function printError(message: string, json: boolean): Promise<void> {
 /** The message and exit code of anything a command threw. */
 export function describeError(err: unknown): { message: string; exitCode: number } {
   if (err instanceof CliError) return { message: err.message, exitCode: err.exitCode };
-  if (err instanceof OperatorError) return { message: err.message, exitCode: err.kind === 'invalid' ? EXIT_USAGE : EXIT_FAILED };
+  if (err instanceof DomainError) return { message: err.message, exitCode: EXIT_CODE_OF_KIND[err.kind] };
   if (err instanceof ConfigError) return { message: `invalid configuration: ${err.problems.join('; ')}`, exitCode: EXIT_USAGE };
   const message = err instanceof Error ? err.message : String(err);
   return { message: message || 'unexpected error', exitCode: EXIT_FAILED };

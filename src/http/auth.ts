@@ -3,7 +3,7 @@ import { hashApiKey, keyModeOf } from '../auth/apiKeys';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { areasOfRoles, type Area } from '../auth/roles';
 import { resolveSessionState } from '../auth/sessions';
-import { forbidden, unauthorized } from './errors';
+import { forbidden, unauthenticated } from '../domain/errors';
 import type { ApiContext } from './context';
 
 export type AuthKind = 'apiKey' | 'session' | 'none';
@@ -22,11 +22,11 @@ export function presentedApiKey(headers: Record<string, string | string[] | unde
 
 async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {
   const key = presentedApiKey(ctx.headers);
-  if (!key) throw unauthorized('missing or invalid API key');
+  if (!key) throw unauthenticated('missing or invalid API key');
   const now = new Date();
   // Lookup by SHA-256 of the key: the comparison is on a hash, never on the secret itself.
   const record = await ctx.deps.db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) }, include: { merchant: true } });
-  if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw unauthorized('missing or invalid API key');
+  if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw unauthenticated('missing or invalid API key');
   await noteKeyUse(ctx, record.id, record.lastUsedAt, now);
   return {
     kind: 'apiKey',
@@ -63,7 +63,7 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
     } else if (kind === 'session') {
       const m = /^Bearer\s+(\S+)$/i.exec((ctx.headers.authorization ?? '').trim());
       const session = m ? await resolveSessionState(ctx.deps.db, m[1]!) : undefined;
-      if (!session) throw unauthorized('missing, invalid or expired session token');
+      if (!session) throw unauthenticated('missing, invalid or expired session token');
       const { principal } = session;
       ctx.state.principal = principal;
       // After an MFA reset, a session reaches only the caller's own account until enrolment is done.

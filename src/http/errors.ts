@@ -1,8 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
+import { DomainError, type DomainErrorKind } from '../domain/errors';
 import type { Logger } from '../logger';
 
-/** An error that becomes an HTTP answer in the spec's error shape (section 7). */
+/**
+ * An HTTP-only refusal (no route, wrong method, rate limit, a bad acquirer signature). Refusals of
+ * the domain are DomainErrors, mapped below; both become the spec's error shape (section 7).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -14,11 +18,20 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string): ApiError => new ApiError(400, message);
-export const unauthorized = (message = 'missing or invalid credentials'): ApiError => new ApiError(401, message);
-export const forbidden = (message = 'not permitted for these credentials'): ApiError => new ApiError(403, message);
-export const notFound = (what: string): ApiError => new ApiError(404, `${what} not found`);
-export const conflict = (message: string): ApiError => new ApiError(409, message);
+/** The one place a domain error kind becomes an HTTP status. */
+export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
+function asApiError(err: DomainError): ApiError {
+  const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+  return new ApiError(STATUS_OF_KIND[err.kind], err.message, headers);
+}
 
 export function errorBody(status: number, message: string): { timestamp: string; status: number; error: string; message: string } {
   return { timestamp: new Date().toISOString(), status, error: STATUS_CODES[status] ?? 'Error', message };
@@ -40,7 +53,8 @@ export function errorHandler() {
     try {
       await next();
       if (ctx.body === undefined) throwBareRouterStatus(ctx);
-    } catch (err) {
+    } catch (thrown) {
+      const err = thrown instanceof DomainError ? asApiError(thrown) : thrown;
       const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
       let status = err instanceof ApiError ? err.status : (e.status ?? e.statusCode ?? 500);
       if (status < 400 || status > 599) status = 500;
@@ -48,7 +62,7 @@ export function errorHandler() {
       if (e.type === 'entity.parse.failed' || (status === 400 && err instanceof SyntaxError)) message = 'request body is not valid JSON';
       else if (status === 413) message = 'request body too large';
       else if (status === 415) message = 'request body must be application/json';
-      if (status >= 500) (ctx.state.log as Logger | undefined)?.error({ err }, 'request failed');
+      if (status >= 500) (ctx.state.log as Logger | undefined)?.error({ err: thrown }, 'request failed');
       ctx.status = status;
       for (const [k, v] of Object.entries(e.headers ?? {})) ctx.set(k, v);
       ctx.body = errorBody(status, message);

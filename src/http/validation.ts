@@ -1,5 +1,5 @@
 import type { ZodError, ZodType } from 'zod';
-import { badRequest } from './errors';
+import { invalid } from '../domain/errors';
 
 /** A zod failure as one 400 message that names each field and the reason. */
 export function describeZodError(error: ZodError, where: string, whole = 'body'): string {
@@ -20,7 +20,7 @@ export function describeZodError(error: ZodError, where: string, whole = 'body')
 /** Parses input with a schema or throws 400 naming the field and the reason. */
 export function parseOr400<T>(schema: ZodType<T>, input: unknown, where: string, whole = 'body'): T {
   const result = schema.safeParse(input);
-  if (!result.success) throw badRequest(describeZodError(result.error, where, whole));
+  if (!result.success) throw invalid(describeZodError(result.error, where, whole));
   return result.data;
 }
 
@@ -31,13 +31,13 @@ export function parseOr400<T>(schema: ZodType<T>, input: unknown, where: string,
 export function rejectNulCharacters(input: unknown, where: string): void {
   const visit = (value: unknown, path: string): void => {
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) throw badRequest(`${path || where}: must not contain NUL characters`);
+      if (value.includes('\u0000')) throw invalid(`${path || where}: must not contain NUL characters`);
     } else if (Array.isArray(value)) {
       value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i)));
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
         const field = path ? `${path}.${k}` : k;
-        if (k.includes('\u0000')) throw badRequest(`${path || where}: keys must not contain NUL characters`);
+        if (k.includes('\u0000')) throw invalid(`${path || where}: keys must not contain NUL characters`);
         visit(v, field);
       }
     }

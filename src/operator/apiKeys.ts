@@ -2,7 +2,8 @@ import { audit } from '../audit/audit';
 import { generateApiKey, KEY_PREFIXES, type KeyMode } from '../auth/apiKeys';
 import { API_KEY_SCOPES } from '../auth/roles';
 import type { Db } from '../db/client';
-import { invalid, requireText } from './errors';
+import { invalid } from '../domain/errors';
+import { requireText } from './input';
 import { findMerchant } from './merchants';
 
 /** The answer to a key creation: the only time the full key is ever shown. */

@@ -1,5 +1,4 @@
 /** The operator's actions as plain functions over a Db: the CLI calls them, and so can tests and other code. */
-export { OperatorError, type OperatorErrorKind } from './errors';
 export { createMerchant, findMerchant, merchantView, type MerchantView } from './merchants';
 export { createUser, operatorRoles } from './users';
 export { createApiKey, parseKeyMode, type CreatedApiKey } from './apiKeys';

@@ -1,7 +1,8 @@
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/client';
 import type { Merchant } from '../generated/prisma/client';
-import { conflict, notFound, requireIdentifier, requireText } from './errors';
+import { conflict, notFound } from '../domain/errors';
+import { requireIdentifier, requireText } from './input';
 
 /** A business as the operator sees it. */
 export interface MerchantView {
@@ -29,6 +30,6 @@ export async function createMerchant(db: Db, input: { externalId: string; name: 
 
 export async function findMerchant(db: Db, externalId: string): Promise<Merchant> {
   const merchant = await db.merchant.findUnique({ where: { externalId: externalId.trim() } });
-  if (!merchant) throw notFound(`merchant '${externalId}' not found`);
+  if (!merchant) throw notFound(`merchant '${externalId}'`);
   return merchant;
 }

@@ -2,7 +2,8 @@ import { audit } from '../audit/audit';
 import type { Db } from '../db/client';
 import type { Merchant, Store, Terminal } from '../generated/prisma/client';
 import { toTerminalRecord, type TerminalRecord } from '../stores/serializers';
-import { conflict, notFound, requireIdentifier, requireText } from './errors';
+import { conflict, notFound } from '../domain/errors';
+import { requireIdentifier, requireText } from './input';
 import { findMerchant } from './merchants';
 
 /** How the operator names one terminal: the business, its store, the terminal (all external ids). */
@@ -39,9 +40,9 @@ export async function findTerminal(db: Db, sel: TerminalSelector): Promise<{ mer
   const storeExternalId = requireText('store', sel.storeExternalId, 200);
   const terminalExternalId = requireText('terminal', sel.terminalExternalId, 200);
   const store = await db.store.findFirst({ where: { externalId: storeExternalId, merchantId: merchant.id } });
-  if (!store) throw notFound(`store '${storeExternalId}' not found for merchant '${merchant.externalId}'`);
+  if (!store) throw notFound(`store '${storeExternalId}'`, `for merchant '${merchant.externalId}'`);
   const terminal = await db.terminal.findFirst({ where: { externalId: terminalExternalId, storeId: store.id, merchantId: merchant.id } });
-  if (!terminal) throw notFound(`terminal '${terminalExternalId}' not found in store '${storeExternalId}' of merchant '${merchant.externalId}'`);
+  if (!terminal) throw notFound(`terminal '${terminalExternalId}'`, `in store '${storeExternalId}' of merchant '${merchant.externalId}'`);
   return { merchant, store, terminal };
 }
 

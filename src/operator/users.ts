@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/client';
 import { toUserRecord, type UserRecord } from '../users/userRecord';
 import { usernameSchema } from '../users/username';
-import { conflict, invalid } from './errors';
+import { conflict, invalid } from '../domain/errors';
 import { findMerchant } from './merchants';
 
 /** Role names in either form (`ADMIN`, `ROLE_ADMIN`); none given means USER (spec 2.8). */

@@ -5,7 +5,7 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import { type Db, isUniqueViolation } from '../db/client';
 import type { Payment, Prisma, Store, Terminal } from '../generated/prisma/client';
-import { ApiError, badRequest, conflict, notFound } from '../http/errors';
+import { conflict, invalid, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { paymentStatusEvents } from '../observability/metrics';
 import { isTerminalReady } from '../stores/serializers';
@@ -44,7 +44,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   const { config, db } = deps;
   const timeoutMinutes = body.terminalTimeoutMinutes ?? config.TERMINAL_TIMEOUT_DEFAULT_MINUTES;
   if (timeoutMinutes < config.TERMINAL_TIMEOUT_MIN_MINUTES || timeoutMinutes > config.TERMINAL_TIMEOUT_MAX_MINUTES) {
-    throw badRequest(
+    throw invalid(
       `terminalTimeoutMinutes: must be between ${config.TERMINAL_TIMEOUT_MIN_MINUTES} and ${config.TERMINAL_TIMEOUT_MAX_MINUTES} minutes`,
     );
   }
@@ -120,7 +120,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
         return { payment: await insertRefused(db, row, `another bill${other} is open on terminal ${terminal.externalId}`, now), replayed: false };
       }
       // The conflicting payment was decided meanwhile: try again.
-      if (attempt >= 3) throw new ApiError(503, 'the terminal is busy with concurrent payments; retry with the same reference');
+      if (attempt >= 3) throw unavailable('the terminal is busy with concurrent payments; retry with the same reference');
     }
   }
 }
@@ -146,17 +146,11 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
     answer = await callPaymentWorkflow(deps, payment, principal.merchantExternalId, 'placeBill');
   } catch (err) {
     deps.logger.error({ err, paymentId: payment.id }, 'payment workflow could not be reached');
-    throw new ApiError(503, `payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, {
-      'Retry-After': '2',
-    });
+    throw unavailable(`payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, 2);
   }
   const current = await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
   if (current.status === 'CREATED' && answer.kind === 'outcome') {
-    throw new ApiError(
-      503,
-      `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,
-      { 'Retry-After': '2' },
-    );
+    throw unavailable(`the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`, 2);
   }
   return current;
 }
@@ -167,13 +161,13 @@ async function checkModesOffered(acquirer: AcquirerPort, terminal: Terminal, req
     offered = (await acquirer.getDevice(terminal.deviceId!)).modes;
   } catch (err) {
     if (err instanceof AcquirerUnreachableError) {
-      throw new ApiError(503, 'the acquirer did not answer while checking the device; nothing was created; retry with the same reference', { 'Retry-After': '2' });
+      throw unavailable('the acquirer did not answer while checking the device; nothing was created; retry with the same reference', 2);
     }
     throw err;
   }
   const missing = requested.filter((m) => !offered.includes(m));
   if (missing.length > 0) {
-    throw badRequest(`requestedModes: the device of terminal ${terminal.externalId} does not offer ${missing.join(', ')}; it offers ${offered.join(', ')}`);
+    throw invalid(`requestedModes: the device of terminal ${terminal.externalId} does not offer ${missing.join(', ')}; it offers ${offered.join(', ')}`);
   }
 }
 

@@ -4,7 +4,7 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
-import { ApiError, conflict, notFound } from '../http/errors';
+import { conflict, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
 import { isFinal } from '../../workflows/payment/statuses';
@@ -38,7 +38,7 @@ async function askWorkflow(deps: OperationDeps, payment: Payment, principal: Api
     return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation);
   } catch (err) {
     deps.logger.error({ err, operation }, 'payment workflow could not be reached'); // the logger names the payment
-    throw new ApiError(503, 'the payment could not be reached right now; retry shortly', { 'Retry-After': '2' });
+    throw unavailable('the payment could not be reached right now; retry shortly', 2);
   }
 }
 
@@ -119,7 +119,7 @@ async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Pr
   try {
     supported = (await deps.acquirer.getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
   } catch (err) {
-    if (err instanceof AcquirerUnreachableError) throw new ApiError(503, 'the acquirer did not answer; nothing was submitted; retry shortly', { 'Retry-After': '2' });
+    if (err instanceof AcquirerUnreachableError) throw unavailable('the acquirer did not answer; nothing was submitted; retry shortly', 2);
     throw err;
   }
   if (!supported) throw conflict('void not permitted: the acquirer does not support voids for this device');

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { z } from '../http/openapi';
+import { z } from '../domain/zod';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../workflows/payment/statuses';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { Prisma } from '../generated/prisma/client';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../domain/errors';
 import { OPEN_STATUSES } from '../../workflows/payment/statuses';
 
 /**

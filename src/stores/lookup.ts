@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal';
 import type { Db } from '../db/client';
 import type { Store, Terminal } from '../generated/prisma/client';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 
 /**
  * Scoped reads: a path names a business, a store and a terminal; anything outside the caller's own

@@ -1,4 +1,4 @@
-import { z } from '../http/openapi';
+import { z } from '../domain/zod';
 import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { normalizeCountry, normalizeTimeZone } from './places';
 

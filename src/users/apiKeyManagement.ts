@@ -3,8 +3,8 @@ import { generateApiKey, type KeyMode } from '../auth/apiKeys';
 import { API_KEY_SCOPES } from '../auth/roles';
 import type { Db } from '../db/client';
 import type { ApiKey } from '../generated/prisma/client';
-import { conflict, notFound } from '../http/errors';
-import { z } from '../http/openapi';
+import { conflict, notFound } from '../domain/errors';
+import { z } from '../domain/zod';
 import type { Caller } from './management';
 
 /**

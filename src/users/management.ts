@@ -5,7 +5,7 @@ import { areasOfRoles, canGrant, parseRoles, ROLES, withRolePrefix, type Role } 
 import { endSessionsOfUser } from '../auth/sessions';
 import { isUniqueViolation, type Db } from '../db/client';
 import type { Prisma, User } from '../generated/prisma/client';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { conflict, forbidden, invalid, notFound } from '../domain/errors';
 import { toUserRecord, type UserRecord } from './userRecord';
 
 /**
@@ -35,13 +35,13 @@ function requireAdministrator(caller: Caller, what: string): void {
 
 function requireValidPassword(password: string): void {
   const problem = passwordProblem(password);
-  if (problem) throw badRequest(`password: ${problem}`);
+  if (problem) throw invalid(`password: ${problem}`);
 }
 
 /** Role names of a request in either form; unknown names are 400. */
 function rolesOf(names: readonly string[]): Role[] {
   const { roles, unknown } = parseRoles(names);
-  if (unknown.length > 0) throw badRequest(`roles: unknown role${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; expected any of ${ROLES.join(', ')} (with or without ROLE_)`);
+  if (unknown.length > 0) throw invalid(`roles: unknown role${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; expected any of ${ROLES.join(', ')} (with or without ROLE_)`);
   return roles;
 }
 
@@ -82,7 +82,7 @@ export interface CreateUserInput {
 export async function createUser(db: Db, caller: Caller, input: CreateUserInput): Promise<UserRecord> {
   requireAdministrator(caller, 'create users');
   if (input.merchantExternalId !== undefined && input.merchantExternalId !== caller.principal.merchantExternalId) {
-    throw badRequest(`merchantExternalId: users are created in your own merchant '${caller.principal.merchantExternalId}'; omit the field or name it`);
+    throw invalid(`merchantExternalId: users are created in your own merchant '${caller.principal.merchantExternalId}'; omit the field or name it`);
   }
   requireValidPassword(input.password);
   const roles = input.roles && input.roles.length > 0 ? rolesOf(input.roles) : (['USER'] as Role[]);
@@ -134,7 +134,7 @@ export async function updateUser(db: Db, caller: Caller, id: number, input: Upda
   const rolesChange = newRoles !== undefined && !sameRoles(newRoles, currentRoles);
   if (rolesChange) {
     if (self) throw forbidden('roles: nobody can change their own roles');
-    if (newRoles.length === 0) throw badRequest('roles: must name at least one role');
+    if (newRoles.length === 0) throw invalid('roles: must name at least one role');
     // Granting and taking away both need authority over the role concerned.
     requireGrantable(caller, [...newRoles.filter((r) => !currentRoles.includes(r)), ...currentRoles.filter((r) => !newRoles.includes(r))]);
   }

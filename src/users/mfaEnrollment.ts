@@ -1,6 +1,6 @@
 import { audit } from '../audit/audit';
 import type { Db } from '../db/client';
-import { badRequest, conflict } from '../http/errors';
+import { conflict, invalid } from '../domain/errors';
 import { findUser, type Caller } from './management';
 import { checkTotp, newTotpSecret, otpauthUrl } from './mfa';
 import { toUserRecord, type UserRecord } from './userRecord';
@@ -28,7 +28,7 @@ export async function confirmMfaEnrollment(db: Db, caller: Caller, code: string)
   if (user.mfaEnabled) throw conflict(ALREADY_ENABLED);
   if (!user.mfaSecret) throw conflict('no enrolment in progress: POST /api/users/me/mfa/enroll first');
   const step = await checkTotp(user.mfaSecret, code, null);
-  if (step === undefined) throw badRequest('code: invalid code for the enrolled secret');
+  if (step === undefined) throw invalid('code: invalid code for the enrolled secret');
   const updated = await db.$transaction(async (tx) => {
     const u = await tx.user.update({
       where: { id: user.id },

@@ -3,7 +3,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
 import type { Db } from '../db/client';
 import type { User } from '../generated/prisma/client';
-import { unauthorized } from '../http/errors';
+import { unauthenticated } from '../domain/errors';
 import { checkTotp } from './mfa';
 
 /** Contracts 2: five wrong passwords in a row lock the account. */
@@ -53,7 +53,7 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
   const user = await db.user.findFirst({ where: { username: { equals: input.username, mode: 'insensitive' } } });
   if (!user) {
     await verifyPassword(await decoy(), input.password);
-    throw unauthorized(INVALID_CREDENTIALS);
+    throw unauthenticated(INVALID_CREDENTIALS);
   }
   const fail = async (reason: FailureReason, extra: Record<string, unknown> = {}): Promise<void> => {
     await audit(db, {
@@ -68,17 +68,17 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
 
   if (user.locked) {
     await fail('ACCOUNT_LOCKED');
-    throw unauthorized(ACCOUNT_LOCKED);
+    throw unauthenticated(ACCOUNT_LOCKED);
   }
   const passwordOk = await verifyPassword(user.passwordHash, input.password);
   if (!user.enabled || user.deletedAt) {
     // A disabled account says so only to someone who knows its password; it never counts failures.
     await fail('ACCOUNT_DISABLED');
-    throw unauthorized(passwordOk ? ACCOUNT_DISABLED : INVALID_CREDENTIALS);
+    throw unauthenticated(passwordOk ? ACCOUNT_DISABLED : INVALID_CREDENTIALS);
   }
   if (!passwordOk) {
     const locked = await countFailure(c, user, 'BAD_PASSWORD');
-    throw unauthorized(locked ? `${INVALID_CREDENTIALS}; ${ACCOUNT_LOCKED}` : INVALID_CREDENTIALS);
+    throw unauthenticated(locked ? `${INVALID_CREDENTIALS}; ${ACCOUNT_LOCKED}` : INVALID_CREDENTIALS);
   }
 
   let acceptedStep: number | undefined;
@@ -86,12 +86,12 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
   if (mfaActive) {
     if (!input.totp) {
       await fail('MFA_CODE_MISSING');
-      throw unauthorized(TOTP_REQUIRED);
+      throw unauthenticated(TOTP_REQUIRED);
     }
     acceptedStep = await checkTotp(user.mfaSecret!, input.totp, user.mfaLastTimeStep);
     if (acceptedStep === undefined) {
       const locked = await countFailure(c, user, 'MFA_CODE_INVALID');
-      throw unauthorized(locked ? `${TOTP_INVALID}; ${ACCOUNT_LOCKED}` : TOTP_INVALID);
+      throw unauthenticated(locked ? `${TOTP_INVALID}; ${ACCOUNT_LOCKED}` : TOTP_INVALID);
     }
   }
 
@@ -120,7 +120,7 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
   });
   if (!session) {
     await countFailure(c, user, 'MFA_CODE_INVALID');
-    throw unauthorized(TOTP_INVALID);
+    throw unauthenticated(TOTP_INVALID);
   }
   return { token: session.token, expiresAt: session.expiresAt, mfaEnrollmentRequired };
 }

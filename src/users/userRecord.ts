@@ -1,6 +1,6 @@
 import { rolesForResponse } from '../auth/roles';
 import type { Merchant, User } from '../generated/prisma/client';
-import { z } from '../http/openapi';
+import { z } from '../domain/zod';
 
 /**
  * The user record of spec 2.8, plus the two MFA flags a dashboard needs to steer the user. Never

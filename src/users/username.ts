@@ -1,4 +1,4 @@
-import { z } from '../http/openapi';
+import { z } from '../domain/zod';
 
 /**
  * The one username rule, for the users API and the operator CLI's `user:create`: trimmed, 3 to 100

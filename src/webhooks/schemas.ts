@@ -1,5 +1,5 @@
-import { z } from '../http/openapi';
-import { pagedSchema, PagingQuery } from '../http/paging';
+import { z } from '../domain/zod';
+import { pagedSchema, PagingQuery } from '../domain/paging';
 import { EVENT_TYPES } from './events';
 
 /** Request and response schemas of the webhook endpoints (spec 4.4, contracts 2). */

@@ -3,7 +3,7 @@ import { acquirerNotifiedSignal } from '../../../workflows/payment/messages';
 import { isOpen } from '../../../workflows/payment/statuses';
 import type { RouteModule } from '../app';
 import { ApiError } from '../errors';
-import { z } from '../openapi';
+import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /**

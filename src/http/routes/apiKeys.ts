@@ -1,8 +1,8 @@
 import { API_KEY_SCOPES } from '../../auth/roles';
 import { ApiKeyRecord, IssuedApiKey, issueApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../users/apiKeyManagement';
-import { callerOf } from '../../users/caller';
+import { callerOf } from '../caller';
 import type { RouteModule } from '../app';
-import { z } from '../openapi';
+import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /** API key management (contracts 2): a signed-in ADMIN issues, lists, rotates and revokes the merchant's keys. */

@@ -1,7 +1,7 @@
 import { toAuditLogRecord, AuditLogRecord } from '../../audit/record';
 import type { RouteModule } from '../app';
-import { z } from '../openapi';
-import { pageOf, PagingQuery, pagedSchema } from '../paging';
+import { z } from '../../domain/zod';
+import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import { defineRoute } from '../route';
 
 /** The security audit log of the caller's merchant, newest first (ADMIN and COMPLIANCE). */

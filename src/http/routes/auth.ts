@@ -1,9 +1,9 @@
 import { endSession } from '../../auth/sessions';
 import { audit } from '../../audit/audit';
-import { callerOf } from '../../users/caller';
+import { callerOf } from '../caller';
 import { signIn } from '../../users/signIn';
 import type { RouteModule } from '../app';
-import { z } from '../openapi';
+import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /** Dashboard sign-in and sign-out (contracts 2): session tokens for the user-management API. */

@@ -1,7 +1,7 @@
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';
-import { z } from '../openapi';
+import { z } from '../../domain/zod';
 
 const Health = z
   .object({

@@ -16,8 +16,8 @@ import { normalizeCountry } from '../../stores/places';
 import { searchStores } from '../../stores/search';
 import { toStoreRecord } from '../../stores/serializers';
 import type { RouteModule } from '../app';
-import { notFound } from '../errors';
-import { z } from '../openapi';
+import { notFound } from '../../domain/errors';
+import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /** Stores of spec 4.2, over the API key ('stores' scope). Rules: docs/stores-and-terminals.md. */

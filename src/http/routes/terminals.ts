@@ -6,8 +6,8 @@ import { DeleteQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord
 import { listTerminals } from '../../stores/search';
 import { toTerminalRecord } from '../../stores/serializers';
 import type { RouteModule } from '../app';
-import { conflict, notFound } from '../errors';
-import { z } from '../openapi';
+import { conflict, notFound } from '../../domain/errors';
+import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /** Terminals of spec 4.3, over the API key ('stores' scope). Rules: docs/stores-and-terminals.md. */

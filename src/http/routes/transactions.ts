@@ -6,9 +6,9 @@ import { HISTORY_SOURCES, PAYMENT_STATUSES } from '../../../workflows/payment/st
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
-import { notFound } from '../errors';
-import { z } from '../openapi';
-import { pageOf, PagingQuery, pagedSchema } from '../paging';
+import { notFound } from '../../domain/errors';
+import { z } from '../../domain/zod';
+import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 

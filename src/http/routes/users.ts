@@ -1,11 +1,11 @@
-import { callerOf } from '../../users/caller';
+import { callerOf } from '../caller';
 import { createUser, disableUser, getUser, listUsers, resetMfa, resetPassword, unlockUser, updateUser } from '../../users/management';
 import { confirmMfaEnrollment, startMfaEnrollment } from '../../users/mfaEnrollment';
 import { UserRecord } from '../../users/userRecord';
 import { usernameSchema } from '../../users/username';
 import type { RouteModule } from '../app';
-import { z } from '../openapi';
-import { pageOf, PagingQuery, pagedSchema } from '../paging';
+import { z } from '../../domain/zod';
+import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import { defineRoute } from '../route';
 
 /**

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { auditRequest } from '../../audit/audit';
+import { auditRequest } from '../caller';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import { generateWebhookSecret } from '../../webhooks/secrets';
 import { redeliverEvent, sendTestEvent } from '../../webhooks/manualDelivery';
@@ -21,9 +21,9 @@ import { checkWebhookUrl, WebhookUrlRefused } from '../../webhooks/urlPolicy';
 import { webhookDeliveryWorkflowId } from '../../../workflows/webhooks/definitions';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
-import { badRequest, conflict, notFound } from '../errors';
-import { z } from '../openapi';
-import { pageOf } from '../paging';
+import { conflict, invalid, notFound } from '../../domain/errors';
+import { pageOf } from '../../domain/paging';
+import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /**
@@ -60,7 +60,7 @@ async function acceptableUrl(ctx: ApiContext, url: string): Promise<string> {
     await checkWebhookUrl(url, ctx.deps.config.WEBHOOK_ALLOW_INSECURE);
     return url; // stored as submitted
   } catch (err) {
-    if (err instanceof WebhookUrlRefused) throw badRequest(`url: ${err.message}`);
+    if (err instanceof WebhookUrlRefused) throw invalid(`url: ${err.message}`);
     throw err;
   }
 }

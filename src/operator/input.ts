@@ -1,23 +1,6 @@
-/**
- * Why an operator action was refused. The kind lets each caller answer its own way: the CLI maps
- * `invalid` to a usage error (exit 2) and the others to exit 1; other code can map them to
- * HTTP 400 / 404 / 409.
- */
-export type OperatorErrorKind = 'invalid' | 'not_found' | 'conflict';
+import { invalid } from '../domain/errors';
 
-export class OperatorError extends Error {
-  constructor(
-    readonly kind: OperatorErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OperatorError';
-  }
-}
-
-export const invalid = (message: string): OperatorError => new OperatorError('invalid', message);
-export const notFound = (message: string): OperatorError => new OperatorError('not_found', message);
-export const conflict = (message: string): OperatorError => new OperatorError('conflict', message);
+/** Checks of operator input; a refusal is a DomainError of kind `invalid` (the CLI's exit 2). */
 
 /** A required text value: trimmed, non-empty, bounded; the message names the option. */
 export function requireText(field: string, value: string | undefined, maxLength: number): string {

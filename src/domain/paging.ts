@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import { z } from './openapi';
+import { z } from './zod';
 
 /** Paging of contracts 2: `page` 0-based, `size` default 20, at most 100 (larger is 400). */
 export const PagingQuery = z.object({
