@@ -13,12 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { Worker, NativeConnection } from '@temporalio/worker';
-import { request } from '../scripts/http';
-import { startStack, type RunningStack } from '../scripts/serviceStack';
-import { openShop } from '../scripts/shop';
+import { request } from '../support/http';
+import { startStack, type RunningStack } from '../support/serviceStack';
+import { openShop } from '../support/shop';
 import { ping } from './emptyWorkflow';
 import { round, summary } from './stats';
-import { LoopbackReceiver } from '../test/support/loopbackReceiver';
+import { LoopbackReceiver } from '../support/loopbackReceiver';
 
 const ROOT = path.resolve(__dirname, '..');
 

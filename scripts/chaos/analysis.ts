@@ -3,9 +3,9 @@ import path from 'node:path';
 import { eventTypeForStatus } from '../../src/webhooks/events';
 import type { TrackedPayment } from './cashiers';
 import type { FaultRecord } from './faults';
-import { request, sleep } from '../http';
+import { request, sleep } from '../../support/http';
 import type { ChaosReceiver } from './receiver';
-import type { Shop } from '../shop';
+import type { Shop } from '../../support/shop';
 import { isFinal } from '../../workflows/payment/statuses';
 
 /**

@@ -1,5 +1,5 @@
-import { between, request, sleep } from '../http';
-import type { Shop, Till } from '../shop';
+import { between, request, sleep } from '../../support/http';
+import type { Shop, Till } from '../../support/shop';
 import { isFinal } from '../../workflows/payment/statuses';
 
 /**

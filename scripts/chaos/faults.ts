@@ -1,6 +1,6 @@
-import { between, request, sleep } from '../http';
+import { between, request, sleep } from '../../support/http';
 import type { ChaosReceiver } from './receiver';
-import type { Shop } from '../shop';
+import type { Shop } from '../../support/shop';
 import type { ChaosStack, PartName } from './stack';
 
 /**

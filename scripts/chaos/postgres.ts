@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ServiceProcess, withGuard } from './serviceProcess';
+import { ServiceProcess, withGuard } from '../../support/serviceProcess';
 
 /**
  * A throw-away PostgreSQL cluster the chaos runner controls (as scripts/with-postgres.sh makes
@@ -68,7 +68,7 @@ export class PostgresCluster {
     this.server = new ServiceProcess({
       name: 'postgresql',
       command: process.execPath,
-      args: [path.join(__dirname, 'guardedExec.cjs'), cmd, ...args],
+      args: [path.join(__dirname, '../../support/guardedExec.cjs'), cmd, ...args],
       env: withGuard({ ...process.env }),
       ready: /database system is ready to accept connections/,
       readyTimeoutMs: 60_000,

@@ -1,5 +1,5 @@
 import { verifyWebhookSignature } from '../../src/webhooks/signature';
-import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../../test/support/loopbackReceiver';
+import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../../support/loopbackReceiver';
 
 /** One event as the receiver recorded it. */
 export interface ReceivedEvent {

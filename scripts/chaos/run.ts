@@ -15,13 +15,13 @@ import path from 'node:path';
 import { judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
 import { Cashiers } from './cashiers';
 import { type FaultRecord, type FaultStep, runFaults } from './faults';
-import { sleep } from '../http';
+import { sleep } from '../../support/http';
 import { findPostgresBin } from './postgres';
 import { ChaosReceiver } from './receiver';
 import { buildReport, formatReport } from './report';
-import { openShop } from '../shop';
+import { openShop } from '../../support/shop';
 import { ChaosStack, type DatabaseKind } from './stack';
-import { installCleanup, killAllGroups } from './serviceProcess';
+import { installCleanup, killAllGroups } from '../../support/serviceProcess';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -5,7 +5,7 @@ import { freePort } from '../../src/process/freePort';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
 import { temporalDevServerArgs } from '../../src/temporal/devServer';
 import { PostgresCluster } from './postgres';
-import { mainProcess, REPO, ServiceProcess, TSX_CLI, waitPortFree, withGuard } from './serviceProcess';
+import { mainProcess, REPO, ServiceProcess, TSX_CLI, waitPortFree, withGuard } from '../../support/serviceProcess';
 
 /**
  * The stack under test, every part a separate process group on fixed loopback ports (so a
@@ -93,7 +93,7 @@ export class ChaosStack {
     this.temporal = new ServiceProcess({
       name: 'temporal',
       command: process.execPath,
-      args: [path.join(__dirname, 'guardedExec.cjs'), findTemporalCli(), ...args],
+      args: [path.join(__dirname, '../../support/guardedExec.cjs'), findTemporalCli(), ...args],
       env: withGuard({ ...process.env, GUARDED_READY_PORT: String(this.ports.temporal) }),
       ready: /^ready$/,
       readyTimeoutMs: 60_000,

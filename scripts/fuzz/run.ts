@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFixtures, type Fixtures } from './fixtures';
 import { startProbe, type Probe } from './probe';
-import { LoopbackReceiver } from '../../test/support/loopbackReceiver';
+import { LoopbackReceiver } from '../../support/loopbackReceiver';
 import { ensureSchemathesis } from './schemathesis';
-import { startStack, type RunningStack } from '../serviceStack';
+import { startStack, type RunningStack } from '../../support/serviceStack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

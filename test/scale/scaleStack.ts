@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { startSandboxServer } from '../../src/acquirer/sandbox/server';
 import { createDb, type Db } from '../../src/db/client';
 import { freePort } from '../../src/process/freePort';
-import { killAllGroups, mainProcess, type ServiceProcess } from '../../scripts/chaos/serviceProcess';
+import { killAllGroups, mainProcess, type ServiceProcess } from '../../support/serviceProcess';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
 import { loadConfig } from '../../src/config';
 

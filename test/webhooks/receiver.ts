@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../support/loopbackReceiver';
+import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../../support/loopbackReceiver';
 
 /** One request as a merchant's receiver saw it: headers and the exact bytes of the body. */
 export interface Received {

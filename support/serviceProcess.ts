@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
-import { collectLines, waitForLine } from '../../src/process/lines';
+import { collectLines, waitForLine } from '../src/process/lines';
 
 /**
  * A part of the stack as a separate process in a process group of its own (`detached`), so that
@@ -13,7 +13,7 @@ import { collectLines, waitForLine } from '../../src/process/lines';
  * exits, whatever the reason (installCleanup), and every Node child preloads orphanGuard.cjs, which
  * kills its group if this process dies without running any handler (kill -9 of the runner).
  */
-export const REPO = path.resolve(__dirname, '../..');
+export const REPO = path.resolve(__dirname, '..');
 export const TSX_CLI = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 export const ORPHAN_GUARD = path.join(__dirname, 'orphanGuard.cjs');
 
