@@ -109,3 +109,33 @@ it('enforces the partial unique indexes of open payments', async () => {
   await open(t1, 'R3', 'CAPTURED');
   await open(uniqueId('term'), 'R1', 'REFUSED');
 });
+
+it('round-trips the settlement models; a payment or refund is never in two batches (database rule)', async () => {
+  const now = new Date('2026-11-22T10:00:00.000Z');
+  const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Settle Ltd' } });
+  const store = await db.store.create({ data: { merchantId: merchant.id, externalId: uniqueId('s'), name: 'S', country: 'DE', timezone: 'Europe/Berlin' } });
+  const batch = (id: string) => ({
+    id, merchantId: merchant.id, storeId: store.id, storeExternalId: store.externalId, date: '2026-11-21', timezone: 'Europe/Berlin', status: 'SETTLED',
+    closedAt: now, closedBy: 'SYSTEM', until: now, deviceIds: ['dev-1'], totals: [{ currency: 'EUR', grossAmount: '1.00' }],
+  });
+  const b1 = await db.settlementBatch.create({ data: batch(crypto.randomUUID()) });
+  const b2 = await db.settlementBatch.create({ data: batch(crypto.randomUUID()) });
+  const paymentId = crypto.randomUUID();
+  const line = { type: 'PAYMENT', paymentId, acquirerRef: 'acq', pspReference: 'PSP', reference: 'r', amount: '12.5', feeAmount: '0.28', netAmount: '12.22', currency: 'EUR', occurredAt: now, reported: true, appliedAt: now };
+  await db.settlementLine.create({ data: { batchId: b1.id, ...line } });
+  await db.settlementDiscrepancy.create({ data: { batchId: b1.id, type: 'AMOUNT_MISMATCH', paymentId, acquirerRef: 'acq', currency: 'EUR', expectedAmount: '12.5', reportedAmount: '12' } });
+  await db.settlementAutoClose.create({ data: { storeId: store.id, date: '2026-11-21', batchId: b1.id } });
+  const back = await db.settlementBatch.findUniqueOrThrow({ where: { id: b1.id }, include: { lines: true, discrepancies: true } });
+  expect(back).toMatchObject({ deviceIds: ['dev-1'], totals: [{ currency: 'EUR', grossAmount: '1.00' }], closedBy: 'SYSTEM' });
+  expect(back.lines[0]!.netAmount!.toFixed()).toBe('12.22');
+  expect(back.discrepancies[0]!.reportedAmount!.toFixed()).toBe('12');
+
+  expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...line } }).catch((e: unknown) => e))).toBe(true);
+  const refund = { type: 'REFUND', paymentId, refundId: uniqueId('rf'), amount: '2', currency: 'EUR', occurredAt: now };
+  await db.settlementLine.create({ data: { batchId: b1.id, ...refund } });
+  expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...refund } }).catch((e: unknown) => e))).toBe(true);
+
+  // a deleted store keeps its batches
+  await db.store.delete({ where: { id: store.id } });
+  expect(await db.settlementBatch.findUniqueOrThrow({ where: { id: b1.id } })).toMatchObject({ storeId: null, storeExternalId: store.externalId });
+});
