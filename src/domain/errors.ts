@@ -1,7 +1,8 @@
 /**
- * Why the domain refused or could not do something. Domain code throws these and knows nothing of
- * its callers: the HTTP layer maps each kind to a status in one place (src/http/errors.ts), the
- * operator CLI maps it to an exit code (src/cli/output.ts). See docs/architecture.md.
+ * Why the domain refused or could not do something. Domain code throws these and imports nothing
+ * of its callers: the HTTP layer answers each kind with the status of STATUS_OF_KIND below (applied
+ * in src/http/errors.ts), the operator CLI with an exit code (src/cli/output.ts). See
+ * docs/architecture.md.
  */
 export type DomainErrorKind =
   /** The input breaks a rule; the message names the field and the reason. */
@@ -17,6 +18,20 @@ export type DomainErrorKind =
   /** A part we depend on did not answer; the same request may succeed later. */
   | 'unavailable';
 
+/**
+ * The HTTP status each kind answers with: the one place this mapping lives. It sits beside the
+ * kinds (as plain numbers, no HTTP code) so that an error also reports its `status` where no HTTP
+ * layer is involved, as the delete guard's unit test expects.
+ */
+export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
 export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
@@ -26,6 +41,11 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+
+  /** The HTTP status of this kind (STATUS_OF_KIND). */
+  get status(): number {
+    return STATUS_OF_KIND[this.kind];
   }
 }
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
-import { DomainError, type DomainErrorKind } from '../domain/errors';
+import { DomainError } from '../domain/errors';
 import type { Logger } from '../logger';
 
 /**
@@ -18,19 +18,9 @@ export class ApiError extends Error {
   }
 }
 
-/** The one place a domain error kind becomes an HTTP status. */
-export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  unavailable: 503,
-};
-
 function asApiError(err: DomainError): ApiError {
   const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
-  return new ApiError(STATUS_OF_KIND[err.kind], err.message, headers);
+  return new ApiError(err.status, err.message, headers);
 }
 
 export function errorBody(status: number, message: string): { timestamp: string; status: number; error: string; message: string } {
