@@ -1,23 +1,34 @@
 /**
  * `npm run bench -- --seconds S --cashiers N --database embedded|postgresql --out FILE`
  *
- * Starts its own stack (`src/main.ts`, as `npm start` does), then N concurrent cashiers each
- * create a payment, let the customer pay in the sandbox and poll sync-status until CAPTURED, for
- * about S seconds. Prints a table and writes the figures of contracts 5 as JSON. A figure that
- * cannot be measured is null, never made up. With `--database postgresql` and no DATABASE_URL,
- * it runs itself under scripts/with-postgres.sh (a throw-away PostgreSQL).
+ * Starts its own stack (`src/main.ts`, as `npm start` does), then, in one run on the same Temporal
+ * server: the sandbox's own send-bill latency; an empty update-with-start (latency and closed-loop
+ * throughput at the same concurrency); N concurrent cashiers, each creating a payment, letting the
+ * customer pay in the sandbox and polling sync-status until CAPTURED, for about S seconds; the
+ * Temporal work of those lifecycles counted from the server's histories; and an open-loop phase at
+ * a fixed arrival rate with nobody polling. Prints a table and writes the figures of contracts 5
+ * as JSON. A figure that cannot be measured is null, never made up.
+ *
+ * Options: --poll-ms (100), --rate R (open-loop arrivals per second; default half the closed-loop
+ * throughput), --open-seconds (min(S, 20)), --empty-seconds (min(S, 10)), --void-window-minutes
+ * (0.1, so lifecycles end within the run and are counted whole), --cpu-prof DIR (V8 CPU profiles
+ * of the service's processes, summarised into DIR/summary.md), --hold N (only the memory mode:
+ * N payments captured and left open inside their void window, then the service's RSS).
+ * With `--database postgresql` and no DATABASE_URL it runs itself under scripts/with-postgres.sh.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import { Worker, NativeConnection } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
 import { request } from '../support/http';
 import { startStack, type RunningStack } from '../support/serviceStack';
-import { openShop } from '../support/shop';
-import { ping } from './emptyWorkflow';
+import { openShop, type Shop, type Till } from '../support/shop';
+import { measureEmptyUpdateWithStart } from './emptyLoad';
+import { holdOpenPayments } from './hold';
+import { summarise } from './profileSummary';
 import { round, summary } from './stats';
+import { countTemporalWork } from './temporalWork';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -32,40 +43,65 @@ const cashiers = Number(arg('cashiers', '20'));
 const database = arg('database', 'embedded') as 'embedded' | 'postgresql';
 const out = arg('out', path.join(ROOT, 'bench', 'results', `bench-${database}.json`));
 const pollMs = Number(arg('poll-ms', '100'));
+const openSeconds = Number(arg('open-seconds', String(Math.min(seconds, 20))));
+const emptySeconds = Number(arg('empty-seconds', String(Math.min(seconds, 10))));
+const hold = Number(arg('hold', '0'));
+const voidWindowMinutes = arg('void-window-minutes', hold ? '60' : '0.1');
+const cpuProfDir = arg('cpu-prof', '') ? path.resolve(arg('cpu-prof', '')) : '';
+const TASK_QUEUE = 'in-store-payments';
 
 if (database === 'postgresql' && !process.env.DATABASE_URL) {
   const res = spawnSync(path.join(ROOT, 'scripts', 'with-postgres.sh'), [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(res.status ?? 1);
 }
 
+const epochNow = (): number => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** The whole service as `npm start` runs it, on free ports and a throw-away DATA_DIR. */
 function startBenchStack(): Promise<RunningStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-bench-'));
-  const env = {
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
+  const env: Record<string, string> = {
     LOG_LEVEL: 'warn', WEBHOOK_ALLOW_INSECURE: 'true', TEMPORAL_ADDRESS: '',
     // the bench measures the service, not the limiter
     RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000',
+    VOID_WINDOW_MINUTES: voidWindowMinutes,
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
-  return startStack({ root: ROOT, dataDir, env, readyTimeoutMs: 300_000 });
+  const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  return startStack({ root: ROOT, dataDir, env, readyTimeoutMs: 300_000, nodeArgs });
 }
 
-/** A loopback webhook receiver: arrival time per pspReference of PAYMENT_CAPTURED. */
-async function startReceiver(): Promise<{ url: string; arrivals: Map<string, number>; close(): Promise<void> }> {
+/** A loopback webhook receiver: arrival time per pspReference of PAYMENT_CAPTURED, and waiters for one. */
+async function startReceiver() {
   const arrivals = new Map<string, number>();
+  const waiters = new Map<string, () => void>();
   const receiver = new LoopbackReceiver(({ rawBody }) => {
     const at = performance.now();
     try {
       const event = JSON.parse(rawBody.toString());
-      if (event.eventType === 'PAYMENT_CAPTURED' && !arrivals.has(event.data.pspReference)) arrivals.set(event.data.pspReference, at);
+      const psp = event.data?.pspReference;
+      if (event.eventType === 'PAYMENT_CAPTURED' && !arrivals.has(psp)) {
+        arrivals.set(psp, at);
+        waiters.get(psp)?.();
+      }
     } catch {
       // not an event of ours: answered all the same
     }
     return 204;
   });
   await receiver.start();
-  return { url: receiver.url, arrivals, close: () => receiver.stop() };
+  const captured = (psp: string, timeoutMs: number): Promise<boolean> =>
+    arrivals.has(psp)
+      ? Promise.resolve(true)
+      : new Promise((resolve) => {
+          const timer = setTimeout(() => { waiters.delete(psp); resolve(false); }, timeoutMs);
+          waiters.set(psp, () => { clearTimeout(timer); waiters.delete(psp); resolve(true); });
+        });
+  return { url: receiver.url, arrivals, captured, close: () => receiver.stop() };
 }
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function runConcurrently(workers: number, until: () => boolean, task: (worker: number) => Promise<void>): Promise<void> {
   await Promise.all(Array.from({ length: workers }, async (_, w) => { while (!until()) await task(w); }));
@@ -88,112 +124,238 @@ async function measureSandbox(stack: RunningStack, count: number): Promise<numbe
   return sample;
 }
 
-/** Update-with-start of a workflow that does nothing, on the same Temporal server. */
-async function measureEmptyUpdateWithStart(stack: RunningStack, count: number): Promise<number[]> {
-  const taskQueue = `bench-empty-${Date.now()}`;
-  const nativeConnection = await NativeConnection.connect({ address: stack.temporalAddress });
-  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowsPath: require.resolve('./emptyWorkflow') });
-  const running = worker.run();
-  const connection = await Connection.connect({ address: stack.temporalAddress });
-  const client = new Client({ connection });
-  const sample: number[] = [];
-  let n = 0;
-  await runConcurrently(cashiers, () => n >= count, async () => {
-    const i = n++;
-    const op = new WithStartWorkflowOperation('emptyWorkflow', { workflowId: `bench-empty-${taskQueue}-${i}`, taskQueue, workflowIdConflictPolicy: 'USE_EXISTING' });
-    const t0 = performance.now();
-    await client.workflow.executeUpdateWithStart(ping, { startWorkflowOperation: op });
-    sample.push(performance.now() - t0);
+/** One create request: its latency, and when and on which device it ran (for the acquirer time inside it). */
+interface CreateRecord { deviceId: string; startedAt: number; endedAt: number; latencyMs: number }
+
+let seq = 0;
+async function createPayment(stack: RunningStack, shop: Shop, till: Till, records: CreateRecord[]) {
+  const startedAt = epochNow();
+  const t0 = performance.now();
+  const created = await request('POST', `${stack.apiUrl}/api/in-store/payments`, {
+    key: shop.key,
+    body: {
+      merchantExternalId: shop.merchantExternalId, storeExternalId: shop.storeExternalId, terminalExternalId: till.terminalExternalId,
+      amount: 12.5, currency: 'EUR', reference: `bench-${seq++}`, requestedModes: ['CARD'],
+    },
   });
-  worker.shutdown();
-  await running;
-  await connection.close();
-  await nativeConnection.close();
-  return sample;
+  const latencyMs = performance.now() - t0;
+  records.push({ deviceId: till.deviceId, startedAt, endedAt: epochNow(), latencyMs });
+  if (created.status !== 201 || created.body.status !== 'AWAITING_TERMINAL') throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body as { id: string; pspReference: string };
+}
+
+async function pay(stack: RunningStack, till: Till): Promise<void> {
+  const res = await request('POST', `${stack.sandboxUrl}/sim/devices/${till.deviceId}/customer`, { body: { action: 'pay' } });
+  if (res.status !== 200) throw new Error(`pay: ${res.status}`);
+}
+
+/** Per request: its latency minus the sandbox's own time on the calls made on its device while it ran. */
+async function overheads(stack: RunningStack, records: CreateRecord[], since: number): Promise<number[] | null> {
+  const res = await request('GET', `${stack.sandboxUrl}/sim/acquirer-calls?since=${Math.floor(since)}`);
+  if (res.status !== 200 || !Array.isArray(res.body?.calls)) return null;
+  const byDevice = new Map<string, { startedAt: number; durationMs: number }[]>();
+  for (const c of res.body.calls) (byDevice.get(c.deviceId) ?? byDevice.set(c.deviceId, []).get(c.deviceId)!).push(c);
+  return records.map((r) => {
+    const inside = (byDevice.get(r.deviceId) ?? []).filter((c) => c.startedAt >= r.startedAt && c.startedAt <= r.endedAt);
+    return r.latencyMs - inside.reduce((s, c) => s + c.durationMs, 0);
+  });
+}
+
+/** Closed loop: each cashier creates, lets the customer pay and polls sync-status until CAPTURED. */
+async function closedLoop(stack: RunningStack, shop: Shop, receiver: Receiver) {
+  const records: CreateRecord[] = [];
+  const paidAt = new Map<string, number>();
+  let lifecycles = 0;
+  let errors = 0;
+  const startedEpoch = epochNow();
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await runConcurrently(cashiers, () => performance.now() >= deadline, async (w) => {
+    const till = shop.tills[w]!;
+    try {
+      const created = await createPayment(stack, shop, till, records);
+      await pay(stack, till);
+      paidAt.set(created.pspReference, performance.now());
+      for (;;) {
+        const synced = await request('POST', `${stack.apiUrl}/api/in-store/payments/${created.id}/sync-status`, { key: shop.key });
+        if (synced.body?.status === 'CAPTURED') break;
+        if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${JSON.stringify(synced.body)}`);
+        await sleep(pollMs);
+      }
+      lifecycles++;
+    } catch (err) {
+      errors++;
+      if (errors <= 5) console.error(String(err));
+      await sleep(200);
+    }
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  const endedEpoch = epochNow();
+  await sleep(3000); // let the last deliveries land
+  const toWebhook: number[] = [];
+  for (const [psp, at] of paidAt) {
+    const arrived = receiver.arrivals.get(psp);
+    if (arrived !== undefined) toWebhook.push(arrived - at);
+  }
+  return { records, lifecycles, errors, elapsed, toWebhook, startedEpoch, endedEpoch };
+}
+
+/**
+ * Open loop: arrivals at a fixed rate, whatever the service's answers; each takes a free till,
+ * creates, lets the customer pay, and waits (nobody polling) for PAYMENT_CAPTURED at the receiver.
+ */
+async function openLoop(stack: RunningStack, shop: Shop, receiver: Receiver, rate: number) {
+  const free = [...shop.tills];
+  const records: CreateRecord[] = [];
+  const toWebhook: number[] = [];
+  let lifecycles = 0;
+  let errors = 0;
+  let noFreeTill = 0;
+  const running: Promise<void>[] = [];
+  const started = performance.now();
+  const arrivals = Math.floor(rate * openSeconds);
+  for (let i = 0; i < arrivals; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const till = free.pop();
+    if (!till) {
+      noFreeTill++;
+      continue;
+    }
+    running.push((async () => {
+      try {
+        const created = await createPayment(stack, shop, till, records);
+        await pay(stack, till);
+        const paidAt = performance.now();
+        if (!(await receiver.captured(created.pspReference, 30_000))) throw new Error(`no PAYMENT_CAPTURED within 30 s for ${created.pspReference}`);
+        toWebhook.push(receiver.arrivals.get(created.pspReference)! - paidAt);
+        lifecycles++;
+      } catch (err) {
+        errors++;
+        if (errors <= 5) console.error(`open loop: ${String(err)}`);
+        await sleep(1000); // whatever was on the device is decided or withdrawn by then, mostly
+      } finally {
+        free.unshift(till);
+      }
+    })());
+  }
+  await Promise.all(running);
+  return { records, toWebhook, lifecycles, errors, noFreeTill, arrivals };
+}
+
+async function temporalWork(stack: RunningStack, since: number, until: number) {
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  try {
+    const client = new Client({ connection });
+    // Lifecycles end with their void window: wait for those of the window to close (bounded).
+    const windowMs = Number(voidWindowMinutes) * 60_000;
+    if (windowMs <= 120_000) {
+      const query = `WorkflowType = 'paymentWorkflow' AND ExecutionStatus = 'Running' AND StartTime < '${new Date(until).toISOString()}'`;
+      const stopAt = Date.now() + windowMs + 60_000;
+      while (Date.now() < stopAt && (await client.workflow.count(query)).count > 0) await sleep(1000);
+    }
+    return await countTemporalWork(client, TASK_QUEUE, since, until);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The profiles of the service's threads, summarised over the closed loop (timed back from the process's exit). */
+function profileSummary(loop: { from: number; to: number } | undefined, stoppedAt: number): string | null {
+  if (!cpuProfDir) return null;
+  const files = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(cpuProfDir, f));
+  if (files.length === 0) return null;
+  const window = loop ? { fromBeforeEndMs: stoppedAt - loop.from, toBeforeEndMs: stoppedAt - loop.to, label: 'closed loop only' } : undefined;
+  const text = files.map((f) => summarise(f, window)).join('\n');
+  fs.writeFileSync(path.join(cpuProfDir, 'summary.md'), text);
+  return path.join(cpuProfDir, 'summary.md');
+}
+
+const pair = (s: ReturnType<typeof summary> | null) => (s ? { p50: s.p50, p99: s.p99 } : null);
+const sampled = (xs: number[] | null) => (xs && xs.length ? summary(xs) : null);
+const ratio = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : round(a / b));
+
+function printTable(r: Record<string, any>): void {
+  if (r.hold) {
+    console.table(r.hold);
+    return;
+  }
+  console.table({
+    'create latency (ms)': { p50: r.createLatencyMs.p50, p99: r.createLatencyMs.p99 },
+    'sandbox latency (ms)': r.sandboxLatencyMs,
+    'create overhead, per request (ms)': r.createOverheadMs ?? {},
+    'empty update-with-start (ms)': r.emptyUpdateWithStartMs,
+    'create / empty': r.createToEmptyRatio,
+    'customer to webhook, polling (ms)': r.customerToWebhookMs ?? {},
+    [`open loop ${r.openLoop.ratePerSecond}/s create (ms)`]: r.openLoop.createLatencyMs ?? {},
+    'open loop customer to webhook, nobody polling (ms)': r.openLoop.customerToWebhookMs ?? {},
+  });
+  const w = r.temporalWorkPerLifecycle;
+  console.log(`${r.database}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`);
+  if (w) console.log(`per lifecycle (from the server's histories, ${w.lifecyclesCounted} counted): ${w.workflowStarts} workflow starts, ${w.workflowTasks} workflow tasks, ${w.activityTasks} activity tasks, ${w.localActivities} local activities, ${w.historyEvents} history events`);
+  console.log(`open loop: ${r.openLoop.lifecycles} of ${r.openLoop.arrivals} arrivals, ${r.openLoop.errors} errors, ${r.openLoop.noFreeTill} without a free till`);
 }
 
 async function main(): Promise<void> {
   const stack = await startBenchStack();
   console.log(`service ready; its log: ${stack.logFile}`);
+  const receiver = await startReceiver();
+  let result: Record<string, unknown>;
+  let loop: { from: number; to: number } | undefined;
   try {
-    const receiver = await startReceiver();
-    const shop = await openShop({ name: 'bench', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashiers, receiverUrl: receiver.url });
+    const tills = cashiers;
+    const shop = await openShop({ name: 'bench', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills, receiverUrl: receiver.url });
+    if (hold) {
+      result = { database, cashiers, hold: await holdOpenPayments({ stack, shop, count: hold, cashiers, create: (till) => createPayment(stack, shop, till, []), pay: (till) => pay(stack, till) }) };
+    } else {
+      const sandboxSample = await measureSandbox(stack, 400);
+      const empty = await measureEmptyUpdateWithStart(stack.temporalAddress, cashiers, emptySeconds);
+      const closed = await closedLoop(stack, shop, receiver);
+      loop = { from: closed.startedEpoch, to: closed.endedEpoch };
+      const createOverhead = await overheads(stack, closed.records, closed.startedEpoch);
+      const work = await temporalWork(stack, closed.startedEpoch, closed.endedEpoch);
+      const lifecyclesPerSecond = round(closed.lifecycles / closed.elapsed);
+      const rate = Number(arg('rate', String(Math.max(1, round(lifecyclesPerSecond / 2)))));
+      const openShopTills = await openShop({ name: 'bench-open', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: 40, receiverUrl: receiver.url });
+      const open = await openLoop(stack, openShopTills, receiver, rate);
 
-    const sandboxSample = await measureSandbox(stack, 400);
-    const emptySample = await measureEmptyUpdateWithStart(stack, 400);
-
-    const createSample: number[] = [];
-    const customerToWebhook: number[] = [];
-    const paidAt = new Map<string, number>();
-    let lifecycles = 0;
-    let errors = 0;
-    const started = performance.now();
-    const deadline = started + seconds * 1000;
-    let seq = 0;
-    await runConcurrently(cashiers, () => performance.now() >= deadline, async (w) => {
-      const till = shop.tills[w]!;
-      try {
-        const t0 = performance.now();
-        const created = await request('POST', `${stack.apiUrl}/api/in-store/payments`, {
-          key: shop.key,
-          body: {
-            merchantExternalId: shop.merchantExternalId, storeExternalId: shop.storeExternalId, terminalExternalId: till.terminalExternalId,
-            amount: 12.5, currency: 'EUR', reference: `bench-${w}-${seq++}`, requestedModes: ['CARD'],
-          },
-        });
-        createSample.push(performance.now() - t0);
-        if (created.status !== 201 || created.body.status !== 'AWAITING_TERMINAL') throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
-        const pay = await request('POST', `${stack.sandboxUrl}/sim/devices/${till.deviceId}/customer`, { body: { action: 'pay' } });
-        if (pay.status !== 200) throw new Error(`pay: ${pay.status}`);
-        paidAt.set(created.body.pspReference, performance.now());
-        for (;;) {
-          const synced = await request('POST', `${stack.apiUrl}/api/in-store/payments/${created.body.id}/sync-status`, { key: shop.key });
-          if (synced.body?.status === 'CAPTURED') break;
-          if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${JSON.stringify(synced.body)}`);
-          await new Promise((r) => setTimeout(r, pollMs));
-        }
-        lifecycles++;
-      } catch (err) {
-        errors++;
-        if (errors <= 5) console.error(String(err));
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    });
-    const elapsed = (performance.now() - started) / 1000;
-    await new Promise((r) => setTimeout(r, 3000)); // let the last deliveries land
-    for (const [psp, at] of paidAt) {
-      const arrived = receiver.arrivals.get(psp);
-      if (arrived !== undefined) customerToWebhook.push(arrived - at);
+      const create = summary(closed.records.map((r) => r.latencyMs));
+      const sandbox = summary(sandboxSample);
+      const emptyLatency = summary(empty.latencies);
+      result = {
+        database, cashiers, seconds,
+        lifecycles: closed.lifecycles, lifecyclesPerSecond,
+        createLatencyMs: create,
+        sandboxLatencyMs: pair(sandbox),
+        createOverheadMs: pair(sampled(createOverhead)),
+        emptyUpdateWithStartMs: pair(emptyLatency),
+        customerToWebhookMs: pair(sampled(closed.toWebhook)),
+        errors: closed.errors,
+        emptyUpdateWithStartPerSecond: empty.perSecond,
+        createToEmptyRatio: { p50: ratio(create.p50, emptyLatency.p50), p99: ratio(create.p99, emptyLatency.p99) },
+        lifecycleToEmptyRatio: ratio(lifecyclesPerSecond, empty.perSecond),
+        temporalWorkPerLifecycle: work,
+        openLoop: {
+          ratePerSecond: rate, seconds: openSeconds, arrivals: open.arrivals, lifecycles: open.lifecycles, errors: open.errors, noFreeTill: open.noFreeTill,
+          createLatencyMs: pair(sampled(open.records.map((r) => r.latencyMs))),
+          customerToWebhookMs: pair(sampled(open.toWebhook)),
+        },
+        webhooksDelivered: closed.toWebhook.length,
+        voidWindowMinutes: Number(voidWindowMinutes),
+        machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map(round) },
+      };
     }
-    await receiver.close();
-
-    const create = summary(createSample);
-    const sandbox = summary(sandboxSample);
-    const diff = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : round(a - b));
-    const result = {
-      database, cashiers, seconds,
-      lifecycles, lifecyclesPerSecond: round(lifecycles / elapsed),
-      createLatencyMs: create,
-      sandboxLatencyMs: { p50: sandbox.p50, p99: sandbox.p99 },
-      createOverheadMs: { p50: diff(create.p50, sandbox.p50), p99: diff(create.p99, sandbox.p99) },
-      emptyUpdateWithStartMs: { p50: summary(emptySample).p50, p99: summary(emptySample).p99 },
-      customerToWebhookMs: customerToWebhook.length ? { p50: summary(customerToWebhook).p50, p99: summary(customerToWebhook).p99 } : null,
-      webhooksDelivered: customerToWebhook.length,
-      errors,
-    };
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-    console.table({
-      'create latency (ms)': { p50: create.p50, p99: create.p99 },
-      'sandbox latency (ms)': { p50: sandbox.p50, p99: sandbox.p99 },
-      'create overhead (ms)': result.createOverheadMs,
-      'empty update-with-start (ms)': result.emptyUpdateWithStartMs,
-      'customer to webhook (ms)': result.customerToWebhookMs ?? { p50: null, p99: null },
-    });
-    console.log(`${database}: ${lifecycles} lifecycles in ${round(elapsed)} s = ${result.lifecyclesPerSecond}/s with ${cashiers} cashiers, ${errors} errors; written to ${out}`);
   } finally {
+    await receiver.close();
     await stack.stop();
   }
+  const profile = profileSummary(loop, epochNow());
+  if (profile) result.cpuProfileSummary = profile;
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  printTable(result);
+  console.log(`written to ${out}${profile ? `; CPU profile summary in ${profile}` : ''}`);
 }
 
 main().then(

@@ -19,14 +19,23 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-export async function startStack(opts: { root: string; dataDir: string; env: Record<string, string>; readyTimeoutMs: number }): Promise<RunningStack> {
+export async function startStack(opts: {
+  root: string;
+  dataDir: string;
+  env: Record<string, string>;
+  readyTimeoutMs: number;
+  /** Node options for the service process itself (the benchmark's --cpu-prof), which NODE_OPTIONS cannot carry. */
+  nodeArgs?: string[];
+}): Promise<RunningStack> {
   const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const setting = (name: string): string | undefined => (opts.env[name] ?? process.env[name]) || undefined;
   const databaseUrl = setting('DATABASE_URL') ?? `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
   const temporalAddress = setting('TEMPORAL_ADDRESS') ?? `127.0.0.1:${temporalPort}`;
   const logFile = path.join(opts.dataDir, 'service.log');
   const log = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), 'src/main.ts'], {
+  // With node options the service runs in this node itself (tsx as a loader); else through tsx's CLI.
+  const args = opts.nodeArgs?.length ? [...opts.nodeArgs, '--import', 'tsx', 'src/main.ts'] : [require.resolve('tsx/cli'), 'src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.root,
     env: {
       ...process.env,

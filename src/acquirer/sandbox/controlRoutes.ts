@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import { z } from 'zod';
+import type { AcquirerCallLog } from './callLog';
 import type { SandboxEngine } from './engine';
 import { deviceIdSchema, modeSchema, parse } from './http';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../money/currencies';
@@ -46,7 +47,7 @@ const customerSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.enum(['decline', 'cancel', 'error']) }),
 ], { error: "must be one of 'pay', 'decline', 'cancel', 'error'" });
 
-export function controlRoutes(engine: SandboxEngine): Router {
+export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): Router {
   const router = new Router({ prefix: '/sim' });
   const id = (raw: string | undefined) => parse(deviceIdSchema, raw, 'deviceId');
 
@@ -73,6 +74,12 @@ export function controlRoutes(engine: SandboxEngine): Router {
   // Any bill, also after it left its device (outcome, card details, `voided`).
   router.get('/bills/:acquirerRef', (ctx) => {
     ctx.body = engine.billView(ctx.params.acquirerRef ?? '');
+  });
+
+  // The sandbox's own time per acquirer call (the benchmark's overhead figure); `since` in epoch ms.
+  router.get('/acquirer-calls', (ctx) => {
+    const since = Number(ctx.query.since ?? 0);
+    ctx.body = { calls: calls ? calls.since(Number.isFinite(since) ? since : 0) : [] };
   });
 
   return router;

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import { acquirerRoutes, networkConditions } from './acquirerRoutes';
+import { ACQUIRER_PREFIX, acquirerRoutes, networkConditions } from './acquirerRoutes';
+import { AcquirerCallLog } from './callLog';
 import { controlRoutes } from './controlRoutes';
 import { SandboxEngine } from './engine';
 import { errorMiddleware, type SandboxLogger } from './http';
@@ -56,9 +57,11 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
     await next();
     rearm(); // a request may have added or removed a deadline
   });
+  const calls = new AcquirerCallLog();
+  app.use(calls.middleware(ACQUIRER_PREFIX));
   app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', onError: (_err, ctx) => ctx.throw(400, 'body: not valid JSON') }));
   app.use(networkConditions(engine, { holdMs: opts.unreachableHoldMs ?? 200, held }));
-  for (const router of [controlRoutes(engine), acquirerRoutes(engine)]) {
+  for (const router of [controlRoutes(engine, calls), acquirerRoutes(engine)]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

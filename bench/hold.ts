@@ -1,0 +1,67 @@
+/**
+ * The memory mode (`--hold N`): N payments captured and left open inside their void window (each
+ * a running workflow with a timer), created by the cashiers as fast as the service takes them;
+ * then the service process's resident memory, read from its own GET /metrics
+ * (process_resident_memory_bytes: API, worker and sandbox share that process), and the number of
+ * payment workflows the server counts running.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { request } from '../support/http';
+import type { RunningStack } from '../support/serviceStack';
+import type { Shop, Till } from '../support/shop';
+
+async function rssMiB(apiUrl: string): Promise<number | null> {
+  const res = await request('GET', `${apiUrl}/metrics`);
+  const m = typeof res.body === 'string' ? /^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(res.body) : null;
+  return m ? Math.round(Number(m[1]) / 2 ** 20) : null;
+}
+
+export async function holdOpenPayments(opts: {
+  stack: RunningStack;
+  shop: Shop;
+  count: number;
+  cashiers: number;
+  create: (till: Till) => Promise<{ pspReference: string }>;
+  pay: (till: Till) => Promise<void>;
+}) {
+  const { stack, shop, count } = opts;
+  const rssBefore = await rssMiB(stack.apiUrl);
+  let n = 0;
+  let made = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    shop.tills.map(async (till) => {
+      while (n < count) {
+        n++;
+        try {
+          await opts.create(till);
+          await opts.pay(till);
+          made++;
+          // the bill leaves the device with the customer's payment; wait until the till takes the next
+          for (let i = 0; i < 50; i++) {
+            const device = await request('GET', `${stack.sandboxUrl}/sim/devices/${till.deviceId}`);
+            if (device.body?.currentBill === null) break;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        } catch (err) {
+          errors++;
+          if (errors <= 5) console.error(`hold: ${String(err)}`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        if (made % 500 === 0 && made) console.log(`hold: ${made} payments captured`);
+      }
+    }),
+  );
+  const createSeconds = Math.round((performance.now() - started) / 1000);
+  await new Promise((r) => setTimeout(r, 10_000)); // let webhooks and projections settle
+  const connection = await Connection.connect({ address: stack.temporalAddress });
+  let running: number | null = null;
+  try {
+    running = (await new Client({ connection }).workflow.count(`WorkflowType = 'paymentWorkflow' AND ExecutionStatus = 'Running'`)).count;
+  } finally {
+    await connection.close();
+  }
+  if (typeof global.gc === 'function') global.gc();
+  return { requested: count, captured: made, errors, createSeconds, paymentWorkflowsRunning: running, serviceRssBeforeMiB: rssBefore, serviceRssMiB: await rssMiB(stack.apiUrl) };
+}
