@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { readStateFiles } from '../../src/acquirer/sandbox/state';
 import { eventTypeForStatus } from '../../src/webhooks/events';
 import type { TrackedPayment } from './cashiers';
 import type { FaultRecord } from './faults';
@@ -196,9 +196,8 @@ export function missingEvents(views: PaymentView[], receiver: ChaosReceiver): { 
 
 /** The sandbox acquirer's own records of every bill (its state file in the run's DATA_DIR). */
 export function readSandboxBills(dataDir: string): SandboxBill[] {
-  const file = path.join(dataDir, 'sandbox', 'state.json');
-  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { bills: Record<string, SandboxBill> };
-  return Object.values(state.bills);
+  const state = readStateFiles(path.join(dataDir, 'sandbox'));
+  return Object.values(state?.bills ?? {}) as SandboxBill[];
 }
 
 /** A payment's time to its final state, with what it went through (for the report's details). */

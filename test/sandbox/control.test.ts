@@ -116,6 +116,25 @@ describe('sandbox control endpoints', () => {
     expect((await call(sb, 'GET', `/sim/devices/${d}`)).body.reachable).toBe(false);
     expect((await call(sb, 'PUT', `/sim/devices/${d}`, { reachable: true })).body.reachable).toBe(true);
   });
+
+  it('GET /sim/acquirer-calls lists each acquirer call with its device and the sandbox\'s own time on it', async () => {
+    const d = newDevice();
+    const since = Date.now();
+    await call(sb, 'PUT', `/sim/devices/${d}`, { latencyMs: 30 });
+    const sent = await acquirer.sendBill(bill(d));
+    if (sent.outcome !== 'ON_DEVICE') throw new Error('not on device');
+    await acquirer.getBillStatus(d, sent.acquirerRef);
+    const res = await call(sb, 'GET', `/sim/acquirer-calls?since=${since}`);
+    expect(res.status).toBe(200);
+    const mine = res.body.calls.filter((c: { deviceId: string }) => c.deviceId === d);
+    expect(mine.map((c: { method: string; path: string }) => `${c.method} ${c.path}`)).toEqual([
+      `POST /acquirer/v1/devices/${d}/bills`,
+      `GET /acquirer/v1/devices/${d}/bills/${sent.acquirerRef}`,
+    ]);
+    // the device's latency is the sandbox's own time: it is inside each call's duration
+    for (const c of mine) expect(c.durationMs).toBeGreaterThanOrEqual(29);
+    expect(mine[0].startedAt).toBeGreaterThanOrEqual(since);
+  });
 });
 
 describe('sandbox persistence', () => {
@@ -140,6 +159,33 @@ describe('sandbox persistence', () => {
       expect((await acquirer.getBillStatus(d, sent.acquirerRef)).state).toBe('AUTHORIZED');
     } finally {
       await sb.close();
+      removeDir(dataDir);
+    }
+  });
+
+  it('a sandbox killed without closing leaves its changes in the journal: the next start finds them', async () => {
+    const dataDir = tempDir();
+    const first = await startSandbox({ dataDir });
+    try {
+      const d = newDevice();
+      const acquirer = new HttpAcquirer(first.url);
+      const paid = await acquirer.sendBill(bill(d, { reference: 'paid-before-kill' }));
+      const waitingRequest = bill(`${d}-b`, { reference: 'waiting-at-kill' });
+      const waiting = await acquirer.sendBill(waitingRequest);
+      if (paid.outcome !== 'ON_DEVICE' || waiting.outcome !== 'ON_DEVICE') throw new Error('not on device');
+      await call(first, 'POST', `/sim/devices/${d}/customer`, { action: 'pay' });
+      // a second sandbox on the same DATA_DIR while the first has not closed: what a kill leaves on disk
+      const second = await startSandbox({ dataDir });
+      try {
+        expect((await new HttpAcquirer(second.url).getBillStatus(d, paid.acquirerRef)).state).toBe('CAPTURED');
+        expect((await call(second, 'GET', `/sim/devices/${d}-b`)).body.currentBill).toMatchObject({ reference: 'waiting-at-kill', status: 'WAITING' });
+        // a retried send of the same payment gets the same bill back after the restart too
+        expect(await new HttpAcquirer(second.url).sendBill(waitingRequest)).toEqual({ outcome: 'ON_DEVICE', acquirerRef: waiting.acquirerRef });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await first.close();
       removeDir(dataDir);
     }
   });

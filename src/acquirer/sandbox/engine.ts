@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, SendBillRequest, SendBillResult, SettlementReport, VoidStatus } from '../port';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment } from './settlement';
-import { type Bill, type Device, type DeviceSettings, type Reversal, SandboxStore } from './state';
+import { type Bill, type Device, type DeviceSettings, type Reversal, SandboxStore, type StateRecord } from './state';
 
 /**
  * What the sandbox acquirer does, free of HTTP: the bill on each device, the customer's actions,
@@ -46,12 +46,12 @@ export class SandboxEngine {
 
   /** Applies the device timeouts and void confirmations that are due; emits their events. */
   settle(now = Date.now()): void {
-    let changed = false;
+    const changed: StateRecord[] = [];
     for (const device of this.store.devices()) {
       const bill = device.currentBillRef ? this.store.bill(device.currentBillRef) : undefined;
       if (bill && bill.state === 'WAITING' && now >= Date.parse(bill.expiresAt)) {
         this.decide(device, bill, 'EXPIRED', bill.expiresAt);
-        changed = true;
+        changed.push(device, bill);
       }
     }
     for (const r of this.store.pendingReversals()) {
@@ -60,11 +60,11 @@ export class SandboxEngine {
         const bill = this.store.bill(r.acquirerRef);
         if (bill) bill.voided = true;
         this.emit({ deviceId: r.deviceId, acquirerRef: r.acquirerRef, event: 'VOID_CONFIRMED', voidReference: r.voidReference });
-        changed = true;
+        changed.push(r, ...(bill ? [bill] : []));
       }
     }
     // The outcome is recomputed from stored times after a restart, so reads need not wait for this write.
-    if (changed) this.store.save().catch(this.onSaveError);
+    if (changed.length) this.store.save(...changed).catch(this.onSaveError);
   }
 
   /** The earliest moment settle has something to do, or null. */
@@ -105,7 +105,7 @@ export class SandboxEngine {
   async configureDevice(deviceId: string, patch: Partial<DeviceSettings>): Promise<DeviceView> {
     const device = this.store.ensureDevice(deviceId);
     for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(device, { [key]: value });
-    await this.store.save();
+    await this.store.save(device);
     return this.deviceView(deviceId);
   }
 
@@ -146,14 +146,14 @@ export class SandboxEngine {
       bill.errorMessage = 'the device reported a processing error';
       this.decide(device, bill, 'ERROR', now);
     }
-    await this.store.save();
+    await this.store.save(device, bill);
     return billView(bill);
   }
 
   /** A card payment taken on the device outside the service; it appears only in the next settlement report. */
   async offlinePayment(deviceId: string, payment: OfflinePayment): Promise<BillView> {
     const bill = recordOfflinePayment(this.store, deviceId, payment);
-    await this.store.save();
+    await this.store.save(); // rare: the whole state is written
     return billView(bill);
   }
 
@@ -162,7 +162,7 @@ export class SandboxEngine {
   async closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
     this.settle();
     const report = closeDeviceBatch(this.store, deviceId, batchReference, until);
-    await this.store.save();
+    await this.store.save(); // a close marks many bills and keeps its report: the whole state is written
     return report;
   }
 
@@ -203,7 +203,7 @@ export class SandboxEngine {
     const stored = this.store.ensureDevice(req.deviceId);
     stored.currentBillRef = bill.acquirerRef;
     stored.lastBillRef = bill.acquirerRef;
-    await this.store.save();
+    await this.store.save(stored, bill);
     return { outcome: 'ON_DEVICE', acquirerRef: bill.acquirerRef };
   }
 
@@ -217,8 +217,9 @@ export class SandboxEngine {
     this.settle();
     const bill = this.deviceBill(deviceId, acquirerRef);
     if (bill.state === 'WAITING') {
-      this.decide(this.store.ensureDevice(deviceId), bill, 'WITHDRAWN', new Date().toISOString());
-      await this.store.save();
+      const device = this.store.ensureDevice(deviceId);
+      this.decide(device, bill, 'WITHDRAWN', new Date().toISOString());
+      await this.store.save(device, bill);
     }
     return billStatus(bill);
   }
@@ -257,7 +258,7 @@ export class SandboxEngine {
       bill.voided = true;
     }
     this.store.addReversal(r);
-    await this.store.save();
+    await this.store.save(r, bill);
     return voidStatus(r);
   }
 

@@ -3,11 +3,14 @@ import path from 'node:path';
 import type { BillState, PaymentMode, SettlementReport, VoidState } from '../port';
 
 /**
- * The sandbox acquirer's memory: devices, bills and reversals, kept as one JSON file in
- * `<dataDir>/sandbox/state.json` so that a restart finds a bill still on its device, as a real
- * acquirer would. The in-memory copy is the truth while running; every change is followed by
- * save(), which writes the whole file atomically (temp file + rename) and coalesces concurrent
- * saves into one write.
+ * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
+ * `<dataDir>/sandbox/` so that a restart finds a bill still on its device, as a real acquirer
+ * would. The in-memory copy is the truth while running. Every change is followed by save(changed
+ * records), which appends those records as one line to `state.journal` (concurrent saves join one
+ * append), so a change costs its own size, not the whole state's. save() without records, every
+ * JOURNAL_COMPACT_LINES lines and at close, writes the whole state to `state.json` (temp file +
+ * rename) and empties the journal. Loading reads state.json, then applies the journal's lines in
+ * order (a torn last line, from a crash mid-append, is ignored).
  */
 export const ALL_MODES: PaymentMode[] = ['CARD', 'QR_CODE'];
 
@@ -68,7 +71,7 @@ export interface Reversal {
   message?: string;
 }
 
-interface StateFile {
+export interface StateFile {
   version: 1;
   devices: Record<string, Device>;
   bills: Record<string, Bill>;
@@ -91,39 +94,88 @@ export const DEFAULT_SETTINGS: DeviceSettings = {
 const RETENTION_MS = 48 * 3600 * 1000;
 /** Settlement reports are kept this long for retried closes. */
 const REPORT_RETENTION_MS = 14 * 24 * 3600 * 1000;
+/** Journal lines after which the whole state is written again and the journal emptied. */
+const JOURNAL_COMPACT_LINES = 5000;
 
-export class SandboxStore {
-  readonly file: string;
-  private data: StateFile = { version: 1, devices: {}, bills: {}, voids: {} };
-  /** A write queued but not started yet: later changes join it instead of queuing another. */
-  private queued: Promise<void> | null = null;
-  private last: Promise<void> = Promise.resolve();
-  private tmpCounter = 0;
+/** A record that changed: a device, a bill or a reversal (other changes save the whole state). */
+export type StateRecord = Device | Bill | Reversal;
 
-  constructor(dataDir: string) {
-    this.file = path.join(dataDir, 'sandbox', 'state.json');
+interface JournalLine {
+  devices?: Device[];
+  bills?: Bill[];
+  voids?: Reversal[];
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
+}
 
-  /** Reads the file if there is one. A damaged file stops the start rather than losing bills silently. */
-  load(now = Date.now()): void {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
+/** The state as it is on disk: state.json with the journal applied (also for the chaos suite's analysis). */
+export function readStateFiles(dir: string): StateFile | undefined {
+  const file = path.join(dir, 'state.json');
+  const text = readIfExists(file);
+  const journal = readIfExists(path.join(dir, 'state.journal'));
+  if (text === undefined && journal === undefined) return undefined;
+  let data: StateFile = { version: 1, devices: {}, bills: {}, voids: {}, reports: {} };
+  if (text !== undefined) {
     let parsed: StateFile;
     try {
       parsed = JSON.parse(text) as StateFile;
     } catch (err) {
-      throw new Error(`sandbox state file ${this.file} is not valid JSON: ${(err as Error).message}`);
+      throw new Error(`sandbox state file ${file} is not valid JSON: ${(err as Error).message}`);
     }
     if (parsed?.version !== 1 || typeof parsed.devices !== 'object' || typeof parsed.bills !== 'object') {
-      throw new Error(`sandbox state file ${this.file} has an unknown format`);
+      throw new Error(`sandbox state file ${file} has an unknown format`);
     }
-    this.data = { version: 1, devices: parsed.devices, bills: parsed.bills, voids: parsed.voids ?? {}, reports: parsed.reports ?? {} };
+    data = { version: 1, devices: parsed.devices, bills: parsed.bills, voids: parsed.voids ?? {}, reports: parsed.reports ?? {} };
+  }
+  for (const raw of (journal ?? '').split('\n')) {
+    if (!raw) continue;
+    let line: JournalLine;
+    try {
+      line = JSON.parse(raw) as JournalLine;
+    } catch {
+      continue; // a torn append: the change it carried was never answered as done
+    }
+    for (const d of line.devices ?? []) data.devices[d.deviceId] = d;
+    for (const b of line.bills ?? []) data.bills[b.acquirerRef] = b;
+    for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
+  }
+  return data;
+}
+
+export class SandboxStore {
+  readonly file: string;
+  private readonly journalFile: string;
+  private data: StateFile = { version: 1, devices: {}, bills: {}, voids: {} };
+  /** acquirerRef by device and payment: send-bill's retry check without a scan of every bill. */
+  private billsByPayment = new Map<string, string>();
+  /** Records changed since the last write, and the write (queued, not started) that will carry them. */
+  private changed = new Set<StateRecord>();
+  private queued: Promise<void> | null = null;
+  private last: Promise<void> = Promise.resolve();
+  private journalLines = 0;
+  private tmpCounter = 0;
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, 'sandbox', 'state.json');
+    this.journalFile = path.join(dataDir, 'sandbox', 'state.journal');
+  }
+
+  /** Reads the files if there are any. A damaged state.json stops the start rather than losing bills silently. */
+  load(now = Date.now()): void {
+    const data = readStateFiles(path.dirname(this.file));
+    if (!data) return;
+    this.data = data;
     this.prune(now);
+    this.billsByPayment.clear();
+    for (const b of Object.values(this.data.bills)) this.billsByPayment.set(paymentKey(b.deviceId, b.paymentId), b.acquirerRef);
+    this.journalLines = Number.POSITIVE_INFINITY; // the next save writes a fresh state.json
   }
 
   /** The device if it was ever used, else null (callers use deviceOrDefault for reads). */
@@ -151,11 +203,13 @@ export class SandboxStore {
 
   addBill(bill: Bill): void {
     this.data.bills[bill.acquirerRef] = bill;
+    this.billsByPayment.set(paymentKey(bill.deviceId, bill.paymentId), bill.acquirerRef);
   }
 
   /** A bill for this payment already sent to this device (makes send-bill safe to retry). */
   billForPayment(deviceId: string, paymentId: string): Bill | undefined {
-    return Object.values(this.data.bills).find((b) => b.deviceId === deviceId && b.paymentId === paymentId);
+    const ref = this.billsByPayment.get(paymentKey(deviceId, paymentId));
+    return ref ? this.data.bills[ref] : undefined;
   }
 
   reversal(voidReference: string): Reversal | undefined {
@@ -182,8 +236,13 @@ export class SandboxStore {
     return Object.values(this.data.voids).filter((v) => v.state === 'PENDING');
   }
 
-  /** Writes the current state; resolves once a write that includes every change made so far is on disk. */
-  save(): Promise<void> {
+  /**
+   * Persists the records given (changed in memory by the caller); resolves once a write that
+   * includes them is on disk. Without records, the whole state is written.
+   */
+  save(...records: StateRecord[]): Promise<void> {
+    if (records.length === 0) this.journalLines = Number.POSITIVE_INFINITY;
+    for (const r of records) this.changed.add(r);
     if (!this.queued) {
       const next = this.last
         .catch(() => undefined)
@@ -198,11 +257,25 @@ export class SandboxStore {
   }
 
   private async writeNow(): Promise<void> {
-    const text = JSON.stringify(this.data);
+    const records = [...this.changed];
+    this.changed.clear();
     await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
-    await fs.writeFile(tmp, text, 'utf8');
-    await fs.rename(tmp, this.file); // atomic: a reader or a crash sees the old file or the new one
+    if (this.journalLines >= JOURNAL_COMPACT_LINES) {
+      const tmp = `${this.file}.${process.pid}.${++this.tmpCounter}.tmp`;
+      await fs.writeFile(tmp, JSON.stringify(this.data), 'utf8');
+      await fs.rename(tmp, this.file); // atomic: a reader or a crash sees the old file or the new one
+      await fs.writeFile(this.journalFile, '', 'utf8'); // replaying it onto the new file would change nothing
+      this.journalLines = 0;
+      return;
+    }
+    const line: JournalLine = {};
+    for (const r of records) {
+      if ('voidReference' in r) (line.voids ??= []).push(r);
+      else if ('paymentId' in r) (line.bills ??= []).push(r);
+      else (line.devices ??= []).push(r);
+    }
+    await fs.appendFile(this.journalFile, `${JSON.stringify(line)}\n`, 'utf8');
+    this.journalLines++;
   }
 
   private prune(now: number): void {
@@ -218,3 +291,5 @@ export class SandboxStore {
     for (const [key, r] of Object.entries(this.data.reports ?? {})) if (now - Date.parse(r.closedAt) > REPORT_RETENTION_MS) delete this.data.reports![key];
   }
 }
+
+const paymentKey = (deviceId: string, paymentId: string): string => `${deviceId}\u0000${paymentId}`;
