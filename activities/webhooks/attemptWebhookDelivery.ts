@@ -1,14 +1,15 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { serializeEventBody } from '../../src/webhooks/payload';
+import { bodyToSend } from '../../src/webhooks/payload';
 import { sendWebhook } from '../../src/webhooks/send';
 import type { WebhookDeliveryResult } from '../../workflows/webhooks/definitions';
 import { webhookDeliveryAttempts } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';
 
 /**
- * One delivery attempt; Temporal retries it on the webhook retry schedule. Everything is read
- * fresh for each attempt: a deleted destination stops the delivery, and the signature uses the
- * destination's current URL and secret, so a regenerated secret signs the very next attempt.
+ * One delivery attempt; Temporal retries it on the webhook retry schedule. The body is the
+ * event's stored bytes, the same at every attempt; the destination is read fresh for each attempt:
+ * a deleted destination stops the delivery, and the signature uses the destination's current URL
+ * and secret, so a regenerated secret signs the very next attempt.
  * Every attempt that was made (sent or refused) is recorded with the delivery's attempt count.
  */
 export function attemptWebhookDeliveryActivity(deps: ActivityDeps) {
@@ -27,7 +28,7 @@ export function attemptWebhookDeliveryActivity(deps: ActivityDeps) {
 
     const outcome = await sendWebhook({
       url: delivery.config.url,
-      body: serializeEventBody(delivery.event.payload),
+      body: bodyToSend(delivery.event),
       eventId: delivery.event.id,
       eventType: delivery.event.eventType,
       secret: delivery.config.secret,

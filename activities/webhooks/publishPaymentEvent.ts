@@ -1,8 +1,6 @@
-import type { Prisma } from '../../src/generated/prisma/client';
-import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
 import { dispatchEvent } from '../../src/webhooks/dispatch';
-import { cardSummary, eventTypeForStatus, paymentEventId } from '../../src/webhooks/events';
-import type { WebhookEventBody } from '../../src/webhooks/payload';
+import { eventTypeForStatus, paymentEventId } from '../../src/webhooks/events';
+import { paymentEventBody, storedBody } from '../../src/webhooks/payload';
 import type { ActivityDeps } from '../index';
 
 export interface PublishPaymentEventInput {
@@ -29,26 +27,10 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
     if (!eventType) return null;
     const p = entry.payment;
     const eventId = paymentEventId(p.id, entry.sequence);
-    const payload = {
-      eventId,
-      eventType,
-      merchantExternalId: p.merchant.externalId,
-      timestamp: entry.occurredAt.toISOString(),
-      data: {
-        pspReference: p.pspReference,
-        merchantReference: p.reference,
-        // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
-        amount: p.amount.toFixed(SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? Math.max(2, p.amount.decimalPlaces())),
-        currency: p.currency,
-        status: entry.status,
-        cardSummary: cardSummary(p.cardBrand, p.last4),
-        cardBrand: p.cardBrand,
-        paymentMethod: p.paymentMethod,
-      },
-    } satisfies WebhookEventBody & Prisma.InputJsonValue;
+    const stored = storedBody(paymentEventBody(eventId, eventType, p.merchant.externalId, p, entry));
     await deps.db.webhookEvent.upsert({
       where: { id: eventId },
-      create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, payload },
+      create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, ...stored },
       update: {},
     });
     await dispatchEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, eventType });

@@ -1,9 +1,10 @@
 import { audit } from '../audit/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { createSession } from '../auth/sessions';
+import { createSession, endSession } from '../auth/sessions';
 import type { Db } from '../db/client';
 import type { User } from '../generated/prisma/client';
 import { unauthenticated } from '../domain/errors';
+import type { Caller } from './management';
 import { checkTotp } from './mfa';
 
 /** Contracts 2: five wrong passwords in a row lock the account. */
@@ -138,5 +139,20 @@ async function countFailure(c: SignInContext, user: User, reason: FailureReason)
     await audit(tx, { ...base, actor: { type: 'ANONYMOUS' }, action: 'ACCOUNT_LOCKED', details: { failedInARow: counted.failedLoginCount } });
     await tx.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
     return true;
+  });
+}
+
+/** Signing out: the session token stops working at once; the audit entry commits with it. */
+export async function signOut(db: Db, caller: Caller): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await endSession(tx, caller.principal.sessionId);
+    await audit(tx, {
+      merchantId: caller.principal.merchantId,
+      actor: { type: 'USER', id: caller.principal.userId },
+      action: 'LOGOUT',
+      target: { type: 'USER', id: caller.principal.userId },
+      details: { sessionId: caller.principal.sessionId },
+      requestId: caller.requestId,
+    });
   });
 }

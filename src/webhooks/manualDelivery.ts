@@ -1,6 +1,5 @@
-import type { Prisma } from '../generated/prisma/client';
 import { startDeliveryRun, type DispatchDeps } from './dispatch';
-import { testEventBody, newTestEventId } from './payload';
+import { newTestEventId, storedBody, testEventBody } from './payload';
 
 export interface QueuedDelivery {
   configId: string;
@@ -19,9 +18,9 @@ export async function sendTestEvent(
   merchantExternalId: string,
 ): Promise<{ eventId: string; deliveries: QueuedDelivery[] }> {
   const eventId = newTestEventId();
-  const payload = testEventBody(eventId, merchantExternalId, new Date()) as unknown as Prisma.InputJsonValue;
+  const stored = storedBody(testEventBody(eventId, merchantExternalId, new Date()));
   const delivery = await deps.db.$transaction(async (tx) => {
-    await tx.webhookEvent.create({ data: { id: eventId, merchantId: config.merchantId, mode: config.mode, eventType: 'TEST', payload } });
+    await tx.webhookEvent.create({ data: { id: eventId, merchantId: config.merchantId, mode: config.mode, eventType: 'TEST', ...stored } });
     return tx.webhookDelivery.create({ data: { eventId, configId: config.id }, select: { id: true, eventId: true, configId: true } });
   });
   try {

@@ -1,52 +1,83 @@
 import crypto from 'node:crypto';
-import type { EventType } from './events';
+import type { Prisma } from '../generated/prisma/client';
+import type { Payment, PaymentHistory } from '../generated/prisma/client';
+import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import { cardSummary, type EventType } from './events';
 
-/** The event body of spec 6, as stored in WebhookEvent.payload and sent to every destination. */
+/**
+ * The event body of spec 6, built once when the event is recorded: WebhookEvent.body keeps its
+ * exact bytes, which every attempt signs and sends unchanged; WebhookEvent.payload keeps the same
+ * object as JSON for reading. The data fields, in the order spec 6 lists them:
+ * amount is a decimal string, never a JSON number (contracts 2); cardSummary is masked (brand and
+ * last four digits only).
+ */
+export const EVENT_DATA_FIELDS = ['pspReference', 'merchantReference', 'amount', 'currency', 'status', 'cardSummary', 'cardBrand', 'paymentMethod'] as const;
+
+export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string | null>;
+
 export interface WebhookEventBody {
   eventId: string;
   eventType: EventType;
   merchantExternalId: string;
   timestamp: string;
-  data: {
-    pspReference: string | null;
-    merchantReference: string | null;
-    /** Decimal string, never a JSON number (contracts 2). */
-    amount: string | null;
-    currency: string | null;
-    status: string | null;
-    /** Masked: brand and last four digits only. */
-    cardSummary: string | null;
-    cardBrand: string | null;
-    paymentMethod: string | null;
-  };
+  data: WebhookEventData;
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
- * The exact bytes sent. The stored payload is JSONB, which does not keep key order, so the body is
- * rebuilt here in the order spec 6 lists the fields; the signature is computed over these bytes.
+ * The exact bytes sent, in the order of spec 6 whatever order `body` has (a JSONB payload does
+ * not keep key order): used once when an event is recorded, and for events recorded before
+ * WebhookEvent.body existed (migration 0011).
  */
-export function serializeEventBody(stored: unknown): Buffer {
-  const p = (stored ?? {}) as Record<string, unknown>;
+export function serializeEventBody(body: unknown): Buffer {
+  const p = (body ?? {}) as Record<string, unknown>;
   const d = (p.data ?? {}) as Record<string, unknown>;
-  const body = {
+  const ordered = {
     eventId: text(p.eventId),
     eventType: text(p.eventType),
     merchantExternalId: text(p.merchantExternalId),
     timestamp: text(p.timestamp),
+    data: Object.fromEntries(EVENT_DATA_FIELDS.map((field) => [field, text(d[field])])),
+  };
+  return Buffer.from(JSON.stringify(ordered), 'utf8');
+}
+
+/** The columns of a new WebhookEvent row that carry its body: the JSON to read, the bytes to send. */
+export function storedBody(body: WebhookEventBody): { payload: Prisma.InputJsonValue; body: string } {
+  return { payload: body as unknown as Prisma.InputJsonValue, body: serializeEventBody(body).toString('utf8') };
+}
+
+/** The bytes an attempt sends: the stored ones; rebuilt only for an event older than migration 0011. */
+export function bodyToSend(event: { body: string | null; payload: unknown }): Buffer {
+  return event.body === null ? serializeEventBody(event.payload) : Buffer.from(event.body, 'utf8');
+}
+
+/** The body of a payment status event. */
+export function paymentEventBody(
+  eventId: string,
+  eventType: EventType,
+  merchantExternalId: string,
+  payment: Payment,
+  entry: Pick<PaymentHistory, 'status' | 'occurredAt'>,
+): WebhookEventBody {
+  return {
+    eventId,
+    eventType,
+    merchantExternalId,
+    timestamp: entry.occurredAt.toISOString(),
     data: {
-      pspReference: text(d.pspReference),
-      merchantReference: text(d.merchantReference),
-      amount: text(d.amount),
-      currency: text(d.currency),
-      status: text(d.status),
-      cardSummary: text(d.cardSummary),
-      cardBrand: text(d.cardBrand),
-      paymentMethod: text(d.paymentMethod),
+      pspReference: payment.pspReference,
+      merchantReference: payment.reference,
+      // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
+      amount: payment.amount.toFixed(SUPPORTED_CURRENCIES[payment.currency]?.minorUnits ?? Math.max(2, payment.amount.decimalPlaces())),
+      currency: payment.currency,
+      status: entry.status,
+      cardSummary: cardSummary(payment.cardBrand, payment.last4),
+      cardBrand: payment.cardBrand,
+      paymentMethod: payment.paymentMethod,
     },
   };
-  return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
 /** A fresh id for a TEST event (payment events derive theirs from the status event instead). */

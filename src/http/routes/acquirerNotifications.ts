@@ -1,15 +1,13 @@
 import { SIGNATURE_HEADER, verifySandboxSignature } from '../../acquirer/sandbox/notify';
-import { acquirerNotifiedSignal } from '../../../workflows/payment/messages';
-import { isOpen } from '../../../workflows/payment/statuses';
+import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import type { RouteModule } from '../app';
 import { ApiError } from '../errors';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /**
- * The acquirer's notifications (contracts 4): signed with the shared secret over the raw body. A
- * notification is only a nudge: the payment's workflow re-reads the acquirer and applies what the
- * acquirer says, so a forged, replayed or stale notification changes nothing.
+ * The acquirer's notifications (contracts 4): signed with the shared secret over the raw body,
+ * answered 202 at once, then relayed to the payment's workflow (src/payments/acquirerNotification.ts).
  */
 const Notification = z.object({
   deviceId: z.string().min(1).max(200),
@@ -41,19 +39,7 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
       ctx.status = 202;
       ctx.body = { accepted: true };
       if (!parsed.success) return;
-      const { deviceId, acquirerRef, event, voidReference } = parsed.data;
-      const payment = await db.payment.findFirst({
-        where: { acquirerRef, deviceId },
-        select: { id: true, workflowId: true, status: true },
-      });
-      // Only a payment still open, or captured with a reversal to confirm, has anything to re-read.
-      if (!payment || !(isOpen(payment.status) || payment.status === 'CAPTURED')) return;
-      try {
-        await temporal.workflow.getHandle(payment.workflowId).signal(acquirerNotifiedSignal, { event, ...(voidReference ? { voidReference } : {}) });
-      } catch (err) {
-        // The workflow is gone: the sweep settles the payment from the acquirer's answer.
-        (ctx.state.log ?? logger).warn({ err: (err as Error).message, paymentId: payment.id }, 'acquirer notification not delivered to the payment workflow');
-      }
+      await relayAcquirerNotification({ db, temporal, logger: ctx.state.log ?? logger }, parsed.data);
     },
   );
 };

@@ -1,7 +1,8 @@
-import { toAuditLogRecord, AuditLogRecord } from '../../audit/record';
+import { listAuditLog } from '../../audit/queries';
+import { AuditLogRecord } from '../../audit/record';
 import type { RouteModule } from '../app';
 import { z } from '../../domain/zod';
-import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
+import { PagingQuery, pagedSchema } from '../../domain/paging';
 import { defineRoute } from '../route';
 
 /** The security audit log of the caller's merchant, newest first (ADMIN and COMPLIANCE). */
@@ -25,12 +26,7 @@ export const auditLogRoutes: RouteModule = (router, registry) => {
       errors: [403],
     },
     async (ctx, { query }) => {
-      const where = { merchantId: ctx.state.principal!.merchantId, ...(query.action ? { action: query.action } : {}) };
-      const [entries, total] = await Promise.all([
-        ctx.deps.db.auditLog.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: query.page * query.size, take: query.size }),
-        ctx.deps.db.auditLog.count({ where }),
-      ]);
-      ctx.body = pageOf(entries.map(toAuditLogRecord), total, query);
+      ctx.body = await listAuditLog(ctx.deps.db, ctx.state.principal!.merchantId, query.action, query);
     },
   );
 };

@@ -1,7 +1,5 @@
-import { endSession } from '../../auth/sessions';
-import { audit } from '../../audit/audit';
 import { callerOf } from '../caller';
-import { signIn } from '../../users/signIn';
+import { signIn, signOut } from '../../users/signIn';
 import type { RouteModule } from '../app';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
@@ -66,18 +64,7 @@ export const authRoutes: RouteModule = (router, registry) => {
       responses: { 204: { description: 'Signed out' } },
     },
     async (ctx) => {
-      const caller = callerOf(ctx);
-      await ctx.deps.db.$transaction(async (tx) => {
-        await endSession(tx, caller.principal.sessionId);
-        await audit(tx, {
-          merchantId: caller.principal.merchantId,
-          actor: { type: 'USER', id: caller.principal.userId },
-          action: 'LOGOUT',
-          target: { type: 'USER', id: caller.principal.userId },
-          details: { sessionId: caller.principal.sessionId },
-          requestId: caller.requestId,
-        });
-      });
+      await signOut(ctx.deps.db, callerOf(ctx));
       ctx.status = 204;
     },
   );

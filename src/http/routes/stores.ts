@@ -1,6 +1,4 @@
-import { randomBase62 } from '../../auth/apiKeys';
-import { deleteGuarded } from '../../stores/deleteGuard';
-import { findStore, isRecordGone, requireOwnMerchant } from '../../stores/lookup';
+import { findStore, requireOwnMerchant } from '../../stores/lookup';
 import {
   DeleteQuery,
   MerchantParams,
@@ -10,21 +8,18 @@ import {
   StoreParams,
   StoreRecord,
   StoreSearchQuery,
-  storeData,
 } from '../../stores/schemas';
 import { normalizeCountry } from '../../stores/places';
 import { searchStores } from '../../stores/search';
 import { toStoreRecord } from '../../stores/serializers';
+import { createStore, deleteStore, replaceStore } from '../../stores/writes';
 import type { RouteModule } from '../app';
-import { notFound } from '../../domain/errors';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
-/** Stores of spec 4.2, over the API key ('stores' scope). Rules: docs/stores-and-terminals.md. */
+/** Stores of spec 4.2, over the API key ('stores' scope): parse, call src/stores, answer. Rules: docs/stores-and-terminals.md. */
 const BASE = '/api/merchants/{merchantExternalId}/stores';
 const TAG = 'Stores';
-
-export const newStoreExternalId = (): string => `store_${randomBase62(20)}`;
 
 export const storeRoutes: RouteModule = (router, registry) => {
   defineRoute(
@@ -104,9 +99,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, body }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await ctx.deps.db.store.create({
-        data: { merchantId: principal.merchantId, externalId: newStoreExternalId(), status: 'ACTIVE', ...storeData(body) },
-      });
+      const store = await createStore(ctx.deps.db, principal.merchantId, body);
       ctx.status = 201;
       ctx.set('Location', `/api/merchants/${encodeURIComponent(params.merchantExternalId)}/stores/${store.externalId}`);
       ctx.body = toStoreRecord(store);
@@ -152,13 +145,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, body }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
-      try {
-        ctx.body = toStoreRecord(await ctx.deps.db.store.update({ where: { id: store.id }, data: storeData(body) }));
-      } catch (err) {
-        if (isRecordGone(err)) throw notFound('store');
-        throw err;
-      }
+      ctx.body = toStoreRecord(await replaceStore(ctx.deps.db, principal.merchantId, params.storeExternalId, body));
     },
   );
 
@@ -180,9 +167,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const { db, config } = ctx.deps;
-      const store = await findStore(db, principal.merchantId, params.storeExternalId);
-      await deleteGuarded(db, 'store', store.id, { force: query.force === 'true', hours: config.DELETE_GUARD_HOURS });
+      const store = await deleteStore(ctx.deps, principal.merchantId, params.storeExternalId, query.force === 'true');
       ctx.state.log.info({ storeExternalId: store.externalId, force: query.force === 'true' }, 'store deleted');
       ctx.status = 204;
     },

@@ -1,23 +1,15 @@
-import { randomBase62 } from '../../auth/apiKeys';
-import { isUniqueViolation } from '../../db/client';
-import { deleteGuarded } from '../../stores/deleteGuard';
-import { findStore, findTerminal, isForeignKeyViolation, isRecordGone, requireOwnMerchant } from '../../stores/lookup';
-import { DeleteQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord, terminalData } from '../../stores/schemas';
+import { findStore, findTerminal, requireOwnMerchant } from '../../stores/lookup';
+import { DeleteQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord } from '../../stores/schemas';
 import { listTerminals } from '../../stores/search';
 import { toTerminalRecord } from '../../stores/serializers';
+import { createTerminal, deleteTerminal, replaceTerminal } from '../../stores/writes';
 import type { RouteModule } from '../app';
-import { conflict, notFound } from '../../domain/errors';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
-/** Terminals of spec 4.3, over the API key ('stores' scope). Rules: docs/stores-and-terminals.md. */
+/** Terminals of spec 4.3, over the API key ('stores' scope): parse, call src/stores, answer. Rules: docs/stores-and-terminals.md. */
 const BASE = '/api/merchants/{merchantExternalId}/stores/{storeExternalId}/terminals';
 const TAG = 'Terminals';
-
-export const newTerminalExternalId = (): string => `term_${randomBase62(20)}`;
-
-/** The serial number index (merchant, lower(serialNumber)) is the only unique rule a terminal write can break. */
-const duplicateSerial = () => conflict("serialNumber: another terminal of this business already has this serial number (compared without case)");
 
 export const terminalRoutes: RouteModule = (router, registry) => {
   defineRoute(
@@ -61,18 +53,10 @@ export const terminalRoutes: RouteModule = (router, registry) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
       const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
-      try {
-        const terminal = await ctx.deps.db.terminal.create({
-          data: { merchantId: principal.merchantId, storeId: store.id, externalId: newTerminalExternalId(), status: 'ACTIVE', ...terminalData(body) },
-        });
-        ctx.status = 201;
-        ctx.set('Location', `/api/merchants/${encodeURIComponent(params.merchantExternalId)}/stores/${store.externalId}/terminals/${terminal.externalId}`);
-        ctx.body = toTerminalRecord(terminal, store.externalId);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw duplicateSerial();
-        if (isForeignKeyViolation(err)) throw notFound('store'); // deleted meanwhile
-        throw err;
-      }
+      const terminal = await createTerminal(ctx.deps.db, store, body);
+      ctx.status = 201;
+      ctx.set('Location', `/api/merchants/${encodeURIComponent(params.merchantExternalId)}/stores/${store.externalId}/terminals/${terminal.externalId}`);
+      ctx.body = toTerminalRecord(terminal, store.externalId);
     },
   );
 
@@ -117,15 +101,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
       const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
-      const terminal = await findTerminal(ctx.deps.db, store, params.terminalExternalId);
-      try {
-        const updated = await ctx.deps.db.terminal.update({ where: { id: terminal.id }, data: terminalData(body) });
-        ctx.body = toTerminalRecord(updated, store.externalId);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw duplicateSerial();
-        if (isRecordGone(err)) throw notFound('terminal');
-        throw err;
-      }
+      ctx.body = toTerminalRecord(await replaceTerminal(ctx.deps.db, store, params.terminalExternalId, body), store.externalId);
     },
   );
 
@@ -147,10 +123,8 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const { db, config } = ctx.deps;
-      const store = await findStore(db, principal.merchantId, params.storeExternalId);
-      const terminal = await findTerminal(db, store, params.terminalExternalId);
-      await deleteGuarded(db, 'terminal', terminal.id, { force: query.force === 'true', hours: config.DELETE_GUARD_HOURS });
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      const terminal = await deleteTerminal(ctx.deps, store, params.terminalExternalId, query.force === 'true');
       ctx.state.log.info({ terminalExternalId: terminal.externalId, force: query.force === 'true' }, 'terminal deleted');
       ctx.status = 204;
     },

@@ -1,14 +1,12 @@
-import type { Prisma } from '../../generated/prisma/client';
 import { findOwnPayment } from '../../payments/operations';
-import { toHistoryEntry, toPaymentRecord } from '../../payments/record';
+import { listPayments, paymentHistory } from '../../payments/queries';
+import { toPaymentRecord } from '../../payments/record';
 import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import { HISTORY_SOURCES, PAYMENT_STATUSES } from '../../../workflows/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { RouteModule } from '../app';
-import type { ApiContext } from '../context';
-import { notFound } from '../../domain/errors';
+import { PagingQuery, pagedSchema } from '../../domain/paging';
 import { z } from '../../domain/zod';
-import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
@@ -32,16 +30,7 @@ const ListQuery = PagingQuery.extend({
   terminalExternalId: z.string().min(1).optional(),
 }).strict();
 
-/** A key sees only its business's payments of its own mode (live or test). */
-function scope(ctx: ApiContext): Prisma.PaymentWhereInput {
-  const p = ctx.state.principal as ApiKeyPrincipal;
-  return { merchantId: p.merchantId, mode: p.mode };
-}
-
-/**
- * The read side of payments (spec 4.1): answered from the database projection only, never from
- * the terminal. A deleted store or terminal never hides its payments.
- */
+/** The read side of payments (spec 4.1): parse, call src/payments/queries.ts, answer. */
 export const transactionRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
@@ -59,9 +48,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.paymentId);
-      const payment = await findOwnPayment(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, params.paymentId);
-      const entries = await ctx.deps.db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } });
-      ctx.body = entries.map(toHistoryEntry);
+      ctx.body = await paymentHistory(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, params.paymentId);
     },
   );
 
@@ -100,22 +87,8 @@ export const transactionRoutes: RouteModule = (router, registry) => {
       errors: [404],
     },
     async (ctx, { query }) => {
-      const principal = ctx.state.principal as ApiKeyPrincipal;
-      if (query.merchantExternalId !== undefined && query.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
-      const where: Prisma.PaymentWhereInput = {
-        ...scope(ctx),
-        ...(query.status ? { status: query.status } : {}),
-        ...(query.acquirerName ? { acquirerName: query.acquirerName } : {}),
-        ...(query.storeExternalId ? { storeExternalId: query.storeExternalId } : {}),
-        ...(query.terminalExternalId ? { terminalExternalId: query.terminalExternalId } : {}),
-        ...(query.from || query.to ? { createdAt: { ...(query.from ? { gte: query.from } : {}), ...(query.to ? { lt: query.to } : {}) } } : {}),
-        ...(query.q ? { OR: [{ reference: query.q }, { pspReference: query.q }, { id: query.q }] } : {}),
-      };
-      const [total, rows] = await Promise.all([
-        ctx.deps.db.payment.count({ where }),
-        ctx.deps.db.payment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: query.page * query.size, take: query.size }),
-      ]);
-      ctx.body = pageOf(rows.map(toPaymentRecord), total, query);
+      const { page, size, ...filter } = query;
+      ctx.body = await listPayments(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, filter, { page, size });
     },
   );
 };

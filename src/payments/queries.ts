@@ -1,0 +1,56 @@
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { notFound } from '../domain/errors';
+import { pageOf, type Page } from '../domain/paging';
+import type { Prisma } from '../generated/prisma/client';
+import { findOwnPayment } from './operations';
+import { toHistoryEntry, toPaymentRecord, type PaymentRecord } from './record';
+
+/**
+ * The read side of payments (spec 4.1): answered from the database projection only, never from
+ * the terminal. A key sees only its business's payments of its own mode (live or test); a deleted
+ * store or terminal never hides its payments.
+ */
+function scope(principal: ApiKeyPrincipal): Prisma.PaymentWhereInput {
+  return { merchantId: principal.merchantId, mode: principal.mode };
+}
+
+/** Status history of one payment, newest first. */
+export async function paymentHistory(db: Db, principal: ApiKeyPrincipal, paymentId: string): Promise<ReturnType<typeof toHistoryEntry>[]> {
+  const payment = await findOwnPayment(db, principal, paymentId);
+  const entries = await db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } });
+  return entries.map(toHistoryEntry);
+}
+
+export interface PaymentFilter {
+  merchantExternalId?: string;
+  /** inclusive */
+  from?: Date;
+  /** exclusive */
+  to?: Date;
+  status?: string;
+  acquirerName?: string;
+  /** reference, pspReference or id */
+  q?: string;
+  storeExternalId?: string;
+  terminalExternalId?: string;
+}
+
+/** Payments, newest first, filtered, one page; naming another business is not found. */
+export async function listPayments(db: Db, principal: ApiKeyPrincipal, filter: PaymentFilter, paging: { page: number; size: number }): Promise<Page<PaymentRecord>> {
+  if (filter.merchantExternalId !== undefined && filter.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
+  const where: Prisma.PaymentWhereInput = {
+    ...scope(principal),
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.acquirerName ? { acquirerName: filter.acquirerName } : {}),
+    ...(filter.storeExternalId ? { storeExternalId: filter.storeExternalId } : {}),
+    ...(filter.terminalExternalId ? { terminalExternalId: filter.terminalExternalId } : {}),
+    ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+    ...(filter.q ? { OR: [{ reference: filter.q }, { pspReference: filter.q }, { id: filter.q }] } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    db.payment.count({ where }),
+    db.payment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.page * paging.size, take: paging.size }),
+  ]);
+  return pageOf(rows.map(toPaymentRecord), total, paging);
+}
