@@ -3,7 +3,10 @@ import {
   AcquirerRejectedError,
   AcquirerUnreachableError,
   type BillStatus,
+  type CompleteAuthorizationRequest,
   type DeviceCapabilities,
+  type RefundRequest,
+  type RefundStatus,
   type SendBillRequest,
   type SendBillResult,
   type SettlementReport,
@@ -54,6 +57,22 @@ export class HttpAcquirer implements AcquirerPort {
 
   closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
     return this.call<SettlementReport>('POST', `${this.device(deviceId)}/settlements`, { batchReference, until });
+  }
+
+  completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus> {
+    return this.call<BillStatus>('POST', `${this.device(deviceId)}/bills/${enc(acquirerRef)}/complete`, request);
+  }
+
+  releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    return this.call<BillStatus>('POST', `${this.device(deviceId)}/bills/${enc(acquirerRef)}/release`);
+  }
+
+  refund(deviceId: string, acquirerRef: string, request: RefundRequest): Promise<RefundStatus> {
+    return this.call<RefundStatus>('POST', `${this.device(deviceId)}/bills/${enc(acquirerRef)}/refunds`, request);
+  }
+
+  getRefund(deviceId: string, refundReference: string): Promise<RefundStatus> {
+    return this.call<RefundStatus>('GET', `${this.device(deviceId)}/refunds/${enc(refundReference)}`);
   }
 
   private device(deviceId: string): string {

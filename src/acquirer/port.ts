@@ -15,7 +15,8 @@ export type BillState =
   | 'CANCELLED' // cancelled on the device by cashier or customer
   | 'ERROR' // the device reported a problem
   | 'EXPIRED' // the device's own timeout ran out
-  | 'WITHDRAWN'; // taken off the device by the service (cancel / clear / expiry)
+  | 'WITHDRAWN' // taken off the device by the service (cancel / clear / expiry)
+  | 'RELEASED'; // a two-step authorisation released at the service's request: the hold is gone
 
 export interface BillStatus {
   acquirerRef: string;
@@ -26,6 +27,10 @@ export interface BillStatus {
   errorMessage?: string;
   /** ISO timestamp the acquirer recorded for capture/authorisation. */
   decidedAt?: string;
+  /** Exact decimal the acquirer captured (a two-step completion may take less than authorised). */
+  capturedAmount?: string;
+  /** ISO timestamp of the completion of a two-step authorisation. */
+  capturedAt?: string;
 }
 
 export interface SendBillRequest {
@@ -50,6 +55,33 @@ export interface VoidStatus {
   voidReference: string;
   state: VoidState;
   message?: string;
+}
+
+/** Completion of a two-step authorisation: idempotent per bill (a repeat answers the first completion). */
+export interface CompleteAuthorizationRequest {
+  /** Exact decimal, at most the authorised amount. */
+  amount: string;
+  /** Our stable reference of this completion. */
+  captureReference: string;
+}
+
+export type RefundState = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+export interface RefundRequest {
+  /**
+   * The service's stable reference of this refund: the acquirer keeps one refund per reference, so
+   * a retried submission (its answer lost) answers the same refund and never pays twice.
+   */
+  refundReference: string;
+  amount: string; // exact decimal as a string
+  currency: string;
+}
+export interface RefundStatus {
+  refundReference: string;
+  state: RefundState;
+  amount: string;
+  /** Why the acquirer failed the refund. */
+  message?: string;
+  decidedAt?: string;
 }
 
 export interface DeviceCapabilities {
@@ -102,6 +134,14 @@ export interface AcquirerPort {
    * again with the same batchReference answers the same report, so a close is safe to retry.
    */
   closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport>;
+  /** Completes (captures) a two-step authorisation; answers the bill, CAPTURED with capturedAmount. */
+  completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus>;
+  /** Releases a two-step authorisation (the hold on the customer's funds); answers the bill, RELEASED (or CAPTURED if completed first). */
+  releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus>;
+  /** Submits a refund of a captured bill, once per refundReference (a repeat answers that refund). */
+  refund(deviceId: string, acquirerRef: string, request: RefundRequest): Promise<RefundStatus>;
+  /** The refund with this reference; AcquirerRejectedError with status 404 when the acquirer never received it. */
+  getRefund(deviceId: string, refundReference: string): Promise<RefundStatus>;
 }
 
 /** A network failure or timeout: the acquirer's answer is unknown. Retryable. */

@@ -91,6 +91,8 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     paymentMethod: body.requestedModes?.length === 1 ? body.requestedModes[0] : 'CARD',
     acquirerName: deps.acquirer.name,
     origin: 'PLATFORM',
+    // Only a terminal linked two-step authorises (contracts 6); fixed at creation like the device.
+    twoStep: terminal.twoStep,
     terminalTimeoutMinutes: timeoutMinutes.toString(),
     cashierId: body.cashierId ?? null,
     customerMobile: body.customerMobile ?? null,

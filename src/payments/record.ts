@@ -23,6 +23,13 @@ export interface PaymentRecord {
   createdAt: string;
   updatedAt: string;
   capturedAt: string | null;
+  /** null until captured; equals amount for one-step payments. */
+  capturedAmount: number | null;
+  /** The sum of succeeded refunds (0 until one succeeds). */
+  refundedAmount: number;
+  settledAt: string | null;
+  mode: string;
+  origin: string;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -48,6 +55,11 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
     capturedAt: iso(p.capturedAt),
+    capturedAmount: p.capturedAmount === null ? null : Number(p.capturedAmount.toFixed()),
+    refundedAmount: Number(p.refundedAmount.toFixed()),
+    settledAt: iso(p.settledAt),
+    mode: p.mode,
+    origin: p.origin,
   };
 }
 

@@ -100,5 +100,10 @@ export const PaymentRecordSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     capturedAt: z.string().nullable(),
+    capturedAmount: z.number().nullable().openapi({ description: 'null until captured; equals amount for one-step payments, at most amount for a two-step completion' }),
+    refundedAmount: z.number().openapi({ description: 'The sum of succeeded refunds; 0 until a refund succeeds' }),
+    settledAt: z.string().nullable().openapi({ description: 'When the acquirer settled the payment; null until then' }),
+    mode: z.enum(['live', 'test']).openapi({ description: 'The mode of the API key that took the payment' }),
+    origin: z.enum(['PLATFORM', 'SETTLEMENT_REPORT']).openapi({ description: 'PLATFORM, or SETTLEMENT_REPORT for a payment first seen in an acquirer report' }),
   })
   .openapi('Payment');

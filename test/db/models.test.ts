@@ -53,7 +53,13 @@ it('round-trips every model with every field', async () => {
       deviceId: 'dev', mode: 'live', pspReference: uniqueId('PSP'), status: 'CAPTURED', amount: '1234.5678', currency: 'EUR', reference: 'ref', sequenceNumber: 2,
       requestedModes: ['CARD'], paymentMethod: 'CARD', cardBrand: 'VISA', last4: '4242', previousStatus: 'AWAITING_TERMINAL', reason: 'r', refusalReason: 'rr',
       acquirerName: 'sandbox', acquirerRef: 'acq', origin: 'PLATFORM', terminalTimeoutMinutes: '2.5', cashierId: 'c', customerMobile: '+49', customerEmail: 'e@x.de',
-      workflowId: 'wf', historySequence: 3, expiresAt: now, capturedAt: now,
+      workflowId: 'wf', historySequence: 3, expiresAt: now, capturedAt: now, capturedAmount: '1000.5', refundedAmount: '0.25', settledAt: now, authorizedAt: now, twoStep: true,
+    },
+  });
+  const refund = await db.refund.create({
+    data: {
+      id: crypto.randomUUID(), merchantId: merchant.id, paymentId: payment.id, mode: 'live', refundReference: uniqueId('REFUND'), amount: '0.25', currency: 'EUR', status: 'SUCCEEDED',
+      reason: 'returned', failureReason: null, idempotencyKey: 'k1', requestFingerprint: 'f', createdBy: user.username, createdByUserId: user.id, decidedAt: now,
     },
   });
   const history = await db.paymentHistory.create({ data: { paymentId: payment.id, sequence: 1, status: 'CAPTURED', previousStatus: 'AWAITING_TERMINAL', actionReference: 'CAPTURE-1', source: 'TERMINAL', occurredAt: now } });
@@ -67,7 +73,7 @@ it('round-trips every model with every field', async () => {
     where: { id: merchant.id },
     include: {
       users: { include: { sessions: true } }, apiKeys: true, auditLogs: true,
-      stores: { include: { terminals: { include: { payments: { include: { history: true } } } } } },
+      stores: { include: { terminals: { include: { payments: { include: { history: true, refunds: true } } } } } },
       webhookConfigs: { include: { deliveries: { include: { attemptLog: true, event: true } } } },
     },
   });
@@ -81,6 +87,11 @@ it('round-trips every model with every field', async () => {
   expect(p.amount.toFixed()).toBe('1234.5678'); // exact decimal, never a float
   expect(p.terminalTimeoutMinutes.toFixed()).toBe('2.5');
   expect(p.history[0]).toMatchObject({ id: history.id, actionReference: 'CAPTURE-1' });
+  expect(p.capturedAmount!.toFixed()).toBe('1000.5');
+  expect(p.refundedAmount.toFixed()).toBe('0.25');
+  expect(p).toMatchObject({ settledAt: now, authorizedAt: now, twoStep: true });
+  expect(p.refunds[0]).toMatchObject({ id: refund.id, status: 'SUCCEEDED', idempotencyKey: 'k1', createdByUserId: user.id, decidedAt: now });
+  expect(p.refunds[0]!.amount.toFixed()).toBe('0.25');
   const d = back.webhookConfigs[0]!.deliveries[0]!;
   expect(d.attemptLog[0]).toMatchObject({ id: attempt.id, responseStatus: 200, durationMs: 12 });
   expect(d.event).toMatchObject({ payload: { x: 'y' }, mode: 'test' });

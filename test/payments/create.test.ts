@@ -46,6 +46,11 @@ describe('creating a payment', () => {
       createdAt: ISO,
       updatedAt: ISO,
       capturedAt: null,
+      capturedAmount: null,
+      refundedAmount: 0,
+      settledAt: null,
+      mode: 'live',
+      origin: 'PLATFORM',
     });
     expect(await billOn(shop)).toMatchObject({ amount: '12.5', currency: 'EUR', reference: 'order-1', status: 'WAITING', modes: ['CARD', 'QR_CODE'] });
     const entries = await history(stack, res.body.id);

@@ -33,14 +33,16 @@ afterAll(async () => {
 
 describe('GET /api/transactions/{id}', () => {
   it('returns the payment record of contracts 2 with an exact amount', async () => {
-    const p = await insertPayment(live.merchant.id, { amount: '1234.56', cardBrand: 'VISA', last4: '4242', paymentMethod: 'CARD', capturedAt: new Date('2026-11-22T09:00:00Z') });
+    const p = await insertPayment(live.merchant.id, {
+      amount: '1234.56', cardBrand: 'VISA', last4: '4242', paymentMethod: 'CARD', capturedAt: new Date('2026-11-22T09:00:00Z'), capturedAmount: '1234.56', refundedAmount: '34.5',
+    });
     const res = await call(stack.apiUrl, 'GET', `/api/transactions/${p.id}`, { key: live.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: p.id, pspReference: p.pspReference, status: 'CAPTURED', amount: 1234.56, currency: 'EUR', reference: p.reference, sequenceNumber: null,
       storeExternalId: 'store_a', terminalExternalId: p.terminalExternalId, paymentMethod: 'CARD', cardBrand: 'VISA', last4: '4242',
       previousStatus: null, reason: null, refusalReason: null, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString(),
-      capturedAt: '2026-11-22T09:00:00.000Z',
+      capturedAt: '2026-11-22T09:00:00.000Z', capturedAmount: 1234.56, refundedAmount: 34.5, settledAt: null, mode: 'live', origin: 'PLATFORM',
     });
   });
 

@@ -12,11 +12,32 @@ export const PAYMENT_STATUSES = [
   'EXPIRED',
   'ERROR',
   'FAILED',
+  // post-sale (contracts 7 and 8): reached only from CAPTURED
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+  'SETTLED',
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** Final statuses never change again, with one exception: a void turns CAPTURED into CANCELLED. */
-export const FINAL_STATUSES: readonly PaymentStatus[] = ['CAPTURED', 'REFUSED', 'CANCELLED', 'EXPIRED', 'ERROR', 'FAILED'];
+/**
+ * Final statuses: the sale is decided and the acquirer's word about the bill no longer changes it.
+ * Only post-sale operations move a decided payment on: a void (CAPTURED to CANCELLED), refunds
+ * (to PARTIALLY_REFUNDED, REFUNDED) and settlement (to SETTLED).
+ */
+export const FINAL_STATUSES: readonly PaymentStatus[] = [
+  'CAPTURED',
+  'REFUSED',
+  'CANCELLED',
+  'EXPIRED',
+  'ERROR',
+  'FAILED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+  'SETTLED',
+];
+/** Statuses a refund may start from (contracts 7). */
+export const REFUNDABLE_STATUSES: readonly PaymentStatus[] = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
+export const isRefundable = (s: string): boolean => (REFUNDABLE_STATUSES as readonly string[]).includes(s);
 /** Open statuses: the ones the creation idempotency of spec 7 protects. */
 export const OPEN_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL', 'AUTHORIZED'];
 /** A bill is (or may be) on the device: the statuses the one-open-bill-per-terminal rule counts. */
@@ -36,6 +57,8 @@ export const REASONS = {
   terminalError: 'TERMINAL_ERROR',
   acquirerUnreachable: 'ACQUIRER_UNREACHABLE',
   acquirerRejected: 'ACQUIRER_REJECTED',
+  /** A two-step authorisation nobody completed or released within AUTHORIZATION_WINDOW_MINUTES. */
+  authorizationExpired: 'AUTHORIZATION_EXPIRED',
 } as const;
 
 export type PaymentMode = 'CARD' | 'QR_CODE';

@@ -159,6 +159,8 @@ function observe(
       case 'CANCELLED':
       case 'WITHDRAWN':
         return change(state, { status: 'CANCELLED' }, ref, source, ctx);
+      case 'RELEASED':
+        return change(state, { status: 'CANCELLED', previousStatus: 'AUTHORIZED' }, ref, source, ctx);
       case 'EXPIRED':
         return change(state, { status: 'EXPIRED' }, ref, source, ctx);
       default:
@@ -183,6 +185,8 @@ function observe(
       return change(state, { status: 'ERROR', acquirerRef, reason: REASONS.terminalError }, ref, source, ctx);
     case 'EXPIRED':
       return change(state, { status: 'EXPIRED', acquirerRef }, ref, source, ctx);
+    case 'RELEASED':
+      return unchanged; // only an authorisation is released; it never reaches a bill still waiting
     case 'WITHDRAWN':
       switch (cause) {
         case 'EXPIRY':

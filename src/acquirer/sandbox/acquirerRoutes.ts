@@ -22,6 +22,13 @@ const sendBillSchema = z.strictObject({
 });
 const voidSchema = z.strictObject({ voidReference: z.string().min(1).max(200) });
 const closeSchema = z.strictObject({ batchReference: z.string().min(1).max(200), until: z.iso.datetime({ offset: true }) });
+const decimalText = z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"');
+const completeSchema = z.strictObject({ amount: decimalText, captureReference: z.string().min(1).max(200) });
+const refundSchema = z.strictObject({
+  refundReference: z.string().min(1).max(200),
+  amount: decimalText,
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code'),
+});
 
 /**
  * The network between service and device: `reachable: false` holds the request and then drops the
@@ -87,6 +94,24 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
     const deviceId = id(ctx.params.deviceId);
     const { batchReference, until } = parse(closeSchema, ctx.request.body ?? {});
     ctx.body = await engine.closeBatch(deviceId, batchReference, until);
+  });
+
+  router.post('/bills/:acquirerRef/complete', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    ctx.body = await engine.completeAuthorization(deviceId, ctx.params.acquirerRef ?? '', parse(completeSchema, ctx.request.body ?? {}));
+  });
+
+  router.post('/bills/:acquirerRef/release', async (ctx) => {
+    ctx.body = await engine.releaseAuthorization(id(ctx.params.deviceId), ctx.params.acquirerRef ?? '');
+  });
+
+  router.post('/bills/:acquirerRef/refunds', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    ctx.body = await engine.refund(deviceId, ctx.params.acquirerRef ?? '', parse(refundSchema, ctx.request.body ?? {}));
+  });
+
+  router.get('/refunds/:refundReference', (ctx) => {
+    ctx.body = engine.refundStatus(id(ctx.params.deviceId), ctx.params.refundReference ?? '');
   });
 
   router.get('/voids/:voidReference', (ctx) => {

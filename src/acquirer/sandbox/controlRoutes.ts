@@ -21,6 +21,8 @@ const settingsSchema = z.strictObject({
   latencyMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(120_000, 'must be at most 120000').optional(),
   voidConfirmDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
   omitFromReport: z.array(z.string().min(1).max(200)).max(10_000, 'must name at most 10000 references').optional(),
+  refundOutcome: z.enum(['SUCCEEDED', 'FAILED'], { error: "must be 'SUCCEEDED' or 'FAILED'" }).optional(),
+  refundConfirmDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
 });
 
 const amountSchema = z

@@ -1,7 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, SendBillRequest, SendBillResult, SettlementReport, VoidStatus } from '../port';
+import Decimal from 'decimal.js';
+import type {
+  BillState,
+  BillStatus,
+  CompleteAuthorizationRequest,
+  DeviceCapabilities,
+  PaymentMode,
+  RefundRequest,
+  RefundStatus,
+  SendBillRequest,
+  SendBillResult,
+  SettlementReport,
+  VoidStatus,
+} from '../port';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment } from './settlement';
-import { type Bill, type Device, type DeviceSettings, type Reversal, SandboxStore, type StateRecord } from './state';
+import { type Bill, type Device, type DeviceSettings, type Reversal, type SandboxRefund, SandboxStore, type StateRecord } from './state';
 
 /**
  * What the sandbox acquirer does, free of HTTP: the bill on each device, the customer's actions,
@@ -19,8 +32,9 @@ export class SandboxError extends Error {
 export interface SandboxEvent {
   deviceId: string;
   acquirerRef: string;
-  event: BillState | 'VOID_CONFIRMED';
+  event: BillState | 'VOID_CONFIRMED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED';
   voidReference?: string;
+  refundReference?: string;
 }
 
 export type CustomerAction =
@@ -63,6 +77,12 @@ export class SandboxEngine {
         changed.push(r, ...(bill ? [bill] : []));
       }
     }
+    for (const r of this.store.pendingRefunds()) {
+      if (now >= Date.parse(r.decideAt)) {
+        const bill = this.decideRefund(r, r.decideAt);
+        changed.push(r, ...(bill ? [bill] : []));
+      }
+    }
     // The outcome is recomputed from stored times after a restart, so reads need not wait for this write.
     if (changed.length) this.store.save(...changed).catch(this.onSaveError);
   }
@@ -76,6 +96,7 @@ export class SandboxEngine {
       if (bill?.state === 'WAITING') consider(Date.parse(bill.expiresAt));
     }
     for (const r of this.store.pendingReversals()) consider(Date.parse(r.confirmAt));
+    for (const r of this.store.pendingRefunds()) consider(Date.parse(r.decideAt));
     return next;
   }
 
@@ -96,6 +117,8 @@ export class SandboxEngine {
       reachable: d.reachable,
       latencyMs: d.latencyMs,
       voidConfirmDelayMs: d.voidConfirmDelayMs,
+      refundOutcome: d.refundOutcome,
+      refundConfirmDelayMs: d.refundConfirmDelayMs,
       omitFromReport: d.omitFromReport ?? [],
       currentBill: view(d.currentBillRef),
       lastBill: view(d.lastBillRef),
@@ -137,6 +160,7 @@ export class SandboxEngine {
         if (act.cardBrand !== undefined) bill.cardBrand = act.cardBrand;
         if (act.last4 !== undefined) bill.last4 = act.last4;
       }
+      if (!device.twoStep) bill.capturedAmount = bill.amount;
       this.decide(device, bill, device.twoStep ? 'AUTHORIZED' : 'CAPTURED', now);
     } else if (act.action === 'decline') {
       this.decide(device, bill, 'DECLINED', now);
@@ -262,6 +286,105 @@ export class SandboxEngine {
     return voidStatus(r);
   }
 
+  // ---- two-step completion and release ----
+
+  /** Captures an authorised bill (up to its amount); a repeat answers the completed bill. */
+  async completeAuthorization(deviceId: string, acquirerRef: string, req: CompleteAuthorizationRequest): Promise<BillStatus> {
+    this.settle();
+    const bill = this.deviceBill(deviceId, acquirerRef);
+    if (bill.state === 'CAPTURED' && bill.captureReference !== undefined) return billStatus(bill);
+    if (bill.state !== 'AUTHORIZED') throw new SandboxError(409, `only an AUTHORIZED bill can be completed; this one is ${bill.state}`);
+    if (new Decimal(req.amount).gt(bill.amount) || new Decimal(req.amount).lte(0)) {
+      throw new SandboxError(409, `the completion amount ${req.amount} must be greater than 0 and at most the authorised ${bill.amount}`);
+    }
+    bill.state = 'CAPTURED';
+    bill.capturedAmount = new Decimal(req.amount).toFixed();
+    bill.capturedAt = new Date().toISOString();
+    bill.captureReference = req.captureReference;
+    await this.store.save(bill);
+    return billStatus(bill);
+  }
+
+  /** Releases the hold of an authorised bill; a released or completed bill is answered as it is. */
+  async releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    this.settle();
+    const bill = this.deviceBill(deviceId, acquirerRef);
+    if (bill.state === 'AUTHORIZED') {
+      bill.state = 'RELEASED';
+      bill.decidedAt = new Date().toISOString();
+      await this.store.save(bill);
+    } else if (bill.state !== 'RELEASED' && bill.state !== 'CAPTURED') {
+      throw new SandboxError(409, `only an AUTHORIZED bill can be released; this one is ${bill.state}`);
+    }
+    return billStatus(bill);
+  }
+
+  // ---- refunds ----
+
+  /**
+   * One refund per refundReference: a repeat answers that refund (its first submission's answer may
+   * have been lost). A refund is decided at once, or refundConfirmDelayMs later, with the device's
+   * refundOutcome; more than the bill's captured amount not yet refunded fails.
+   */
+  async refund(deviceId: string, acquirerRef: string, req: RefundRequest): Promise<RefundStatus> {
+    this.settle();
+    const bill = this.deviceBill(deviceId, acquirerRef);
+    const existing = this.store.refund(req.refundReference);
+    if (existing) {
+      if (existing.acquirerRef !== acquirerRef) throw new SandboxError(409, `refund reference ${req.refundReference} belongs to another bill`);
+      return refundStatus(existing);
+    }
+    if (bill.state !== 'CAPTURED') throw new SandboxError(409, `only a CAPTURED bill can be refunded; this one is ${bill.state}`);
+    if (req.currency !== bill.currency) throw new SandboxError(409, `the refund currency ${req.currency} is not the bill's ${bill.currency}`);
+    const device = this.store.deviceOrDefault(deviceId);
+    const now = Date.now();
+    const r: SandboxRefund = {
+      refundReference: req.refundReference,
+      acquirerRef,
+      deviceId,
+      amount: new Decimal(req.amount).toFixed(),
+      currency: req.currency,
+      state: 'PENDING',
+      outcome: device.refundOutcome,
+      submittedAt: new Date(now).toISOString(),
+      decideAt: new Date(now + device.refundConfirmDelayMs).toISOString(),
+    };
+    const committed = this.store
+      .refundsOfBill(acquirerRef)
+      .filter((x) => x.state !== 'FAILED')
+      .reduce((sum, x) => sum.plus(x.amount), new Decimal(0));
+    const captured = new Decimal(bill.capturedAmount ?? bill.amount);
+    if (bill.voided) {
+      r.outcome = 'FAILED';
+      r.message = 'the bill was reversed';
+    } else if (new Decimal(req.amount).lte(0) || committed.plus(req.amount).gt(captured)) {
+      r.outcome = 'FAILED';
+      r.message = `the refund of ${req.amount} exceeds what is left of the captured ${captured.toFixed()}`;
+    }
+    this.store.addRefund(r);
+    if (device.refundConfirmDelayMs === 0 || r.message) this.decideRefund(r, r.submittedAt, false);
+    await this.store.save(r, bill);
+    return refundStatus(r);
+  }
+
+  refundStatus(deviceId: string, refundReference: string): RefundStatus {
+    this.settle();
+    const r = this.store.refund(refundReference);
+    if (!r || r.deviceId !== deviceId) throw new SandboxError(404, `no refund ${refundReference} on device ${deviceId}`);
+    return refundStatus(r);
+  }
+
+  /** Decides a refund as planned at its submission; answers the bill it changed. */
+  private decideRefund(r: SandboxRefund, at: string, notify = true): Bill | undefined {
+    r.state = r.outcome;
+    r.decidedAt = at;
+    if (r.state === 'FAILED') r.message ??= 'the issuer declined the refund';
+    const bill = this.store.bill(r.acquirerRef);
+    if (bill && r.state === 'SUCCEEDED') bill.refundedAmount = new Decimal(bill.refundedAmount ?? 0).plus(r.amount).toFixed();
+    if (notify) this.emit({ deviceId: r.deviceId, acquirerRef: r.acquirerRef, event: r.state === 'SUCCEEDED' ? 'REFUND_SUCCEEDED' : 'REFUND_FAILED', refundReference: r.refundReference });
+    return bill;
+  }
+
   voidStatus(deviceId: string, voidReference: string): VoidStatus {
     this.settle();
     const r = this.store.reversal(voidReference);
@@ -299,7 +422,13 @@ function billStatus(b: Bill): BillStatus {
     last4: b.last4,
     errorMessage: b.errorMessage,
     decidedAt: b.decidedAt,
+    capturedAmount: b.capturedAmount,
+    capturedAt: b.capturedAt,
   };
+}
+
+function refundStatus(r: SandboxRefund): RefundStatus {
+  return { refundReference: r.refundReference, state: r.state, amount: r.amount, message: r.message, decidedAt: r.decidedAt };
 }
 
 function voidStatus(r: Reversal): VoidStatus {

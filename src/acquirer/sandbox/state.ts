@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BillState, PaymentMode, SettlementReport, VoidState } from '../port';
+import type { BillState, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
@@ -21,6 +21,10 @@ export interface DeviceSettings {
   reachable: boolean;
   latencyMs: number;
   voidConfirmDelayMs: number;
+  /** How refunds of this device's payments end (decided when submitted). */
+  refundOutcome: 'SUCCEEDED' | 'FAILED';
+  /** Delays the decision on a refund; until then it is PENDING. */
+  refundConfirmDelayMs: number;
   /** Acquirer references the next settlement report leaves out (contracts 8). */
   omitFromReport: string[];
 }
@@ -58,6 +62,28 @@ export interface Bill {
   reportedIn?: string;
   /** Taken on the device outside the service (contracts 8 offline payment). */
   offline?: boolean;
+  /** Exact decimal captured: the amount, or what a two-step completion took. */
+  capturedAmount?: string;
+  /** When a two-step authorisation was completed. */
+  capturedAt?: string;
+  captureReference?: string;
+  /** Exact decimal of the succeeded refunds. */
+  refundedAmount?: string;
+}
+
+export interface SandboxRefund {
+  refundReference: string;
+  acquirerRef: string;
+  deviceId: string;
+  amount: string;
+  currency: string;
+  state: RefundState;
+  /** How the refund ends at decideAt (the device's refundOutcome when it was submitted). */
+  outcome: 'SUCCEEDED' | 'FAILED';
+  submittedAt: string;
+  decideAt: string;
+  decidedAt?: string;
+  message?: string;
 }
 
 export interface Reversal {
@@ -78,6 +104,7 @@ export interface StateFile {
   voids: Record<string, Reversal>;
   /** Settlement reports by `<deviceId> <batchReference>`, so a retried close answers the same report. */
   reports?: Record<string, SettlementReport>;
+  refunds?: Record<string, SandboxRefund>;
 }
 
 export const DEFAULT_SETTINGS: DeviceSettings = {
@@ -88,22 +115,27 @@ export const DEFAULT_SETTINGS: DeviceSettings = {
   latencyMs: 0,
   voidConfirmDelayMs: 0,
   omitFromReport: [],
+  refundOutcome: 'SUCCEEDED',
+  refundConfirmDelayMs: 0,
 };
 
 /** Bills that left their device longer ago than this are dropped at load (well past the void window), unless still to be reported. */
 const RETENTION_MS = 48 * 3600 * 1000;
 /** Settlement reports are kept this long for retried closes. */
 const REPORT_RETENTION_MS = 14 * 24 * 3600 * 1000;
+/** Captured bills are kept longer: they can still be refunded. */
+const CAPTURED_RETENTION_MS = 90 * 24 * 3600 * 1000;
 /** Journal lines after which the whole state is written again and the journal emptied. */
 const JOURNAL_COMPACT_LINES = 5000;
 
 /** A record that changed: a device, a bill or a reversal (other changes save the whole state). */
-export type StateRecord = Device | Bill | Reversal;
+export type StateRecord = Device | Bill | Reversal | SandboxRefund;
 
 interface JournalLine {
   devices?: Device[];
   bills?: Bill[];
   voids?: Reversal[];
+  refunds?: SandboxRefund[];
 }
 
 function readIfExists(file: string): string | undefined {
@@ -121,7 +153,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
   const text = readIfExists(file);
   const journal = readIfExists(path.join(dir, 'state.journal'));
   if (text === undefined && journal === undefined) return undefined;
-  let data: StateFile = { version: 1, devices: {}, bills: {}, voids: {}, reports: {} };
+  let data: StateFile = { version: 1, devices: {}, bills: {}, voids: {}, reports: {}, refunds: {} };
   if (text !== undefined) {
     let parsed: StateFile;
     try {
@@ -132,7 +164,10 @@ export function readStateFiles(dir: string): StateFile | undefined {
     if (parsed?.version !== 1 || typeof parsed.devices !== 'object' || typeof parsed.bills !== 'object') {
       throw new Error(`sandbox state file ${file} has an unknown format`);
     }
-    data = { version: 1, devices: parsed.devices, bills: parsed.bills, voids: parsed.voids ?? {}, reports: parsed.reports ?? {} };
+    // Devices saved before a setting existed take its default.
+    const devices: Record<string, Device> = {};
+    for (const [id, d] of Object.entries(parsed.devices)) devices[id] = { ...DEFAULT_SETTINGS, ...d };
+    data = { version: 1, devices, bills: parsed.bills, voids: parsed.voids ?? {}, reports: parsed.reports ?? {}, refunds: parsed.refunds ?? {} };
   }
   for (const raw of (journal ?? '').split('\n')) {
     if (!raw) continue;
@@ -145,6 +180,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const d of line.devices ?? []) data.devices[d.deviceId] = d;
     for (const b of line.bills ?? []) data.bills[b.acquirerRef] = b;
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
+    for (const r of line.refunds ?? []) (data.refunds ??= {})[r.refundReference] = r;
   }
   return data;
 }
@@ -152,7 +188,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
 export class SandboxStore {
   readonly file: string;
   private readonly journalFile: string;
-  private data: StateFile = { version: 1, devices: {}, bills: {}, voids: {} };
+  private data: StateFile = { version: 1, devices: {}, bills: {}, voids: {}, refunds: {} };
   /** acquirerRef by device and payment: send-bill's retry check without a scan of every bill. */
   private billsByPayment = new Map<string, string>();
   /** Records changed since the last write, and the write (queued, not started) that will carry them. */
@@ -232,6 +268,22 @@ export class SandboxStore {
     (this.data.reports ??= {})[`${r.deviceId} ${r.batchReference}`] = r;
   }
 
+  refund(refundReference: string): SandboxRefund | undefined {
+    return this.data.refunds?.[refundReference];
+  }
+
+  addRefund(r: SandboxRefund): void {
+    (this.data.refunds ??= {})[r.refundReference] = r;
+  }
+
+  refundsOfBill(acquirerRef: string): SandboxRefund[] {
+    return Object.values(this.data.refunds ?? {}).filter((r) => r.acquirerRef === acquirerRef);
+  }
+
+  pendingRefunds(): SandboxRefund[] {
+    return Object.values(this.data.refunds ?? {}).filter((r) => r.state === 'PENDING');
+  }
+
   pendingReversals(): Reversal[] {
     return Object.values(this.data.voids).filter((v) => v.state === 'PENDING');
   }
@@ -271,6 +323,7 @@ export class SandboxStore {
     const line: JournalLine = {};
     for (const r of records) {
       if ('voidReference' in r) (line.voids ??= []).push(r);
+      else if ('refundReference' in r) (line.refunds ??= []).push(r);
       else if ('paymentId' in r) (line.bills ??= []).push(r);
       else (line.devices ??= []).push(r);
     }
@@ -282,12 +335,13 @@ export class SandboxStore {
     for (const bill of Object.values(this.data.bills)) {
       const left = bill.decidedAt ? Date.parse(bill.decidedAt) : NaN;
       const unreported = bill.state === 'CAPTURED' && !bill.voided && !bill.reportedIn;
-      if (bill.state !== 'WAITING' && !unreported && now - left > RETENTION_MS) {
+      if (bill.state !== 'WAITING' && !unreported && now - left > (bill.state === 'CAPTURED' ? CAPTURED_RETENTION_MS : RETENTION_MS)) {
         delete this.data.bills[bill.acquirerRef];
         for (const device of Object.values(this.data.devices)) if (device.lastBillRef === bill.acquirerRef) device.lastBillRef = null;
       }
     }
     for (const r of Object.values(this.data.voids)) if (!this.data.bills[r.acquirerRef]) delete this.data.voids[r.voidReference];
+    for (const r of Object.values(this.data.refunds ?? {})) if (!this.data.bills[r.acquirerRef]) delete this.data.refunds![r.refundReference];
     for (const [key, r] of Object.entries(this.data.reports ?? {})) if (now - Date.parse(r.closedAt) > REPORT_RETENTION_MS) delete this.data.reports![key];
   }
 }
