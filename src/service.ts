@@ -7,6 +7,8 @@ import { startSandboxServer } from './acquirer/sandbox/server';
 import type { Config } from './config';
 import { createDb, type Db } from './db/client';
 import { createApp } from './http/app';
+import { refuseSandboxWithLiveKeys } from './security/startChecks';
+import { errorBody } from './http/errors';
 import { RateLimiter } from './http/rateLimit';
 import type { Logger } from './logger';
 import { setTemporalMetricsUrl } from './observability/metrics';
@@ -57,6 +59,8 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     let apiServer: http.Server | undefined;
     if (services.has('api')) {
       apiServer = http.createServer();
+      // Until the app is attached, every request gets 503 with Retry-After (never a hung socket).
+      apiServer.on('request', notReadyYet);
       running.apiUrl = await listen(apiServer, config.HOST, config.PORT);
       const server = apiServer;
       stops.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
@@ -79,6 +83,7 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     const db = createDb(targets.databaseUrl, { poolSize: config.DATABASE_URL ? 10 : 4 });
     running.db = db;
     stops.push(() => db.$disconnect());
+    await refuseSandboxWithLiveKeys(config, db);
 
     const connection = await Connection.connect({ address: targets.temporalAddress });
     stops.push(() => connection.close());
@@ -103,6 +108,7 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     }
     if (apiServer) {
       const app = createApp({ config, db, temporal: client, acquirer, logger: logger.child({ part: 'api' }), rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST) });
+      apiServer.off('request', notReadyYet);
       apiServer.on('request', app.callback());
     }
     return running;
@@ -110,6 +116,14 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     await stop();
     throw err;
   }
+}
+
+/** The answer while the API is starting: the spec's error shape, and when to try again. */
+export function notReadyYet(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const body = JSON.stringify(errorBody(503, 'the service is starting; retry shortly'));
+  req.resume(); // a request body is read and dropped, so the connection stays usable
+  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** A payment workflow's (or its activity's) log line names the payment, as the API's lines do. */

@@ -61,3 +61,8 @@ it('gives the Temporal server the settings the service relies on, the same as th
   const values = Object.fromEntries(Object.entries(dynamicConfig).map(([key, entries]) => [key, (entries as Array<{ value: unknown }>)[0]!.value]));
   expect(values).toEqual(TEMPORAL_DYNAMIC_CONFIG);
 });
+
+it('publishes no port of the sandbox acquirer: its control endpoints take no credentials', () => {
+  expect(compose.services.sandbox.ports).toBeUndefined();
+  expect(serviceEnv('api').SANDBOX_URL).toBe('http://sandbox:3100');
+});

@@ -43,6 +43,8 @@ export const configSchema = z
     ACQUIRER: z.enum(['sandbox'], { message: "must be 'sandbox'" }).default('sandbox'),
     SANDBOX_URL: z.string().url('must be a URL').optional(),
     SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
+    /** A production start with ACQUIRER=sandbox refuses while live API keys exist, unless this is true. */
+    SANDBOX_ALLOW_LIVE_KEYS: bool.default(false),
     SANDBOX_NOTIFY_SECRET: z.string().min(16, 'must be at least 16 characters').default('sandbox-notify-secret-change-me'),
     SERVICES: z
       .string()

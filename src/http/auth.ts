@@ -8,16 +8,23 @@ import type { ApiContext } from './context';
 
 export type AuthKind = 'apiKey' | 'session' | 'none';
 
-/** The API key of a request: X-API-Key, or `Authorization: Bearer isp_live_...|isp_test_...`. */
+/**
+ * The API key of a request: X-API-Key, or `Authorization: Bearer isp_live_...|isp_test_...`.
+ * Contracts 2: any other Authorization content is 401, also next to a valid X-API-Key (a request
+ * carrying Basic credentials or a bare token is not one this service understands, so it is not
+ * half-accepted); when both carry a key they must be the same key.
+ */
 export function presentedApiKey(headers: Record<string, string | string[] | undefined>): string | undefined {
   const header = headers['x-api-key'];
-  if (typeof header === 'string' && header.length > 0) return header;
+  const fromHeader = typeof header === 'string' && header.length > 0 ? header : undefined;
   const auth = headers.authorization;
-  if (typeof auth === 'string') {
-    const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
-    if (m && keyModeOf(m[1]!)) return m[1];
-  }
-  return undefined;
+  if (auth === undefined) return fromHeader;
+  if (typeof auth !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(auth.trim());
+  const bearer = m && keyModeOf(m[1]!) ? m[1] : undefined;
+  if (!bearer) return undefined;
+  if (fromHeader !== undefined && fromHeader !== bearer) return undefined;
+  return bearer;
 }
 
 async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {

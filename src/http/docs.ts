@@ -4,11 +4,12 @@ import type Router from '@koa/router';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 
 /** The API docs page at /docs: Swagger UI served from its npm package, never from the web. */
-const ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
-};
+/** A Map, not an object: a requested name such as `__proto__` or `constructor` finds nothing. */
+const ASSETS = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'application/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>In-store payments API</title>
@@ -29,7 +30,7 @@ export function mountDocs(router: Router<any, any>, document: () => object): voi
     ctx.body = PAGE;
   });
   router.get('/docs/:asset', (ctx) => {
-    const type = ASSETS[ctx.params.asset!];
+    const type = ASSETS.get(ctx.params.asset!);
     if (!type) return; // falls through to the 404 of the error handler
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=86400');

@@ -5,7 +5,7 @@ import type { Area } from '../auth/roles';
 import { authenticate, type AuthKind } from './auth';
 import type { ApiContext } from './context';
 import { ErrorBody } from './openapi';
-import { parseOr400, rejectNulCharacters } from './validation';
+import { parseOr400, rejectHostileShapes } from './validation';
 
 /**
  * One declaration per endpoint: it registers the OpenAPI operation and mounts the Koa handler with
@@ -73,9 +73,9 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
 
   const koaPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
   (router as any)[spec.method](koaPath, authenticate(spec.auth, spec.area) as any, async (ctx: ApiContext) => {
-    rejectNulCharacters(ctx.params, 'path');
-    rejectNulCharacters(ctx.query, 'query');
-    rejectNulCharacters(ctx.request.body, 'body');
+    rejectHostileShapes(ctx.params, 'path');
+    rejectHostileShapes(ctx.query, 'query');
+    rejectHostileShapes(ctx.request.body, 'body');
     const input = {
       params: spec.params ? parseOr400(spec.params, ctx.params, '', 'path') : ctx.params,
       query: spec.query ? parseOr400(spec.query, ctx.query, '', 'query') : ctx.query,

@@ -1,5 +1,6 @@
 import type { ZodError, ZodType } from 'zod';
 import { invalid } from '../domain/errors';
+import { inputShapeProblem } from '../security/inputShape';
 
 /** A zod failure as one 400 message that names each field and the reason. */
 export function describeZodError(error: ZodError, where: string, whole = 'body'): string {
@@ -25,22 +26,11 @@ export function parseOr400<T>(schema: ZodType<T>, input: unknown, where: string,
 }
 
 /**
- * PostgreSQL cannot store NUL characters in text or JSON; a request carrying one anywhere (value
- * or object key) is refused with 400 naming the field, before any handler runs.
+ * Refuses, with 400 naming the field, input no endpoint accepts: NUL characters (PostgreSQL cannot
+ * store them), reserved object keys such as `__proto__`, and nesting deeper than MAX_INPUT_DEPTH
+ * (src/security/inputShape.ts). Runs before any handler or schema.
  */
-export function rejectNulCharacters(input: unknown, where: string): void {
-  const visit = (value: unknown, path: string): void => {
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) throw invalid(`${path || where}: must not contain NUL characters`);
-    } else if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i)));
-    } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        const field = path ? `${path}.${k}` : k;
-        if (k.includes('\u0000')) throw invalid(`${path || where}: keys must not contain NUL characters`);
-        visit(v, field);
-      }
-    }
-  };
-  visit(input, '');
+export function rejectHostileShapes(input: unknown, where: string): void {
+  const problem = inputShapeProblem(input, where);
+  if (problem) throw invalid(problem);
 }

@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import type { SandboxEngine } from './engine';
-import { deviceIdSchema, modeSchema, parse } from './http';
+import { deviceIdSchema, modeSchema, parse, refSchema } from './http';
 
 /**
  * The acquirer API the HttpAcquirer adapter calls, all under /acquirer/v1/devices/{deviceId}.
@@ -20,7 +20,7 @@ const sendBillSchema = z.strictObject({
   modes: z.array(modeSchema).min(1, 'must name at least one mode'),
   timeoutSeconds: z.number().positive('must be greater than zero').max(86_400, 'must be at most 86400'),
 });
-const voidSchema = z.strictObject({ voidReference: z.string().min(1).max(200) });
+const voidSchema = z.strictObject({ voidReference: refSchema });
 const closeSchema = z.strictObject({ batchReference: z.string().min(1).max(200), until: z.iso.datetime({ offset: true }) });
 const decimalText = z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"');
 const completeSchema = z.strictObject({ amount: decimalText, captureReference: z.string().min(1).max(200) });
@@ -63,6 +63,7 @@ export function networkConditions(engine: SandboxEngine, opts: { holdMs: number;
 export function acquirerRoutes(engine: SandboxEngine): Router {
   const router = new Router({ prefix: `${ACQUIRER_PREFIX}/devices/:deviceId` });
   const id = (raw: string | undefined) => parse(deviceIdSchema, raw, 'deviceId');
+  const ref = (raw: string | undefined, what: string) => parse(refSchema, raw, what);
 
   router.get('/', (ctx) => {
     ctx.body = engine.capabilities(id(ctx.params.deviceId));
@@ -76,17 +77,17 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
   });
 
   router.get('/bills/:acquirerRef', (ctx) => {
-    ctx.body = engine.billStatus(id(ctx.params.deviceId), ctx.params.acquirerRef ?? '');
+    ctx.body = engine.billStatus(id(ctx.params.deviceId), ref(ctx.params.acquirerRef, 'acquirerRef'));
   });
 
   router.post('/bills/:acquirerRef/withdraw', async (ctx) => {
-    ctx.body = await engine.withdrawBill(id(ctx.params.deviceId), ctx.params.acquirerRef ?? '');
+    ctx.body = await engine.withdrawBill(id(ctx.params.deviceId), ref(ctx.params.acquirerRef, 'acquirerRef'));
   });
 
   router.post('/bills/:acquirerRef/voids', async (ctx) => {
     const deviceId = id(ctx.params.deviceId);
     const { voidReference } = parse(voidSchema, ctx.request.body ?? {});
-    ctx.body = await engine.submitVoid(deviceId, ctx.params.acquirerRef ?? '', voidReference);
+    ctx.body = await engine.submitVoid(deviceId, ref(ctx.params.acquirerRef, 'acquirerRef'), voidReference);
   });
 
   // Closes the device's settlement batch; the same batchReference answers the same report.
@@ -98,24 +99,24 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
 
   router.post('/bills/:acquirerRef/complete', async (ctx) => {
     const deviceId = id(ctx.params.deviceId);
-    ctx.body = await engine.completeAuthorization(deviceId, ctx.params.acquirerRef ?? '', parse(completeSchema, ctx.request.body ?? {}));
+    ctx.body = await engine.completeAuthorization(deviceId, ref(ctx.params.acquirerRef, 'acquirerRef'), parse(completeSchema, ctx.request.body ?? {}));
   });
 
   router.post('/bills/:acquirerRef/release', async (ctx) => {
-    ctx.body = await engine.releaseAuthorization(id(ctx.params.deviceId), ctx.params.acquirerRef ?? '');
+    ctx.body = await engine.releaseAuthorization(id(ctx.params.deviceId), ref(ctx.params.acquirerRef, 'acquirerRef'));
   });
 
   router.post('/bills/:acquirerRef/refunds', async (ctx) => {
     const deviceId = id(ctx.params.deviceId);
-    ctx.body = await engine.refund(deviceId, ctx.params.acquirerRef ?? '', parse(refundSchema, ctx.request.body ?? {}));
+    ctx.body = await engine.refund(deviceId, ref(ctx.params.acquirerRef, 'acquirerRef'), parse(refundSchema, ctx.request.body ?? {}));
   });
 
   router.get('/refunds/:refundReference', (ctx) => {
-    ctx.body = engine.refundStatus(id(ctx.params.deviceId), ctx.params.refundReference ?? '');
+    ctx.body = engine.refundStatus(id(ctx.params.deviceId), ref(ctx.params.refundReference, 'refundReference'));
   });
 
   router.get('/voids/:voidReference', (ctx) => {
-    ctx.body = engine.voidStatus(id(ctx.params.deviceId), ctx.params.voidReference ?? '');
+    ctx.body = engine.voidStatus(id(ctx.params.deviceId), ref(ctx.params.voidReference, 'voidReference'));
   });
 
   return router;

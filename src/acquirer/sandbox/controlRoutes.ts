@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import { z } from 'zod';
 import type { AcquirerCallLog } from './callLog';
 import type { SandboxEngine } from './engine';
-import { deviceIdSchema, modeSchema, parse } from './http';
+import { deviceIdSchema, modeSchema, parse, refSchema } from './http';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../money/currencies';
 
 /**
@@ -75,7 +75,7 @@ export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): R
 
   // Any bill, also after it left its device (outcome, card details, `voided`).
   router.get('/bills/:acquirerRef', (ctx) => {
-    ctx.body = engine.billView(ctx.params.acquirerRef ?? '');
+    ctx.body = engine.billView(parse(refSchema, ctx.params.acquirerRef, 'acquirerRef'));
   });
 
   // The sandbox's own time per acquirer call (the benchmark's overhead figure); `since` in epoch ms.

@@ -45,5 +45,16 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, what = 'bo
   throw new SandboxError(400, message);
 }
 
-export const deviceIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 letters, digits or . _ : -');
+/**
+ * Every id in a path is checked here, at the edge: a fixed alphabet, and never the name of a
+ * property every object has (`__proto__`, `constructor`, ...), so no id can reach an object's
+ * prototype even where a lookup is not a Map.
+ */
+const idSchema = (max: number) =>
+  z
+    .string()
+    .regex(new RegExp(`^[A-Za-z0-9._:-]{1,${max}}$`), `must be 1-${max} letters, digits or . _ : -`)
+    .refine((v) => !(v in Object.prototype) && v !== 'prototype', 'is a reserved name');
+export const deviceIdSchema = idSchema(128);
+export const refSchema = idSchema(200);
 export const modeSchema = z.enum(['CARD', 'QR_CODE']);

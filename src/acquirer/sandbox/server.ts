@@ -4,7 +4,8 @@ import Koa from 'koa';
 import { ACQUIRER_PREFIX, acquirerRoutes, networkConditions } from './acquirerRoutes';
 import { AcquirerCallLog } from './callLog';
 import { controlRoutes } from './controlRoutes';
-import { SandboxEngine } from './engine';
+import { SandboxEngine, SandboxError } from './engine';
+import { inputShapeProblem } from '../../security/inputShape';
 import { errorMiddleware, type SandboxLogger } from './http';
 import { createNotifier } from './notify';
 import { SandboxStore } from './state';
@@ -59,7 +60,14 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
   });
   const calls = new AcquirerCallLog();
   app.use(calls.middleware(ACQUIRER_PREFIX));
-  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', onError: (_err, ctx) => ctx.throw(400, 'body: not valid JSON') }));
+  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', onError: (err, ctx) =>
+        ctx.throw(400, err.message === 'Object contains forbidden prototype property' ? "body: '__proto__' is a reserved name and not accepted as a key" : 'body: not valid JSON') }));
+  app.use(async (ctx, next) => {
+    // The same edge check as the API's: no prototype keys, NUL characters or runaway nesting.
+    const problem = inputShapeProblem(ctx.request.body, 'body');
+    if (problem) throw new SandboxError(400, problem);
+    await next();
+  });
   app.use(networkConditions(engine, { holdMs: opts.unreachableHoldMs ?? 200, held }));
   for (const router of [controlRoutes(engine, calls), acquirerRoutes(engine)]) {
     app.use(router.routes());

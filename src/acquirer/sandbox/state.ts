@@ -138,6 +138,14 @@ interface JournalLine {
   refunds?: SandboxRefund[];
 }
 
+/**
+ * The dictionaries are objects without a prototype: a key a caller chose (a device id such as
+ * `__proto__` or `constructor`) is only ever an own entry, never Object.prototype or its methods.
+ */
+function dict<T>(from?: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from ?? {});
+}
+
 function readIfExists(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
@@ -153,7 +161,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
   const text = readIfExists(file);
   const journal = readIfExists(path.join(dir, 'state.journal'));
   if (text === undefined && journal === undefined) return undefined;
-  let data: StateFile = { version: 1, devices: {}, bills: {}, voids: {}, reports: {}, refunds: {} };
+  let data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict() };
   if (text !== undefined) {
     let parsed: StateFile;
     try {
@@ -165,9 +173,9 @@ export function readStateFiles(dir: string): StateFile | undefined {
       throw new Error(`sandbox state file ${file} has an unknown format`);
     }
     // Devices saved before a setting existed take its default.
-    const devices: Record<string, Device> = {};
+    const devices = dict<Device>();
     for (const [id, d] of Object.entries(parsed.devices)) devices[id] = { ...DEFAULT_SETTINGS, ...d };
-    data = { version: 1, devices, bills: parsed.bills, voids: parsed.voids ?? {}, reports: parsed.reports ?? {}, refunds: parsed.refunds ?? {} };
+    data = { version: 1, devices, bills: dict(parsed.bills), voids: dict(parsed.voids), reports: dict(parsed.reports), refunds: dict(parsed.refunds) };
   }
   for (const raw of (journal ?? '').split('\n')) {
     if (!raw) continue;
@@ -180,7 +188,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const d of line.devices ?? []) data.devices[d.deviceId] = d;
     for (const b of line.bills ?? []) data.bills[b.acquirerRef] = b;
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
-    for (const r of line.refunds ?? []) (data.refunds ??= {})[r.refundReference] = r;
+    for (const r of line.refunds ?? []) (data.refunds ??= dict())[r.refundReference] = r;
   }
   return data;
 }
@@ -188,7 +196,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
 export class SandboxStore {
   readonly file: string;
   private readonly journalFile: string;
-  private data: StateFile = { version: 1, devices: {}, bills: {}, voids: {}, refunds: {} };
+  private data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict() };
   /** acquirerRef by device and payment: send-bill's retry check without a scan of every bill. */
   private billsByPayment = new Map<string, string>();
   /** Records changed since the last write, and the write (queued, not started) that will carry them. */
@@ -265,7 +273,7 @@ export class SandboxStore {
   }
 
   addReport(r: SettlementReport): void {
-    (this.data.reports ??= {})[`${r.deviceId} ${r.batchReference}`] = r;
+    (this.data.reports ??= dict())[`${r.deviceId} ${r.batchReference}`] = r;
   }
 
   refund(refundReference: string): SandboxRefund | undefined {
@@ -273,7 +281,7 @@ export class SandboxStore {
   }
 
   addRefund(r: SandboxRefund): void {
-    (this.data.refunds ??= {})[r.refundReference] = r;
+    (this.data.refunds ??= dict())[r.refundReference] = r;
   }
 
   refundsOfBill(acquirerRef: string): SandboxRefund[] {
