@@ -10,8 +10,9 @@ import { request } from '../support/http';
 import type { RunningStack } from '../support/serviceStack';
 import type { Shop, Till } from '../support/shop';
 
-async function rssMiB(apiUrl: string): Promise<number | null> {
-  const res = await request('GET', `${apiUrl}/metrics`);
+async function rssMiB(metricsUrl: string | undefined): Promise<number | null> {
+  if (!metricsUrl) return null;
+  const res = await request('GET', metricsUrl);
   const m = typeof res.body === 'string' ? /^process_resident_memory_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)/m.exec(res.body) : null;
   return m ? Math.round(Number(m[1]) / 2 ** 20) : null;
 }
@@ -25,7 +26,7 @@ export async function holdOpenPayments(opts: {
   pay: (till: Till) => Promise<void>;
 }) {
   const { stack, shop, count } = opts;
-  const rssBefore = await rssMiB(stack.apiUrl);
+  const rssBefore = await rssMiB(stack.metricsUrl);
   let n = 0;
   let made = 0;
   let errors = 0;
@@ -63,5 +64,5 @@ export async function holdOpenPayments(opts: {
     await connection.close();
   }
   if (typeof global.gc === 'function') global.gc();
-  return { requested: count, captured: made, errors, createSeconds, paymentWorkflowsRunning: running, serviceRssBeforeMiB: rssBefore, serviceRssMiB: await rssMiB(stack.apiUrl) };
+  return { requested: count, captured: made, errors, createSeconds, paymentWorkflowsRunning: running, serviceRssBeforeMiB: rssBefore, serviceRssMiB: await rssMiB(stack.metricsUrl) };
 }

@@ -26,8 +26,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const metricsPort = config.TEMPORAL_METRICS_PORT || (await freePort(config.HOST));
-  installTemporalRuntime(logger, `${config.HOST}:${metricsPort}`);
+  const metricsPort = config.TEMPORAL_METRICS_PORT || (await freePort(config.METRICS_HOST));
+  installTemporalRuntime(logger, `${config.METRICS_HOST}:${metricsPort}`);
   const children: ManagedChild[] = [];
   let service: Awaited<ReturnType<typeof startService>> | undefined;
   let stopping = false;
@@ -74,6 +74,7 @@ async function main(): Promise<void> {
       service.apiUrl && `api=${service.apiUrl}`,
       service.apiUrl && `docs=${service.apiUrl}/docs`,
       service.sandboxUrl && `sandbox=${service.sandboxUrl}`,
+      service.metricsUrl && `metrics=${service.metricsUrl}`,
       temporalUi && `temporal-ui=${temporalUi}`,
       temporalAddress && `temporal=${temporalAddress}`,
       databaseUrl && `database=${config.DATABASE_URL ? 'external' : databaseUrl.replace(/\/\/[^@]*@/, '//')}`,

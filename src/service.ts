@@ -12,6 +12,7 @@ import { errorBody } from './http/errors';
 import { RateLimiter } from './http/rateLimit';
 import type { Logger } from './logger';
 import { setTemporalMetricsUrl } from './observability/metrics';
+import { startMetricsServer } from './observability/metricsServer';
 import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
 import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
@@ -26,6 +27,8 @@ import { paymentIdOfWorkflowId } from '../workflows/payment/messages';
 export interface RunningService {
   apiUrl?: string;
   sandboxUrl?: string;
+  /** GET /metrics of this process (METRICS_HOST:METRICS_PORT), when it runs the API or a worker. */
+  metricsUrl?: string;
   db?: Db;
   client?: Client;
   worker?: Worker;
@@ -78,6 +81,10 @@ export async function startService(config: Config, targets: ServiceTargets, logg
       stops.push(() => sandbox.close());
     }
     if (!services.has('api') && !services.has('worker')) return running;
+
+    const metrics = await startMetricsServer(config.METRICS_HOST, config.METRICS_PORT);
+    running.metricsUrl = metrics.url;
+    stops.push(() => metrics.close());
 
     const acquirer = new HttpAcquirer(config.SANDBOX_URL ?? running.sandboxUrl ?? config.sandboxUrl);
     const db = createDb(targets.databaseUrl, { poolSize: config.DATABASE_URL ? 10 : 4 });

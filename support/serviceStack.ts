@@ -12,6 +12,8 @@ import { freePort } from '../src/process/freePort';
 
 export interface RunningStack {
   apiUrl: string;
+  /** GET /metrics of the service process (its own loopback port, from the ready line). */
+  metricsUrl?: string;
   sandboxUrl: string;
   databaseUrl: string;
   temporalAddress: string;
@@ -86,9 +88,10 @@ export async function startStack(opts: {
 
   const api = /\bapi=(\S+)/.exec(ready)?.[1];
   const sandbox = /\bsandbox=(\S+)/.exec(ready)?.[1];
+  const metrics = /\bmetrics=(\S+)/.exec(ready)?.[1];
   if (!api || !sandbox) {
     await stop();
     throw new Error(`unexpected ready line: ${ready}`);
   }
-  return { apiUrl: api, sandboxUrl: sandbox, databaseUrl, temporalAddress, logFile, stop };
+  return { apiUrl: api, sandboxUrl: sandbox, metricsUrl: metrics, databaseUrl, temporalAddress, logFile, stop };
 }

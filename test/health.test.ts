@@ -76,7 +76,7 @@ describe('HTTP foundation', () => {
 
   it('serves Prometheus metrics: API latency by route and the Temporal worker\'s own', async () => {
     await call(stack.apiUrl, 'GET', '/health');
-    const res = await fetch(`${stack.apiUrl}/metrics`);
+    const res = await fetch(stack.metricsUrl!);
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toMatch(/isp_http_request_duration_seconds_bucket\{[^}]*route="\/health"/);

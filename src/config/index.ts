@@ -26,6 +26,9 @@ export const configSchema = z
     TEMPORAL_PORT: port.default(7233),
     TEMPORAL_UI_PORT: port.default(8233),
     EMBEDDED_DB_PORT: port.default(5433),
+    /** GET /metrics of this process, on its own address (never the API's port); 0 picks a free port. */
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    METRICS_PORT: listenPort.default(0),
     /** The Temporal SDK's own Prometheus endpoint (worker metrics); 0 picks a free port. */
     TEMPORAL_METRICS_PORT: listenPort.default(0),
     DATA_DIR: z.string().min(1).default('./data'),

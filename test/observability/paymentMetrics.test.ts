@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 const statusCount = async (status: string): Promise<number> => {
-  const text = await (await fetch(`${stack.apiUrl}/metrics`)).text();
+  const text = await (await fetch(stack.metricsUrl!)).text();
   const m = new RegExp(`isp_payment_status_events_total\\{status="${status}"\\} (\\d+)`).exec(text);
   return m ? Number(m[1]) : 0;
 };

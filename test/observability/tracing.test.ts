@@ -50,7 +50,7 @@ it('exports spans of the client, the workflow and its activities', async () => {
     expect([...spanNames].join(' ')).toMatch(/RunWorkflow:/);
     expect([...spanNames].join(' ')).toMatch(/RunActivity:/);
     // the delivery outcome is counted in the Prometheus metrics
-    const metrics = await (await fetch(`${stack.apiUrl}/metrics`)).text();
+    const metrics = await (await fetch(stack.metricsUrl!)).text();
     expect(metrics).toMatch(/isp_webhook_delivery_attempts_total\{outcome="delivered"\} [1-9]/);
   } finally {
     receiver.close();

@@ -112,6 +112,17 @@ describe('Authorization header (point 8, contracts 2)', () => {
   });
 });
 
+describe('metrics (point 7)', () => {
+  it('serves GET /metrics on its own loopback port, not on the API', async () => {
+    expectErrorShape(await call(stack.apiUrl, 'GET', '/metrics'), 404);
+    expect(new URL(stack.metricsUrl!).hostname).toBe('127.0.0.1');
+    expect(new URL(stack.metricsUrl!).port).not.toBe(new URL(stack.apiUrl).port);
+    const res = await fetch(stack.metricsUrl!);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/isp_http_request_duration_seconds/);
+  });
+});
+
 /** A Temporal address that accepts connections and never answers: the start stays under way. */
 async function silentServer(): Promise<{ address: string; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();

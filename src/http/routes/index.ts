@@ -4,7 +4,6 @@ import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { healthRoutes } from './health';
-import { metricsRoutes } from './metrics';
 import { paymentRoutes } from './payments';
 import { storeRoutes } from './stores';
 import { terminalRoutes } from './terminals';
@@ -13,4 +12,4 @@ import { userRoutes } from './users';
 import { webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
-export const routeModules: RouteModule[] = [healthRoutes, metricsRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes, paymentRoutes, acquirerNotificationRoutes];
+export const routeModules: RouteModule[] = [healthRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes, paymentRoutes, acquirerNotificationRoutes];
