@@ -9,6 +9,7 @@ import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
 import { paymentSweepActivities } from './payments/sweep';
+import { settlementActivities } from './settlement';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -32,6 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentAcquirerActivities(deps),
     ...paymentProjectionActivities(deps),
     ...paymentSweepActivities(deps),
+    ...settlementActivities(deps),
   };
 }
 

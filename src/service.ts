@@ -17,6 +17,7 @@ import { ensureSearchAttributes } from './temporal/searchAttributesRegistration'
 import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
+import { ensureAutoCloseSchedule } from './settlement/autoClose';
 import { paymentIdOfWorkflowId } from '../workflows/payment/messages';
 
 /**
@@ -112,6 +113,8 @@ export async function startService(config: Config, targets: ServiceTargets, logg
       });
       // The reconciliation sweep (payments): a Schedule on this worker's task queue.
       await ensureSweepSchedule(client, config, logger.child({ part: 'sweep' }));
+      // The daily settlement close (contracts 8): a Schedule on this worker's task queue.
+      await ensureAutoCloseSchedule(client, config, logger.child({ part: 'settlement' }));
     }
     if (apiServer) {
       const app = createApp({ config, db, temporal: client, acquirer, logger: logger.child({ part: 'api' }), rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST) });

@@ -3,3 +3,5 @@ export {};
 export { webhookDeliveryWorkflow } from './webhooks/delivery';
 export { paymentWorkflow } from './payment/paymentWorkflow';
 export { paymentSweepWorkflow } from './sweep/sweepWorkflow';
+export { settlementCloseWorkflow } from './settlement/closeWorkflow';
+export { settlementAutoCloseWorkflow } from './settlement/autoCloseWorkflow';

@@ -33,6 +33,7 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
           data: {
             ...fields,
             capturedAt: fields.capturedAt ? new Date(fields.capturedAt) : null,
+            ...(fields.settledAt ? { settledAt: new Date(fields.settledAt) } : {}),
             historySequence: event.sequence,
           },
         }),

@@ -1,5 +1,6 @@
 import { dispatchEvent } from '../../src/webhooks/dispatch';
-import { eventTypeForStatus, paymentEventId } from '../../src/webhooks/events';
+import { eventTypeForEntry, paymentEventId } from '../../src/webhooks/events';
+import { settlementDataOf } from '../../src/settlement/events';
 import { paymentEventBody, storedBody } from '../../src/webhooks/payload';
 import type { ActivityDeps } from '../index';
 
@@ -23,11 +24,12 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
       include: { payment: { include: { merchant: true } } },
     });
     if (!entry) throw new Error(`no history entry ${input.sequence} for payment ${input.paymentId}`);
-    const eventType = eventTypeForStatus(entry.status);
+    const eventType = eventTypeForEntry(entry);
     if (!eventType) return null;
     const p = entry.payment;
     const eventId = paymentEventId(p.id, entry.sequence);
-    const stored = storedBody(paymentEventBody(eventId, eventType, p.merchant.externalId, p, entry));
+    const settlement = eventType === 'PAYMENT_SETTLED' ? await settlementDataOf(deps.db, p.id) : undefined;
+    const stored = storedBody(paymentEventBody(eventId, eventType, p.merchant.externalId, p, entry, settlement));
     await deps.db.webhookEvent.upsert({
       where: { id: eventId },
       create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, ...stored },

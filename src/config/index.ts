@@ -77,6 +77,11 @@ export const configSchema = z
     EXPIRY_GRACE_SECONDS: z.coerce.number({ message: 'must be a number' }).min(0, 'must be zero or more').default(30),
     SWEEP_INTERVAL_SECONDS: positive.default(120),
     VOID_WINDOW_MINUTES: positive.default(1395),
+    /** Contracts 8: a store's business day ends at this local hour; the daily close runs then. */
+    SETTLEMENT_CUTOFF_HOUR: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be 0-23').max(23, 'must be 0-23').default(2),
+    SETTLEMENT_AUTO_CLOSE: bool.default(true),
+    /** How often the daily close looks for stores whose business day has ended. */
+    SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS: positive.default(60),
     VOID_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
     /** How long a payment creation waits for the bill to reach the device before answering 503 (the payment stays open). */
     PAYMENT_PLACEMENT_WAIT_SECONDS: positive.default(10),

@@ -51,6 +51,7 @@ export function workflowInputFromPayment(
     historySequence: p.historySequence,
     acquirerRef: p.acquirerRef,
     capturedAtMs: p.capturedAt ? p.capturedAt.getTime() : null,
+    settledAtMs: p.settledAt ? p.settledAt.getTime() : null,
     startedBy,
   };
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /** Event types of spec 6 that the in-store lifecycle emits, plus TEST on demand. */
-export const PAYMENT_EVENT_TYPES = ['PAYMENT_CAPTURED', 'PAYMENT_AUTHORIZED', 'PAYMENT_REFUSED', 'PAYMENT_CANCELLED', 'PAYMENT_ERROR'] as const;
+export const PAYMENT_EVENT_TYPES = ['PAYMENT_CAPTURED', 'PAYMENT_AUTHORIZED', 'PAYMENT_REFUSED', 'PAYMENT_CANCELLED', 'PAYMENT_ERROR', 'PAYMENT_SETTLED'] as const;
 export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'TEST'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -19,10 +19,18 @@ export function eventTypeForStatus(status: string): EventType | undefined {
     case 'ERROR':
     case 'FAILED':
       return 'PAYMENT_ERROR';
+    case 'SETTLED':
+      return 'PAYMENT_SETTLED';
     default:
       return undefined;
   }
 }
+
+/** The event of a status history entry: settlement emits PAYMENT_SETTLED whatever status the payment keeps. */
+export function eventTypeForEntry(entry: { status: string; actionReference: string }): EventType | undefined {
+  return entry.actionReference.startsWith(SETTLE_PREFIX) ? 'PAYMENT_SETTLED' : eventTypeForStatus(entry.status);
+}
+export const SETTLE_PREFIX = 'SETTLE-';
 
 /**
  * The event id of a payment status event: derived from the payment id and the history sequence,

@@ -20,8 +20,12 @@ export interface WebhookEventBody {
   eventType: EventType;
   merchantExternalId: string;
   timestamp: string;
-  data: WebhookEventData;
+  data: WebhookEventData & { settlement?: SettlementData };
 }
+
+/** `data.settlement` of PAYMENT_SETTLED (contracts 8): the batch, its business date, this payment's fee and net (decimal strings). */
+export type SettlementData = { batchId: string; date: string; feeAmount: string; netAmount: string };
+const SETTLEMENT_FIELDS = ['batchId', 'date', 'feeAmount', 'netAmount'] as const;
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -38,7 +42,12 @@ export function serializeEventBody(body: unknown): Buffer {
     eventType: text(p.eventType),
     merchantExternalId: text(p.merchantExternalId),
     timestamp: text(p.timestamp),
-    data: Object.fromEntries(EVENT_DATA_FIELDS.map((field) => [field, text(d[field])])),
+    data: {
+      ...Object.fromEntries(EVENT_DATA_FIELDS.map((field) => [field, text(d[field])])),
+      ...(d.settlement && typeof d.settlement === 'object'
+        ? { settlement: Object.fromEntries(SETTLEMENT_FIELDS.map((f) => [f, text((d.settlement as Record<string, unknown>)[f])])) }
+        : {}),
+    },
   };
   return Buffer.from(JSON.stringify(ordered), 'utf8');
 }
@@ -60,6 +69,7 @@ export function paymentEventBody(
   merchantExternalId: string,
   payment: Payment,
   entry: Pick<PaymentHistory, 'status' | 'occurredAt'>,
+  settlement?: SettlementData,
 ): WebhookEventBody {
   return {
     eventId,
@@ -76,6 +86,7 @@ export function paymentEventBody(
       cardSummary: cardSummary(payment.cardBrand, payment.last4),
       cardBrand: payment.cardBrand,
       paymentMethod: payment.paymentMethod,
+      ...(settlement ? { settlement } : {}),
     },
   };
 }

@@ -30,6 +30,8 @@ export async function startTestStack(env: Record<string, string> = {}, opts: { l
     TEMPORAL_TASK_QUEUE: `test-${id}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEBHOOK_ALLOW_INSECURE: 'true',
+    // The daily close walks every store of the shared test database: only the tests of it turn it on.
+    SETTLEMENT_AUTO_CLOSE: 'false',
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
     ...env,

@@ -61,6 +61,8 @@ export interface PaymentWorkflowInput {
   historySequence: number;
   acquirerRef: string | null;
   capturedAtMs: number | null;
+  /** When settlement applied to the row (absent in runs started before settlement existed). */
+  settledAtMs?: number | null;
   /** Who started this run: API for creation, SWEEP when the sweep found the workflow missing. */
   startedBy: HistorySource;
 }
@@ -88,6 +90,11 @@ export const syncStatusUpdate = defineUpdate<PaymentOutcome, []>('syncStatus');
 export const cancelUpdate = defineUpdate<PaymentOutcome, []>('cancel');
 /** void: submit a reversal of the capture (each call a new one). */
 export const voidUpdate = defineUpdate<PaymentOutcome, []>('void');
+/** Settlement (contracts 8): the payment is in a batch the acquirer reported; applied once. */
+export interface SettleRequest {
+  batchId: string;
+}
+export const settleUpdate = defineUpdate<PaymentOutcome, [SettleRequest]>('settle');
 /** terminal:clear (operator only): force the bill off the device; the payment ends CANCELLED unless the customer already decided. */
 export const operatorClearUpdate = defineUpdate<PaymentOutcome, []>('operatorClear');
 

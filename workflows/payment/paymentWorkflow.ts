@@ -26,11 +26,12 @@ import {
   type PaymentWorkflowInput,
   paymentStateQuery,
   placeBillUpdate,
+  settleUpdate,
   sweepNudgeSignal,
   syncStatusUpdate,
   voidUpdate,
 } from './messages';
-import { type HistorySource, REASONS } from './statuses';
+import { type HistorySource, isSettleable, REASONS } from './statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from './transition';
 
 /**
@@ -84,6 +85,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     acquirerRef: input.acquirerRef,
     paymentMethod: input.paymentMethod,
     capturedAt: input.capturedAtMs !== null ? new Date(input.capturedAtMs).toISOString() : null,
+    settledAt: input.settledAtMs ? new Date(input.settledAtMs).toISOString() : null,
   });
   /** The device's own timeout, and our expiry a grace period later. */
   const terminalDeadlineMs = input.createdAtMs + timing.terminalTimeoutMs;
@@ -267,6 +269,20 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         if (state.capturedAt && Date.now() >= Date.parse(state.capturedAt) + timing.voidWindowMs) {
           throw new Error('void not permitted: the void window has closed');
         }
+      },
+    },
+  );
+
+  // Settlement: the one writer applies it; once settled the void window ends (a SETTLED payment cannot be voided).
+  setHandler(
+    settleUpdate,
+    async ({ batchId }) => {
+      await apply({ type: 'SETTLED', batchId });
+      return answer();
+    },
+    {
+      validator: (_request) => {
+        if (!state.settledAt && !isSettleable(state.status)) throw new Error(`settlement not permitted: the payment is ${state.status}`);
       },
     },
   );

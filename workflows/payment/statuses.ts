@@ -38,6 +38,9 @@ export const FINAL_STATUSES: readonly PaymentStatus[] = [
 /** Statuses a refund may start from (contracts 7). */
 export const REFUNDABLE_STATUSES: readonly PaymentStatus[] = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 export const isRefundable = (s: string): boolean => (REFUNDABLE_STATUSES as readonly string[]).includes(s);
+/** Statuses a settlement batch takes a payment in: captured, possibly refunded since (contracts 8). */
+export const SETTLEABLE_STATUSES: readonly string[] = ['CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
+export const isSettleable = (s: string): boolean => SETTLEABLE_STATUSES.includes(s);
 /** Open statuses: the ones the creation idempotency of spec 7 protects. */
 export const OPEN_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL', 'AUTHORIZED'];
 /** A bill is (or may be) on the device: the statuses the one-open-bill-per-terminal rule counts. */

@@ -1,5 +1,5 @@
 import type { BillStatus } from '../../src/acquirer/port';
-import { type HistorySource, isFinal, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
+import { type HistorySource, isFinal, isSettleable, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
 
 /**
  * The payment state machine of spec section 3 as one pure function:
@@ -20,6 +20,8 @@ export interface PaymentState {
   /** The payment's previousStatus field: CAPTURED once a void made it CANCELLED. */
   previousStatus: PaymentStatus | null;
   capturedAt: string | null;
+  /** Set once by settlement (contracts 8); absent in runs started before settlement existed. */
+  settledAt?: string | null;
 }
 
 /** Why the workflow asked the acquirer; decides what a WITHDRAWN bill means. */
@@ -41,7 +43,9 @@ export type PaymentEvent =
   /** terminal:clear could not reach the acquirer: the operator's decision stands. */
   | { type: 'OPERATOR_CLEARED'; actionReference: string }
   /** The acquirer confirmed a reversal of the capture. */
-  | { type: 'VOID_CONFIRMED'; voidReference: string; source: HistorySource };
+  | { type: 'VOID_CONFIRMED'; voidReference: string; source: HistorySource }
+  /** A settlement batch the acquirer reported this payment in (contracts 8). */
+  | { type: 'SETTLED'; batchId: string };
 
 /** One append-only history entry (contracts 2), numbered by the workflow. */
 export interface StatusEvent {
@@ -57,7 +61,7 @@ export interface StatusEvent {
 export type ProjectedFields = Pick<
   PaymentState,
   'status' | 'acquirerRef' | 'paymentMethod' | 'cardBrand' | 'last4' | 'reason' | 'refusalReason' | 'previousStatus' | 'capturedAt'
->;
+> & { settledAt?: string | null };
 
 export type Effect =
   | { type: 'RECORD_STATUS_EVENT'; event: StatusEvent; fields: ProjectedFields }
@@ -98,6 +102,11 @@ export function transition(state: PaymentState, event: PaymentEvent, ctx: Transi
   if (event.type === 'VOID_CONFIRMED') {
     if (from !== 'CAPTURED') return unchanged; // a second confirmation, or a void that raced nothing
     return change(state, { status: 'CANCELLED', previousStatus: 'CAPTURED' }, event.voidReference, event.source, ctx);
+  }
+  if (event.type === 'SETTLED') {
+    // Once only; a refunded payment keeps its refund status and only gains settledAt.
+    if (state.settledAt || !isSettleable(from)) return unchanged;
+    return change(state, { status: from === 'CAPTURED' ? 'SETTLED' : from, settledAt: ctx.now }, `SETTLE-${event.batchId}`, 'WORKFLOW', ctx);
   }
   if (isFinal(from)) return unchanged; // final states never change
 
@@ -240,5 +249,6 @@ export function projectedFields(s: PaymentState): ProjectedFields {
     refusalReason: s.refusalReason,
     previousStatus: s.previousStatus,
     capturedAt: s.capturedAt,
+    ...(s.settledAt ? { settledAt: s.settledAt } : {}),
   };
 }

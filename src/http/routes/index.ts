@@ -5,6 +5,7 @@ import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
+import { settlementRoutes } from './settlements';
 import { storeRoutes } from './stores';
 import { terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
@@ -12,4 +13,4 @@ import { userRoutes } from './users';
 import { webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
-export const routeModules: RouteModule[] = [healthRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes, paymentRoutes, acquirerNotificationRoutes];
+export const routeModules: RouteModule[] = [healthRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes, paymentRoutes, settlementRoutes, acquirerNotificationRoutes];

@@ -1,0 +1,23 @@
+import { finishBatch, openBatch, reconcileBatch } from '../../src/settlement/batches';
+import { startDueAutoCloses } from '../../src/settlement/autoClose';
+import { settleBatchPayments } from '../../src/settlement/settlePayments';
+import type { SettlementCloseInput } from '../../workflows/settlement/definitions';
+import { publishPaymentEventActivity } from '../webhooks/publishPaymentEvent';
+import type { ActivityDeps } from '../index';
+
+/** The steps of a settlement close and the daily close's cycle (src/settlement holds the logic). */
+export function settlementActivities(deps: ActivityDeps) {
+  const publish = publishPaymentEventActivity(deps);
+  const logger = deps.logger.child({ part: 'settlement' });
+  return {
+    openSettlementBatch: (input: SettlementCloseInput) => openBatch(deps, input),
+    reconcileSettlementBatch: ({ batchId }: { batchId: string }) => reconcileBatch(deps, batchId),
+    settleSettlementPayments: ({ batchId, limit }: { batchId: string; limit: number }) =>
+      settleBatchPayments({ db: deps.db, temporal: deps.temporal, config: deps.config, logger, publish }, batchId, limit),
+    finishSettlementBatch: ({ batchId }: { batchId: string }) => finishBatch(deps.db, batchId),
+    async recordAutoClose({ storeId, date, batchId }: { storeId: string; date: string; batchId: string | null }): Promise<void> {
+      await deps.db.settlementAutoClose.upsert({ where: { storeId_date: { storeId, date } }, create: { storeId, date, batchId }, update: {} });
+    },
+    startDueAutoCloses: () => startDueAutoCloses({ db: deps.db, temporal: deps.temporal, config: deps.config, logger }),
+  };
+}

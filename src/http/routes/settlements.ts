@@ -1,0 +1,172 @@
+import { batchLineCount, batchLines, closeStoreBatch, findOwnBatch, linesCsv, listBatches, toBatchRecord, toLineRecord } from '../../settlement/records';
+import { z } from '../../domain/zod';
+import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
+import type { RouteModule } from '../app';
+import { callerOf } from '../caller';
+import { defineRoute } from '../route';
+
+/** Settlement and reconciliation (contracts 8): dashboard users with ADMIN or FINANCE ('finance' area). */
+const TAG = 'Settlements';
+const BASE = '/api/dashboard/settlements';
+
+const amount = z.number();
+const Totals = z.object({
+  currency: z.string(),
+  paymentCount: z.number().int(),
+  grossAmount: amount,
+  refundCount: z.number().int(),
+  refundAmount: amount,
+  feeAmount: amount,
+  netAmount: amount.openapi({ description: 'grossAmount - refundAmount - feeAmount' }),
+});
+const Discrepancy = z.object({
+  type: z.enum(['MISSING_FROM_REPORT', 'NOT_IN_PLATFORM', 'AMOUNT_MISMATCH']),
+  paymentId: z.string().nullable(),
+  acquirerRef: z.string().nullable(),
+  currency: z.string(),
+  expectedAmount: amount.nullable(),
+  reportedAmount: amount.nullable(),
+});
+const Batch = z
+  .object({
+    id: z.string(),
+    storeExternalId: z.string(),
+    date: z.string().openapi({ description: 'Business date YYYY-MM-DD in the store time zone, before SETTLEMENT_CUTOFF_HOUR the day before' }),
+    timezone: z.string(),
+    status: z.enum(['SETTLED', 'DISCREPANCY']),
+    closedAt: z.string(),
+    closedBy: z.string().openapi({ description: 'Username, or SYSTEM for the daily close' }),
+    totals: z.array(Totals),
+    discrepancies: z.array(Discrepancy),
+  })
+  .openapi('SettlementBatch');
+const Line = z
+  .object({
+    type: z.enum(['PAYMENT', 'REFUND']),
+    paymentId: z.string().nullable(),
+    pspReference: z.string().nullable(),
+    reference: z.string().nullable(),
+    amount,
+    feeAmount: amount,
+    netAmount: amount.openapi({ description: 'amount - feeAmount for a payment; minus the amount for a refund' }),
+    currency: z.string(),
+    occurredAt: z.string(),
+  })
+  .openapi('SettlementLine');
+
+const CloseBody = z.strictObject({ storeExternalId: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters') }).openapi('SettlementCloseRequest');
+const IdParams = z.object({ id: z.uuid('must be a settlement id') });
+const businessDate = z.iso.date('must be a date YYYY-MM-DD');
+const ListQuery = PagingQuery.extend({
+  storeExternalId: z.string().min(1).max(200).optional(),
+  from: businessDate.optional().openapi({ description: 'inclusive business date' }),
+  to: businessDate.optional().openapi({ description: 'exclusive business date' }),
+}).strict();
+
+export const settlementRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: BASE,
+      summary: "Close the store's open batch: fetch the acquirer's report and reconcile",
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      body: CloseBody,
+      responses: { 201: { description: 'The closed batch', schema: Batch } },
+      errors: [403, 404, 409],
+    },
+    async (ctx, { body }) => {
+      const { principal } = callerOf(ctx);
+      const batch = await closeStoreBatch(ctx.deps, principal.merchantId, body.storeExternalId, principal.username);
+      ctx.status = 201;
+      ctx.set('Location', `${BASE}/${batch.id}`);
+      ctx.body = toBatchRecord(batch);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: BASE,
+      summary: 'Settlement batches, newest first',
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      query: ListQuery,
+      responses: { 200: { description: 'A page of batches', schema: pagedSchema(Batch, 'SettlementBatchPage') } },
+      errors: [403],
+    },
+    async (ctx, { query }) => {
+      const { total, rows } = await listBatches(ctx.deps.db, callerOf(ctx).principal.merchantId, query);
+      ctx.body = pageOf(rows.map(toBatchRecord), total, query);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: `${BASE}/{id}`,
+      summary: 'One settlement batch',
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      params: IdParams,
+      responses: { 200: { description: 'The batch', schema: Batch } },
+      errors: [403, 404],
+    },
+    async (ctx, { params }) => {
+      ctx.body = toBatchRecord(await findOwnBatch(ctx.deps.db, callerOf(ctx).principal.merchantId, params.id));
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: `${BASE}/{id}/lines`,
+      summary: "A batch's settled payments and refunds, paged",
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      params: IdParams,
+      query: PagingQuery.strict(),
+      responses: { 200: { description: 'A page of lines', schema: pagedSchema(Line, 'SettlementLinePage') } },
+      errors: [403, 404],
+    },
+    async (ctx, { params, query }) => {
+      const batch = await findOwnBatch(ctx.deps.db, callerOf(ctx).principal.merchantId, params.id);
+      const [total, lines] = await Promise.all([batchLineCount(ctx.deps.db, batch.id), batchLines(ctx.deps.db, batch.id, query)]);
+      ctx.body = pageOf(lines.map(toLineRecord), total, query);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: `${BASE}/{id}/lines.csv`,
+      summary: "A batch's lines as CSV with a header row",
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      params: IdParams,
+      responses: { 200: { description: 'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt' } },
+      errors: [403, 404],
+    },
+    async (ctx, { params }) => {
+      const batch = await findOwnBatch(ctx.deps.db, callerOf(ctx).principal.merchantId, params.id);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('Content-Disposition', `attachment; filename="settlement-${batch.storeExternalId.replace(/[^A-Za-z0-9._-]/g, '_')}-${batch.date}.csv"`);
+      ctx.body = linesCsv(await batchLines(ctx.deps.db, batch.id));
+    },
+  );
+};

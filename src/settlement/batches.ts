@@ -1,0 +1,223 @@
+import crypto from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { AcquirerPort } from '../acquirer/port';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { newPspReference } from '../payments/pspReference';
+import { paymentWorkflowId } from '../../workflows/payment/messages';
+import { isSettleable, SETTLEABLE_STATUSES } from '../../workflows/payment/statuses';
+import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile';
+
+/**
+ * The steps of one close (contracts 8), each safe to run again after a crash at any point:
+ * open (claim what is waiting), reconcile (fetch the acquirer's report by the batch's reference
+ * and compare, in one transaction), then the close workflow settles each payment through its own
+ * workflow and finishes the batch. The partial unique indexes on SettlementLine keep every
+ * payment and refund in one batch at most, whatever runs concurrently.
+ */
+export interface SettlementDeps {
+  db: Db;
+  acquirer: AcquirerPort;
+  config: Config;
+}
+
+
+export interface OpenBatchInput {
+  batchId: string;
+  storeId: string;
+  closedBy: string;
+  /** ISO: when the close was asked for. */
+  closedAt: string;
+  /** ISO: payments captured (refunds paid) up to here belong to the batch. */
+  until: string;
+  date: string;
+}
+
+/** Creates the batch (once) and claims every captured payment of the store not yet in a batch. */
+export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Promise<{ claimed: number }> {
+  const { db } = deps;
+  const store = await db.store.findUniqueOrThrow({ where: { id: input.storeId }, include: { terminals: { select: { deviceId: true } } } });
+  const existing = await db.settlementBatch.findUnique({ where: { id: input.batchId } });
+  if (existing && existing.status !== 'CLOSING') return { claimed: await db.settlementLine.count({ where: { batchId: input.batchId } }) };
+  if (!existing) {
+    await db.settlementBatch.upsert({
+      where: { id: input.batchId },
+      create: {
+        id: input.batchId,
+        merchantId: store.merchantId,
+        storeId: store.id,
+        storeExternalId: store.externalId,
+        date: input.date,
+        timezone: store.timezone,
+        status: 'CLOSING',
+        closedAt: new Date(input.closedAt),
+        closedBy: input.closedBy,
+        until: new Date(input.until),
+      },
+      update: {},
+    });
+  }
+  const statuses = [...SETTLEABLE_STATUSES];
+  await db.$executeRaw`
+    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
+    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", p."amount", p."currency", p."capturedAt"
+    FROM "Payment" p
+    WHERE p."storeId" = ${store.id} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")
+    ON CONFLICT ("paymentId") WHERE "type" = 'PAYMENT' DO NOTHING`;
+  // The devices to ask: every linked terminal's, and those of the claimed payments (a terminal may have been re-linked).
+  const claimedDevices = await db.$queryRaw<{ deviceId: string }[]>`
+    SELECT DISTINCT p."deviceId" FROM "SettlementLine" l JOIN "Payment" p ON p."id" = l."paymentId"
+    WHERE l."batchId" = ${input.batchId} AND p."deviceId" IS NOT NULL`;
+  const deviceIds = [...new Set([...store.terminals.map((t) => t.deviceId), ...claimedDevices.map((d) => d.deviceId)].filter((d): d is string => !!d))].sort();
+  await db.settlementBatch.update({ where: { id: input.batchId }, data: { deviceIds } });
+  return { claimed: await db.settlementLine.count({ where: { batchId: input.batchId } }) };
+}
+
+export type ReconcileResult = { empty: true } | { empty: false; toSettle: number };
+
+/**
+ * Fetches each device's report (the batch id is the acquirer's batch reference, so a retry gets
+ * the same report) and records the outcome in one transaction: matched lines get fee and net,
+ * unreported claims are released with a MISSING_FROM_REPORT discrepancy, reported payments
+ * unknown here are recorded SETTLED with origin SETTLEMENT_REPORT (NOT_IN_PLATFORM).
+ */
+export async function reconcileBatch(deps: SettlementDeps, batchId: string): Promise<ReconcileResult> {
+  const { db, acquirer } = deps;
+  const batch = await db.settlementBatch.findUniqueOrThrow({ where: { id: batchId } });
+  if (batch.status === 'EMPTY') return { empty: true };
+  if (batch.status !== 'CLOSING') return { empty: false, toSettle: await pendingCount(db, batchId) };
+
+  const items: ReportedItem[] = [];
+  for (const deviceId of batch.deviceIds) {
+    const report = await acquirer.closeBatch(deviceId, batchId, batch.until.toISOString());
+    for (const item of report.items) items.push({ ...item, deviceId });
+  }
+  const lines = await db.settlementLine.findMany({ where: { batchId } });
+  const claims: Claim[] = lines.map((l) => ({ type: l.type as Claim['type'], key: (l.type === 'PAYMENT' ? l.acquirerRef : l.refundId) ?? '', paymentId: l.paymentId ?? '', amount: l.amount.toFixed(), currency: l.currency }));
+  const result = reconcile(claims, items);
+  if (result.matched.length === 0 && result.missing.length === 0 && result.unclaimed.length === 0) {
+    await db.settlementBatch.update({ where: { id: batchId }, data: { status: 'EMPTY' } });
+    return { empty: true };
+  }
+
+  await db.$transaction(async (tx) => {
+    const discrepancies: { type: string; paymentId: string | null; acquirerRef: string | null; currency: string; expectedAmount: string | null; reportedAmount: string | null }[] = [];
+    for (const m of result.matched) {
+      const fee = new Decimal(m.item.feeAmount);
+      await tx.settlementLine.updateMany({
+        where: { batchId, type: m.claim.type, ...(m.claim.type === 'PAYMENT' ? { paymentId: m.claim.paymentId } : { refundId: m.claim.key }) },
+        data: {
+          reported: true,
+          amount: m.item.amount,
+          feeAmount: fee.toFixed(),
+          netAmount: (m.claim.type === 'PAYMENT' ? new Decimal(m.item.amount).minus(fee) : new Decimal(m.item.amount).negated()).toFixed(),
+        },
+      });
+      if (m.mismatch) discrepancies.push({ type: 'AMOUNT_MISMATCH', paymentId: m.claim.paymentId, acquirerRef: m.item.acquirerRef, currency: m.claim.currency, expectedAmount: m.claim.amount, reportedAmount: m.item.amount });
+    }
+    for (const c of result.missing) {
+      // Not settled by the acquirer: released, so the next batch claims it again.
+      await tx.settlementLine.deleteMany({ where: { batchId, type: c.type, ...(c.type === 'PAYMENT' ? { paymentId: c.paymentId } : { refundId: c.key }) } });
+      discrepancies.push({ type: 'MISSING_FROM_REPORT', paymentId: c.paymentId, acquirerRef: c.type === 'PAYMENT' ? c.key : null, currency: c.currency, expectedAmount: c.amount, reportedAmount: null });
+    }
+    for (const item of result.unclaimed) {
+      if (item.type !== 'PAYMENT') continue; // a refund we do not know of cannot be recorded as anything of ours
+      const known = await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef } });
+      const fee = new Decimal(item.feeAmount);
+      const line = {
+        batchId, type: 'PAYMENT', acquirerRef: item.acquirerRef, amount: item.amount, feeAmount: fee.toFixed(), netAmount: new Decimal(item.amount).minus(fee).toFixed(),
+        currency: item.currency, occurredAt: new Date(item.occurredAt), reported: true,
+      };
+      if (known) {
+        // Ours, captured after this batch's cut-off or not yet projected: the acquirer settled it, so it is settled here.
+        const inBatch = await tx.settlementLine.findFirst({ where: { type: 'PAYMENT', paymentId: known.id } });
+        if (inBatch || !isSettleable(known.status)) {
+          discrepancies.push({ type: 'AMOUNT_MISMATCH', paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: null, reportedAmount: item.amount });
+          continue;
+        }
+        await tx.settlementLine.create({ data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference } });
+        if (!new Decimal(known.amount).equals(item.amount)) {
+          discrepancies.push({ type: 'AMOUNT_MISMATCH', paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: known.amount.toFixed(), reportedAmount: item.amount });
+        }
+        continue;
+      }
+      const paymentId = await recordReportOnlyPayment(tx as unknown as Db, deps, batch, item);
+      const pspReference = (await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { pspReference: true } })).pspReference;
+      await tx.settlementLine.create({ data: { ...line, paymentId, pspReference, reference: item.reference ?? null, appliedAt: null } });
+      discrepancies.push({ type: 'NOT_IN_PLATFORM', paymentId, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: null, reportedAmount: item.amount });
+    }
+    if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
+    const settled = await tx.settlementLine.findMany({ where: { batchId }, select: { type: true, amount: true, feeAmount: true, currency: true } });
+    await tx.settlementBatch.update({
+      where: { id: batchId },
+      data: { status: 'SETTLING', totals: totalsOf(settled) as unknown as object[] },
+    });
+  });
+  return { empty: false, toSettle: await pendingCount(db, batchId) };
+}
+
+const pendingCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null } });
+
+/**
+ * A payment the acquirer settled that the service never saw (taken on the device offline):
+ * recorded as a payment of the terminal whose device reported it, in the sandbox's test mode,
+ * SETTLED, origin SETTLEMENT_REPORT, with one SETTLED history entry. It has no bill to void.
+ */
+async function recordReportOnlyPayment(
+  tx: Db,
+  deps: SettlementDeps,
+  batch: { id: string; merchantId: string; storeId: string | null; storeExternalId: string },
+  item: ReportedItem,
+): Promise<string> {
+  const terminal =
+    (await tx.terminal.findFirst({ where: { storeId: batch.storeId ?? undefined, deviceId: item.deviceId } })) ??
+    (await tx.terminal.findFirst({ where: { storeId: batch.storeId ?? undefined }, orderBy: { createdAt: 'asc' } }));
+  const id = crypto.randomUUID();
+  const at = new Date(item.occurredAt);
+  const settledAt = new Date();
+  await tx.payment.create({
+    data: {
+      id,
+      merchantId: batch.merchantId,
+      storeId: batch.storeId,
+      terminalId: terminal?.id ?? null,
+      storeExternalId: batch.storeExternalId,
+      terminalExternalId: terminal?.externalId ?? '',
+      deviceId: item.deviceId,
+      mode: deps.acquirer.name === 'sandbox' ? 'test' : 'live',
+      pspReference: newPspReference(),
+      status: 'SETTLED',
+      amount: item.amount,
+      currency: item.currency,
+      reference: item.reference ?? null,
+      requestedModes: [item.paymentMethod ?? 'CARD'],
+      paymentMethod: item.paymentMethod ?? 'CARD',
+      cardBrand: item.cardBrand ?? null,
+      last4: item.last4 ?? null,
+      acquirerName: deps.acquirer.name,
+      acquirerRef: item.acquirerRef,
+      origin: 'SETTLEMENT_REPORT',
+      terminalTimeoutMinutes: 0,
+      workflowId: paymentWorkflowId(id),
+      historySequence: 1,
+      expiresAt: at,
+      capturedAt: at,
+      settledAt,
+      createdAt: settledAt,
+    },
+  });
+  await tx.paymentHistory.create({
+    data: { paymentId: id, sequence: 1, status: 'SETTLED', previousStatus: null, actionReference: `SETTLE-${batch.id}`, source: 'WORKFLOW', occurredAt: settledAt },
+  });
+  return id;
+}
+
+/** The final status once every payment is settled: DISCREPANCY when anything did not match. */
+export async function finishBatch(db: Db, batchId: string): Promise<string> {
+  const batch = await db.settlementBatch.findUniqueOrThrow({ where: { id: batchId }, include: { _count: { select: { discrepancies: true } } } });
+  if (batch.status !== 'SETTLING') return batch.status;
+  const status = batch._count.discrepancies > 0 ? 'DISCREPANCY' : 'SETTLED';
+  await db.settlementBatch.updateMany({ where: { id: batchId, status: 'SETTLING' }, data: { status } });
+  return status;
+}

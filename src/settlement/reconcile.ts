@@ -1,0 +1,97 @@
+import Decimal from 'decimal.js';
+import type { SettlementReportItem } from '../acquirer/port';
+
+/**
+ * Reconciliation of contracts 8 as pure functions: the batch's claimed payments and refunds
+ * against the acquirer's report, and the batch totals. The database work around them is in
+ * src/settlement/batches.ts.
+ */
+export interface Claim {
+  type: 'PAYMENT' | 'REFUND';
+  /** The line's key: acquirerRef for a payment, the refund reference for a refund. */
+  key: string;
+  paymentId: string;
+  amount: string;
+  currency: string;
+}
+
+export type ReportedItem = SettlementReportItem & { deviceId: string };
+
+export interface Matched {
+  claim: Claim;
+  item: ReportedItem;
+  /** The report's amount differs from ours (the report's amount is what settled). */
+  mismatch: boolean;
+}
+
+export interface Reconciliation {
+  matched: Matched[];
+  /** Claimed here, not in the report: released to the next batch. */
+  missing: Claim[];
+  /** In the report, not claimed by this batch (known elsewhere in the platform, or unknown). */
+  unclaimed: ReportedItem[];
+}
+
+const itemKey = (i: SettlementReportItem): string => (i.type === 'REFUND' ? (i.refundReference ?? '') : i.acquirerRef);
+
+export function reconcile(claims: Claim[], items: ReportedItem[]): Reconciliation {
+  const byKey = new Map(claims.map((c) => [`${c.type} ${c.key}`, c]));
+  const matched: Matched[] = [];
+  const unclaimed: ReportedItem[] = [];
+  for (const item of items) {
+    const claim = byKey.get(`${item.type} ${itemKey(item)}`);
+    if (!claim) {
+      unclaimed.push(item);
+      continue;
+    }
+    byKey.delete(`${item.type} ${itemKey(item)}`);
+    matched.push({ claim, item, mismatch: !new Decimal(claim.amount).equals(item.amount) || claim.currency !== item.currency });
+  }
+  return { matched, missing: [...byKey.values()], unclaimed };
+}
+
+export interface TotalsLine {
+  type: string;
+  amount: Decimal.Value;
+  feeAmount: Decimal.Value | null;
+  currency: string;
+}
+
+/** One currency's totals, exact decimal text. */
+export interface CurrencyTotals {
+  currency: string;
+  paymentCount: number;
+  grossAmount: string;
+  refundCount: number;
+  refundAmount: string;
+  feeAmount: string;
+  netAmount: string;
+}
+
+/** Totals per currency (sorted by code): netAmount = grossAmount - refundAmount - feeAmount. */
+export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
+  const acc = new Map<string, { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal }>();
+  for (const l of lines) {
+    const t = acc.get(l.currency) ?? { paymentCount: 0, gross: new Decimal(0), refundCount: 0, refunds: new Decimal(0), fees: new Decimal(0) };
+    acc.set(l.currency, t);
+    if (l.type === 'PAYMENT') {
+      t.paymentCount += 1;
+      t.gross = t.gross.plus(l.amount);
+    } else {
+      t.refundCount += 1;
+      t.refunds = t.refunds.plus(l.amount);
+    }
+    t.fees = t.fees.plus(l.feeAmount ?? 0);
+  }
+  return [...acc.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, t]) => ({
+      currency,
+      paymentCount: t.paymentCount,
+      grossAmount: t.gross.toFixed(),
+      refundCount: t.refundCount,
+      refundAmount: t.refunds.toFixed(),
+      feeAmount: t.fees.toFixed(),
+      netAmount: t.gross.minus(t.refunds).minus(t.fees).toFixed(),
+    }));
+}

@@ -1,0 +1,133 @@
+import type { Client } from '@temporalio/client';
+import Decimal from 'decimal.js';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { conflict, notFound } from '../domain/errors';
+import type { Prisma, SettlementBatch, SettlementDiscrepancy, SettlementLine } from '../generated/prisma/client';
+import type { SettlementCloseResult } from '../../workflows/settlement/definitions';
+import { startClose } from './closeStart';
+import type { CurrencyTotals } from './reconcile';
+
+/**
+ * Settlements as dashboard users see them (contracts 8): close a store's batch, list and read
+ * batches, page and export their lines. Always scoped to the caller's business; a batch still
+ * closing (or one that found nothing) is not shown.
+ */
+export const SHOWN_STATUSES = ['SETTLED', 'DISCREPANCY'];
+
+const num = (d: Decimal.Value | null): number | null => (d === null ? null : Number(new Decimal(d).toFixed()));
+
+export interface BatchRecord {
+  id: string;
+  storeExternalId: string;
+  date: string;
+  timezone: string;
+  status: string;
+  closedAt: string;
+  closedBy: string;
+  totals: { currency: string; paymentCount: number; grossAmount: number; refundCount: number; refundAmount: number; feeAmount: number; netAmount: number }[];
+  discrepancies: { type: string; paymentId: string | null; acquirerRef: string | null; currency: string; expectedAmount: number | null; reportedAmount: number | null }[];
+}
+
+export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDiscrepancy[] }): BatchRecord {
+  return {
+    id: b.id,
+    storeExternalId: b.storeExternalId,
+    date: b.date,
+    timezone: b.timezone,
+    status: b.status,
+    closedAt: b.closedAt.toISOString(),
+    closedBy: b.closedBy,
+    totals: (b.totals as unknown as CurrencyTotals[]).map((t) => ({
+      currency: t.currency,
+      paymentCount: t.paymentCount,
+      grossAmount: num(t.grossAmount)!,
+      refundCount: t.refundCount,
+      refundAmount: num(t.refundAmount)!,
+      feeAmount: num(t.feeAmount)!,
+      netAmount: num(t.netAmount)!,
+    })),
+    discrepancies: [...b.discrepancies]
+      .sort((x, y) => Number(x.id - y.id))
+      .map((d) => ({ type: d.type, paymentId: d.paymentId, acquirerRef: d.acquirerRef, currency: d.currency, expectedAmount: num(d.expectedAmount), reportedAmount: num(d.reportedAmount) })),
+  };
+}
+
+export interface LineRecord {
+  type: string;
+  paymentId: string | null;
+  pspReference: string | null;
+  reference: string | null;
+  amount: number;
+  feeAmount: number;
+  netAmount: number;
+  currency: string;
+  occurredAt: string;
+}
+
+export function toLineRecord(l: SettlementLine): LineRecord {
+  return {
+    type: l.type,
+    paymentId: l.paymentId,
+    pspReference: l.pspReference,
+    reference: l.reference,
+    amount: num(l.amount)!,
+    feeAmount: num(l.feeAmount ?? 0)!,
+    netAmount: num(l.netAmount ?? l.amount)!,
+    currency: l.currency,
+    occurredAt: l.occurredAt.toISOString(),
+  };
+}
+
+export async function findOwnBatch(db: Db, merchantId: string, id: string) {
+  const batch = await db.settlementBatch.findFirst({ where: { id, merchantId, status: { in: SHOWN_STATUSES } }, include: { discrepancies: true } });
+  if (!batch) throw notFound(`settlement ${id}`);
+  return batch;
+}
+
+export async function listBatches(db: Db, merchantId: string, q: { storeExternalId?: string; from?: string; to?: string; page: number; size: number }) {
+  const where: Prisma.SettlementBatchWhereInput = {
+    merchantId,
+    status: { in: SHOWN_STATUSES },
+    ...(q.storeExternalId ? { storeExternalId: q.storeExternalId } : {}),
+    ...(q.from || q.to ? { date: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lt: q.to } : {}) } } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    db.settlementBatch.count({ where }),
+    db.settlementBatch.findMany({ where, include: { discrepancies: true }, orderBy: [{ closedAt: 'desc' }, { id: 'desc' }], skip: q.page * q.size, take: q.size }),
+  ]);
+  return { total, rows };
+}
+
+/** The lines the acquirer settled, in the order they were claimed. */
+export const batchLines = (db: Db, batchId: string, paging?: { page: number; size: number }) =>
+  db.settlementLine.findMany({ where: { batchId, reported: true }, orderBy: { id: 'asc' }, ...(paging ? { skip: paging.page * paging.size, take: paging.size } : {}) });
+export const batchLineCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, reported: true } });
+
+const CSV_COLUMNS = ['type', 'paymentId', 'pspReference', 'reference', 'amount', 'feeAmount', 'netAmount', 'currency', 'occurredAt'] as const;
+
+/** RFC 4180 CSV with a header row; a cell starting with = + - @ is prefixed with ' so a spreadsheet never runs it. */
+export function linesCsv(lines: SettlementLine[]): string {
+  const cell = (v: unknown): string => {
+    let s = v === null || v === undefined ? '' : String(v);
+    if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const rows = lines.map((l) => {
+    const r = toLineRecord(l);
+    const exact = { ...r, amount: l.amount.toFixed(), feeAmount: (l.feeAmount ?? 0).toString(), netAmount: (l.netAmount ?? l.amount).toString() };
+    return CSV_COLUMNS.map((c) => cell(exact[c])).join(',');
+  });
+  return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+}
+
+/** Closes the store's open batch now and waits for the close to finish (a durable workflow: it completes even if this caller goes away). */
+export async function closeStoreBatch(deps: { db: Db; temporal: Client; config: Config }, merchantId: string, storeExternalId: string, username: string) {
+  const store = await deps.db.store.findFirst({ where: { merchantId, externalId: storeExternalId } });
+  if (!store) throw notFound(`store '${storeExternalId}'`);
+  const handle = await startClose(deps.temporal, deps.config, store, username);
+  if (!handle) throw conflict(`a settlement close of store '${storeExternalId}' is already running`);
+  const result = (await handle.result()) as SettlementCloseResult;
+  if (result.empty) throw conflict(`nothing waiting for settlement in store '${storeExternalId}'`);
+  return findOwnBatch(deps.db, merchantId, result.batchId);
+}

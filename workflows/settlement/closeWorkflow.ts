@@ -1,0 +1,31 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { SettlementCloseInput, SettlementCloseResult } from './definitions';
+
+/**
+ * One close of a store's batch (contracts 8). Every step is an activity that is safe to repeat,
+ * so a close killed at any point completes once when a worker picks it up again: the claim is
+ * guarded by the database, the acquirer answers a repeated close with the same report, the
+ * reconciliation is one transaction, and each payment is settled once by its own workflow.
+ */
+const steps = proxyActivities<Activities>({
+  startToCloseTimeout: '2m',
+  // An unreachable acquirer or database: keep trying until it answers (the close is never dropped).
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+const SETTLE_CHUNK = 200;
+
+export async function settlementCloseWorkflow(input: SettlementCloseInput): Promise<SettlementCloseResult> {
+  await steps.openSettlementBatch(input);
+  const reconciled = await steps.reconcileSettlementBatch({ batchId: input.batchId });
+  let result: SettlementCloseResult;
+  if (reconciled.empty) {
+    result = { batchId: input.batchId, empty: true };
+  } else {
+    while ((await steps.settleSettlementPayments({ batchId: input.batchId, limit: SETTLE_CHUNK })) > 0);
+    result = { batchId: input.batchId, empty: false, status: await steps.finishSettlementBatch({ batchId: input.batchId }) };
+  }
+  if (input.autoCloseDate) await steps.recordAutoClose({ storeId: input.storeId, date: input.autoCloseDate, batchId: result.empty ? null : input.batchId });
+  return result;
+}
