@@ -64,5 +64,13 @@ export async function holdOpenPayments(opts: {
     await connection.close();
   }
   if (typeof global.gc === 'function') global.gc();
-  return { requested: count, captured: made, errors, createSeconds, paymentWorkflowsRunning: running, serviceRssBeforeMiB: rssBefore, serviceRssMiB: await rssMiB(stack.metricsUrl) };
+  return {
+    requested: count,
+    captured: made,
+    errors,
+    createSeconds,
+    paymentWorkflowsRunning: running,
+    serviceRssBeforeMiB: rssBefore,
+    serviceRssMiB: await rssMiB(stack.metricsUrl),
+  };
 }

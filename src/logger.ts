@@ -28,5 +28,10 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
-  return pino({ level, base: { service: 'in-store-payments', ...bindings }, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({
+    level,
+    base: { service: 'in-store-payments', ...bindings },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
 }

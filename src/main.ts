@@ -61,7 +61,12 @@ async function main(): Promise<void> {
         namespace: config.TEMPORAL_NAMESPACE,
       });
       children.push(devServer);
-      devServer.on('exit', () => { if (!stopping) { logger.error('temporal dev server exited'); void shutdown(1); } });
+      devServer.on('exit', () => {
+        if (!stopping) {
+          logger.error('temporal dev server exited');
+          void shutdown(1);
+        }
+      });
       temporalAddress = `${config.HOST}:${config.TEMPORAL_PORT}`;
       temporalUi = `http://${config.HOST}:${config.TEMPORAL_UI_PORT}`;
     }

@@ -67,7 +67,13 @@ export async function startService(config: Config, targets: ServiceTargets, logg
       apiServer.on('request', notReadyYet);
       running.apiUrl = await listen(apiServer, config.HOST, config.PORT);
       const server = apiServer;
-      stops.push(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
+      stops.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      );
     }
     if (services.has('sandbox')) {
       const sandbox = await startSandboxServer({
@@ -103,7 +109,15 @@ export async function startService(config: Config, targets: ServiceTargets, logg
 
     if (services.has('worker')) {
       const nativeConnection = await NativeConnection.connect({ address: targets.temporalAddress });
-      const worker = await createWorker({ config, db, acquirer, temporal: client, logger: logger.child({ part: 'worker' }), connection: nativeConnection, plugins: tracing ? [tracing.plugin] : [] });
+      const worker = await createWorker({
+        config,
+        db,
+        acquirer,
+        temporal: client,
+        logger: logger.child({ part: 'worker' }),
+        connection: nativeConnection,
+        plugins: tracing ? [tracing.plugin] : [],
+      });
       running.worker = worker;
       const done = worker.run();
       stops.push(async () => {
@@ -117,9 +131,18 @@ export async function startService(config: Config, targets: ServiceTargets, logg
       await ensureAutoCloseSchedule(client, config, logger.child({ part: 'settlement' }));
     }
     if (apiServer) {
-      const app = createApp({ config, db, temporal: client, acquirer, logger: logger.child({ part: 'api' }), rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST) });
+      const app = createApp({
+        config,
+        db,
+        temporal: client,
+        acquirer,
+        logger: logger.child({ part: 'api' }),
+        rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
+      });
       apiServer.off('request', notReadyYet);
-      apiServer.on('request', app.callback());
+      const handle = app.callback();
+      // Koa's handler answers every error itself; its promise is let go on purpose.
+      apiServer.on('request', (req, res) => void handle(req, res));
     }
     return running;
   } catch (err) {

@@ -52,7 +52,12 @@ export async function startStack(opts: {
     stdio: ['ignore', 'pipe', log],
   });
   let exited = false;
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => { exited = true; resolve(code); }));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
 
   const stop = async (): Promise<void> => {
     if (!exited) {

@@ -46,7 +46,9 @@ it('has defaults in the compose file that the configuration module accepts', () 
   const resolved = Object.fromEntries(
     Object.entries(serviceEnv('api')).map(([k, v]) => [
       k,
-      String(v).replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1').replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'a-secret-of-sixteen-chars'),
+      String(v)
+        .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
+        .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'a-secret-of-sixteen-chars'),
     ]),
   );
   expect(() => loadConfig(resolved)).not.toThrow();

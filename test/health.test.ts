@@ -74,7 +74,7 @@ describe('HTTP foundation', () => {
     expect(odd.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('serves Prometheus metrics: API latency by route and the Temporal worker\'s own', async () => {
+  it("serves Prometheus metrics: API latency by route and the Temporal worker's own", async () => {
     await call(stack.apiUrl, 'GET', '/health');
     const res = await fetch(stack.metricsUrl!);
     expect(res.status).toBe(200);

@@ -1,11 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import {
-  AcquirerRejectedError,
-  type BillStatus,
-  type SendBillRequest,
-  type SendBillResult,
-  type VoidStatus,
-} from '../../src/acquirer/port';
+import { AcquirerRejectedError, type BillStatus, type SendBillRequest, type SendBillResult, type VoidStatus } from '../../src/acquirer/port';
 import type { ActivityDeps } from '../index';
 
 /**

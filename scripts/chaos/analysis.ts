@@ -94,7 +94,10 @@ export async function waitSettled(apiUrl: string, shop: Shop, tracked: Map<strin
 
 /** Total length of the parts of [from, to] covered by the windows. */
 function overlap(from: number, to: number, windows: { startedAt: number; endedAt: number }[]): number {
-  const sorted = windows.map((w) => [Math.max(from, w.startedAt), Math.min(to, w.endedAt)] as const).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  const sorted = windows
+    .map((w) => [Math.max(from, w.startedAt), Math.min(to, w.endedAt)] as const)
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
   let total = 0;
   let end = -Infinity;
   for (const [a, b] of sorted) {
@@ -106,7 +109,13 @@ function overlap(from: number, to: number, windows: { startedAt: number; endedAt
 }
 
 /** Reads every payment back through the API. */
-export async function readPayments(apiUrl: string, shop: Shop, tracked: Map<string, TrackedPayment>, faults: FaultRecord[], timing: Timing): Promise<PaymentView[]> {
+export async function readPayments(
+  apiUrl: string,
+  shop: Shop,
+  tracked: Map<string, TrackedPayment>,
+  faults: FaultRecord[],
+  timing: Timing,
+): Promise<PaymentView[]> {
   const listed = (await listAll(apiUrl, shop)) ?? [];
   const listedIds = new Set(listed.map((p) => p.id));
   const ids = [...new Set([...tracked.keys(), ...listedIds])];
@@ -190,7 +199,9 @@ export async function waitEvents(views: PaymentView[], receiver: ChaosReceiver, 
 export function missingEvents(views: PaymentView[], receiver: ChaosReceiver): { paymentId: string; pspReference: string; eventType: string }[] {
   const got = new Set([...receiver.events.values()].map((e) => `${e.pspReference}:${e.eventType}`));
   const missing: { paymentId: string; pspReference: string; eventType: string }[] = [];
-  for (const v of views) for (const type of expectedEvents(v)) if (!got.has(`${v.pspReference}:${type}`)) missing.push({ paymentId: v.id, pspReference: v.pspReference, eventType: type });
+  for (const v of views)
+    for (const type of expectedEvents(v))
+      if (!got.has(`${v.pspReference}:${type}`)) missing.push({ paymentId: v.id, pspReference: v.pspReference, eventType: type });
   return missing;
 }
 
@@ -279,7 +290,8 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
     const captured = list.filter((b) => b.state === 'CAPTURED' && !b.voided);
     const status = byId.get(paymentId)!.status;
     if (captured.length > 1) doubleCaptures.push({ id: paymentId, why: `${captured.length} captured bills at the acquirer` });
-    if (captured.length >= 1 && status !== 'CAPTURED') doubleCaptures.push({ id: paymentId, why: `acquirer captured bill ${captured[0]!.acquirerRef}, the service reports ${status}` });
+    if (captured.length >= 1 && status !== 'CAPTURED')
+      doubleCaptures.push({ id: paymentId, why: `acquirer captured bill ${captured[0]!.acquirerRef}, the service reports ${status}` });
   }
   for (const v of views) {
     if (v.status !== 'CAPTURED') continue;
@@ -302,14 +314,17 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
       eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for an unknown payment ${e.pspReference}` });
       continue;
     }
-    if (!expectedEvents(v).includes(e.eventType)) eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for payment ${v.id}, whose history is ${v.history.map((h) => h.status).join(' > ')}` });
+    if (!expectedEvents(v).includes(e.eventType))
+      eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for payment ${v.id}, whose history is ${v.history.map((h) => h.status).join(' > ')}` });
     const key = `${e.pspReference}:${e.eventType}`;
     idsByKey.set(key, [...(idsByKey.get(key) ?? []), e.eventId]);
   }
-  const eventsMintedTwice = [...idsByKey].filter(([, ids]) => ids.length > 1).map(([key, eventIds]) => {
-    const [pspReference, eventType] = key.split(':') as [string, string];
-    return { pspReference, eventType, eventIds };
-  });
+  const eventsMintedTwice = [...idsByKey]
+    .filter(([, ids]) => ids.length > 1)
+    .map(([key, eventIds]) => {
+      const [pspReference, eventType] = key.split(':') as [string, string];
+      return { pspReference, eventType, eventIds };
+    });
 
   return {
     created: tracked.size,

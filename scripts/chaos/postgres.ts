@@ -23,7 +23,8 @@ export function findPostgresBin(): string | undefined {
 
 const isRoot = (): boolean => typeof process.getuid === 'function' && process.getuid() === 0;
 /** PostgreSQL refuses to run as root: run its programs as the `postgres` user then. */
-const asPostgres = (program: string, args: string[]): [string, string[]] => (isRoot() ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args]);
+const asPostgres = (program: string, args: string[]): [string, string[]] =>
+  isRoot() ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
 
 export class PostgresCluster {
   readonly dir: string;
@@ -55,15 +56,21 @@ export class PostgresCluster {
 
   async start(): Promise<void> {
     const [cmd, args] = asPostgres(path.join(this.bin, 'postgres'), [
-      '-D', this.dataDir,
-      '-p', String(this.port),
-      '-k', this.dir,
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=300',
+      '-D',
+      this.dataDir,
+      '-p',
+      String(this.port),
+      '-k',
+      this.dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
       // The restart kills the server, not the machine: the operating system keeps what was written,
       // so fsync can be off. synchronous_commit stays on: a commit is acknowledged only once its WAL
       // is written, as in production; off, a crash loses acknowledged commits, which no service survives.
-      '-c', 'fsync=off',
+      '-c',
+      'fsync=off',
     ]);
     this.server = new ServiceProcess({
       name: 'postgresql',

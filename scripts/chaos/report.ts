@@ -108,7 +108,14 @@ function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   // First and last columns are text (left-aligned), the ones between figures (right-aligned).
   const last = widths.length - 1;
-  return rows.map((r) => r.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('   ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+        .join('   ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function formatReport(r: ChaosReport): string {
@@ -128,14 +135,20 @@ export function formatReport(r: ChaosReport): string {
     ]),
   );
   lines.push('');
-  const byStatus = (m: Record<string, number>) => Object.entries(m).sort().map(([k, v]) => `${k} ${v}`).join(', ');
+  const byStatus = (m: Record<string, number>) =>
+    Object.entries(m)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
   lines.push(`payments created (201): ${r.payments.created} (at creation: ${byStatus(r.payments.acknowledgedByStatus)})`);
   lines.push(`final statuses: ${byStatus(r.payments.finalByStatus)}`);
   lines.push(`create requests: ${r.load.createRequests} (answers: ${byStatus(r.load.createAnswers)}; given up: ${r.load.createsGivenUp})`);
   lines.push(`longest time to a final state including fault windows: ${r.longestTimeToFinalRawMs === null ? '-' : round(r.longestTimeToFinalRawMs / 1000)} s`);
   lines.push(`events received: ${r.details.eventsReceived} distinct, ${r.details.deliveries} deliveries`);
   lines.push('');
-  lines.push(table([['target', 'value', 'target', ''], ...r.targets.map((t) => [t.name, t.value === null ? '-' : String(t.value), t.target, t.ok ? 'ok' : 'MISSED'])]));
+  lines.push(
+    table([['target', 'value', 'target', ''], ...r.targets.map((t) => [t.name, t.value === null ? '-' : String(t.value), t.target, t.ok ? 'ok' : 'MISSED'])]),
+  );
   lines.push('');
   lines.push(r.ok ? 'every target met' : 'TARGETS MISSED: see the details in the JSON report (--out)');
   return lines.join('\n');

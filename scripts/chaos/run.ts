@@ -109,7 +109,9 @@ async function main(): Promise<number> {
   const receiver = new ChaosReceiver();
   let ok = false;
   try {
-    say(`starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}) in ${root}`);
+    say(
+      `starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}) in ${root}`,
+    );
     await stack.start();
     say(`stack ready: api ${stack.apiUrl}, sandbox ${stack.sandboxUrl}, temporal ${stack.temporalAddress}`);
     await receiver.start();
@@ -141,7 +143,11 @@ async function main(): Promise<number> {
     say(`load done: ${cashiers.payments.size} payments acknowledged; waiting for every payment to be final`);
 
     await waitSettled(stack.apiUrl, shop, cashiers.payments, Date.now() + boundMs + 60_000, say);
-    const timing = { expiryGraceSeconds: Number(SETTINGS.EXPIRY_GRACE_SECONDS), sweepIntervalSeconds: Number(SETTINGS.SWEEP_INTERVAL_SECONDS), longestTerminalTimeoutMinutes: timeoutMinutes };
+    const timing = {
+      expiryGraceSeconds: Number(SETTINGS.EXPIRY_GRACE_SECONDS),
+      sweepIntervalSeconds: Number(SETTINGS.SWEEP_INTERVAL_SECONDS),
+      longestTerminalTimeoutMinutes: timeoutMinutes,
+    };
     const views = await readPayments(stack.apiUrl, shop, cashiers.payments, faults, timing);
     await waitEvents(views, receiver, Date.now() + 60_000, say);
     const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);

@@ -89,7 +89,12 @@ export class ChaosStack {
 
   private async startTemporal(): Promise<void> {
     await waitPortFree(this.ports.temporal);
-    const args = temporalDevServerArgs({ host: '127.0.0.1', port: this.ports.temporal, namespace: 'default', dbFile: path.join(this.opts.root, 'temporal.db') });
+    const args = temporalDevServerArgs({
+      host: '127.0.0.1',
+      port: this.ports.temporal,
+      namespace: 'default',
+      dbFile: path.join(this.opts.root, 'temporal.db'),
+    });
     this.temporal = new ServiceProcess({
       name: 'temporal',
       command: process.execPath,
@@ -156,11 +161,7 @@ export class ChaosStack {
 
   /** kill -9 of everything the stack runs (PostgreSQL excepted: it is a server of its own). */
   async killEverything(): Promise<void> {
-    await Promise.all([
-      ...Object.values(this.parts).map((p) => p?.kill9()),
-      this.temporal?.kill9(),
-      this.embeddedDb?.kill9(),
-    ]);
+    await Promise.all([...Object.values(this.parts).map((p) => p?.kill9()), this.temporal?.kill9(), this.embeddedDb?.kill9()]);
   }
 
   /** Starts everything again on the same data (the restart after killEverything). */

@@ -42,7 +42,10 @@ if (cmd === 'record') {
   console.log(`== ${step}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (exit ${exit})`);
 } else if (cmd === 'summary') {
   const total = { passed: 0, failed: 0, skipped: 0 };
-  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.tally')).sort()) {
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.tally'))
+    .sort()) {
     const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
     for (const k of Object.keys(total)) total[k] += c[k];
   }

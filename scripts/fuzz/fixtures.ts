@@ -62,7 +62,12 @@ class Api {
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     const expected = opts.expect ?? (method === 'POST' ? 201 : 200);
     for (let attempt = 1; ; attempt++) {
-      const res = await fetch(`${this.base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), signal: AbortSignal.timeout(60_000) });
+      const res = await fetch(`${this.base}${path}`, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: AbortSignal.timeout(60_000),
+      });
       const text = await res.text();
       if (res.status === expected) return (text ? JSON.parse(text) : undefined) as T;
       const problem = `fixture: ${method} ${path} answered ${res.status} (expected ${expected}): ${text.slice(0, 300)}`;
@@ -83,7 +88,13 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, timeou
   }
 }
 
-export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string; databaseUrl: string; receiverUrl: string; log: (line: string) => void }): Promise<Fixtures> {
+export async function createFixtures(opts: {
+  apiUrl: string;
+  sandboxUrl: string;
+  databaseUrl: string;
+  receiverUrl: string;
+  log: (line: string) => void;
+}): Promise<Fixtures> {
   const api = new Api(opts.apiUrl, opts.log);
   const db = createDb(opts.databaseUrl, { poolSize: 1 });
   try {
@@ -108,7 +119,17 @@ export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string;
       (await api.call<{ token: string }>('POST', '/api/auth/login', { body: { username, password: PASSWORD }, expect: 200 })).token;
 
     // Stores and terminals, through the API as the merchant's server does.
-    const storeBody = (name: string) => ({ name, country: 'de', timezone: 'Europe/Berlin', defaultCurrency: 'EUR', mcc: '5411', city: 'Berlin', postalCode: '10115', addressLine1: 'Fuzzstrasse 1', metadata: { fuzz: true } });
+    const storeBody = (name: string) => ({
+      name,
+      country: 'de',
+      timezone: 'Europe/Berlin',
+      defaultCurrency: 'EUR',
+      mcc: '5411',
+      city: 'Berlin',
+      postalCode: '10115',
+      addressLine1: 'Fuzzstrasse 1',
+      metadata: { fuzz: true },
+    });
     const store = async (merchant: string, apiKey: string, name: string) =>
       (await api.call<{ externalId: string }>('POST', `/api/merchants/${merchant}/stores`, { key: apiKey, body: storeBody(name) })).externalId;
     const terminal = async (merchant: string, apiKey: string, storeId: string, label: string): Promise<TerminalRef> => {
@@ -153,13 +174,16 @@ export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string;
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ action: 'pay', mode: 'CARD', cardBrand: 'VISA', last4: '4242' }),
-    }).then((r) => { if (r.status !== 200) throw new Error(`fixture: sandbox customer pay answered ${r.status}`); });
+    }).then((r) => {
+      if (r.status !== 200) throw new Error(`fixture: sandbox customer pay answered ${r.status}`);
+    });
     await until('the kiosk payment to be captured', async () => {
       const p = await api.call<{ status: string }>('POST', `/api/in-store/payments/${captured.id}/sync-status`, { key: liveKey.key, expect: 200 });
       return p.status === 'CAPTURED' ? p : undefined;
     });
     const otherOpen = await pay(otherKey.key, otherTerminal, `fuzz-other-${run}`);
-    for (const p of [open, otherOpen]) if (p.status !== 'AWAITING_TERMINAL') throw new Error(`fixture: payment ${p.id} is ${p.status}, expected AWAITING_TERMINAL`);
+    for (const p of [open, otherOpen])
+      if (p.status !== 'AWAITING_TERMINAL') throw new Error(`fixture: payment ${p.id} is ${p.status}, expected AWAITING_TERMINAL`);
 
     // Webhook events: the capture's, and a TEST event for each business.
     await api.call('POST', `/api/webhooks/configs/${mainConfig}/test`, { key: liveKey.key, expect: 202 });
@@ -188,7 +212,13 @@ export async function createFixtures(opts: { apiUrl: string; sandboxUrl: string;
       merchantIds: [main.id, other.id],
       merchants: { main: main.externalId, other: other.externalId },
       credentials,
-      users: { admin: admin.id, viewer: viewer.id, victims: victimUsers.map((u) => u.id), other: otherAdmin.id, victimUsernames: victimUsers.map((u) => u.username) },
+      users: {
+        admin: admin.id,
+        viewer: viewer.id,
+        victims: victimUsers.map((u) => u.id),
+        other: otherAdmin.id,
+        victimUsernames: victimUsers.map((u) => u.username),
+      },
       apiKeys: { live: liveKey.id, test: testKey.id, victims: victimKeys.map((k) => k.id), other: otherKey.id },
       stores: {
         main: [{ merchantExternalId: main.externalId, storeExternalId: mainStore }],

@@ -86,7 +86,11 @@ export async function startProbe(databaseUrl: string, merchantIds: string[]): Pr
 
   // One statement for every table: row count and an md5 over the rows in key order.
   const snapshotSql = TABLES.map((t) => {
-    const cols = columns.get(t.name)!.filter((c) => !t.volatile?.includes(c)).map(q).join(', ');
+    const cols = columns
+      .get(t.name)!
+      .filter((c) => !t.volatile?.includes(c))
+      .map(q)
+      .join(', ');
     return `SELECT '${t.name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(r, E'\\n' ORDER BY k), '')) AS d
               FROM (SELECT "id"::text AS k, ROW(${cols})::text AS r FROM ${q(t.name)} WHERE ${t.scope}) x`;
   }).join('\nUNION ALL\n');
@@ -103,7 +107,11 @@ export async function startProbe(databaseUrl: string, merchantIds: string[]): Pr
   const recent = async (since: Date, names: string[]): Promise<object> => {
     const out: Record<string, unknown[]> = {};
     for (const t of TABLES.filter((x) => names.includes(x.name))) {
-      const cols = columns.get(t.name)!.filter((c) => !SECRET_COLUMNS.has(c)).map(q).join(', ');
+      const cols = columns
+        .get(t.name)!
+        .filter((c) => !SECRET_COLUMNS.has(c))
+        .map(q)
+        .join(', ');
       const when = t.touched.map((c) => `${q(c)} >= '${since.toISOString()}'::timestamptz`).join(' OR ');
       out[t.name] = await runQuery(`SELECT ${cols} FROM ${q(t.name)} WHERE ${t.scope} AND (${when}) ORDER BY "id" DESC LIMIT 5`);
     }

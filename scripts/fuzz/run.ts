@@ -39,8 +39,10 @@ function parseArgs(argv: string[]): Options {
       if (v === undefined) throw new Error(`${a} needs a value`);
       return v;
     };
-    if (a === '--') opts.extra.push(...argv.slice(i + 1)), (i = argv.length);
-    else if (a === '--max-time') opts.maxTime = Number(value());
+    if (a === '--') {
+      opts.extra.push(...argv.slice(i + 1));
+      i = argv.length;
+    } else if (a === '--max-time') opts.maxTime = Number(value());
     else if (a === '--max-examples') opts.maxExamples = Number(value());
     else if (a === '--seed') opts.seed = value();
     else if (a === '--keep') opts.keep = true;
@@ -82,12 +84,19 @@ async function fixturesAlive(apiUrl: string, f: Fixtures): Promise<string[]> {
   const probes: [string, string, Record<string, string>][] = [
     ['admin session', '/api/users/me', { authorization: `Bearer ${f.credentials.adminSession}` }],
     ['live key', '/api/webhooks/configs', { 'x-api-key': f.credentials.liveKey }],
-    ['main terminal', `/api/merchants/${main.merchantExternalId}/stores/${main.storeExternalId}/terminals/${main.terminalExternalId}`, { 'x-api-key': f.credentials.liveKey }],
+    [
+      'main terminal',
+      `/api/merchants/${main.merchantExternalId}/stores/${main.storeExternalId}/terminals/${main.terminalExternalId}`,
+      { 'x-api-key': f.credentials.liveKey },
+    ],
     ['main webhook config', `/api/webhooks/configs/${f.webhookConfigs.main}`, { 'x-api-key': f.credentials.liveKey }],
   ];
   const out: string[] = [];
   for (const [name, p, headers] of probes) {
-    const status = await fetch(`${apiUrl}${p}`, { headers, signal: AbortSignal.timeout(30_000) }).then((r) => r.status, () => 0);
+    const status = await fetch(`${apiUrl}${p}`, { headers, signal: AbortSignal.timeout(30_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     out.push(`${name} ${status === 200 ? 'yes' : `NO (${status})`}`);
   }
   return out;
@@ -147,7 +156,13 @@ async function main(): Promise<number> {
     log('starting the service (database, Temporal, worker, API, sandbox)');
     stack = await startStack({ root: ROOT, dataDir, env: SERVICE_ENV, readyTimeoutMs: 300_000 });
     log(`service ready at ${stack.apiUrl} after ${Math.round((Date.now() - started) / 1000)} s; creating fixtures`);
-    const fixtures = await createFixtures({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, databaseUrl: stack.databaseUrl, receiverUrl: receiver.url, log });
+    const fixtures = await createFixtures({
+      apiUrl: stack.apiUrl,
+      sandboxUrl: stack.sandboxUrl,
+      databaseUrl: stack.databaseUrl,
+      receiverUrl: receiver.url,
+      log,
+    });
     probe = await startProbe(stack.databaseUrl, fixtures.merchantIds);
     const fixturesFile = path.join(workDir, 'fixtures.json');
     fs.writeFileSync(fixturesFile, JSON.stringify(fixtures, null, 2));
@@ -159,17 +174,25 @@ async function main(): Promise<number> {
     fs.writeFileSync(configFile, '[auth]\nauto-signup = false\n');
     const args = [
       st.bin,
-      '--config-file', configFile,
+      '--config-file',
+      configFile,
       'run',
       `${stack.apiUrl}/openapi.json`,
       // One worker: the table snapshots around a call must not see another call's writes.
-      '--workers', '1',
-      '--checks', CHECKS.join(','),
-      '--max-time', String(opts.maxTime),
-      '--max-examples', String(opts.maxExamples),
-      '--request-timeout', '60',
-      '--generation-database', 'none',
-      '--suppress-health-check', 'too_slow,filter_too_much',
+      '--workers',
+      '1',
+      '--checks',
+      CHECKS.join(','),
+      '--max-time',
+      String(opts.maxTime),
+      '--max-examples',
+      String(opts.maxExamples),
+      '--request-timeout',
+      '60',
+      '--generation-database',
+      'none',
+      '--suppress-health-check',
+      'too_slow,filter_too_much',
       '--no-color',
       ...(opts.selfTest ? ['--include-path', '/api/auth/login', '--phases', 'examples,coverage,fuzzing'] : []),
       ...(opts.seed ? ['--seed', opts.seed] : []),

@@ -154,7 +154,10 @@ export class AcquirerUnreachableError extends Error {
 
 /** The acquirer answered but refused the request as malformed or not allowed. Not retryable. */
 export class AcquirerRejectedError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
     this.name = 'AcquirerRejectedError';
   }

@@ -66,4 +66,3 @@ export function actorOf(principal: Principal | undefined): Actor {
   if (!principal) return { type: 'ANONYMOUS' };
   return principal.kind === 'user' ? { type: 'USER', id: principal.userId } : { type: 'API_KEY', id: principal.apiKeyId };
 }
-

@@ -45,7 +45,10 @@ export function areasOfRoles(roles: readonly string[]): Set<Area> {
 
 /** Accepts `ADMIN` or `ROLE_ADMIN` (any case); returns the bare name or undefined when unknown. */
 export function normalizeRole(name: string): Role | undefined {
-  const bare = name.trim().toUpperCase().replace(/^ROLE_/, '');
+  const bare = name
+    .trim()
+    .toUpperCase()
+    .replace(/^ROLE_/, '');
   return (ROLES as readonly string[]).includes(bare) ? (bare as Role) : undefined;
 }
 

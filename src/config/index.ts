@@ -5,9 +5,7 @@ import { z } from 'zod';
  * Every environment variable of contracts.md, read and validated once at boot. A bad value stops
  * the start with a message naming the variable and the reason (ConfigError).
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const port = z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be 1-65535').max(65535, 'must be 1-65535');
 /** A listening port of ours: 0 lets the system pick a free one (tests). */
 const listenPort = z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be 0-65535').max(65535, 'must be 0-65535');
@@ -53,7 +51,10 @@ export const configSchema = z
       .string()
       .default('api,worker,sandbox')
       .transform((v, ctx) => {
-        const parts = v.split(',').map((s) => s.trim()).filter(Boolean);
+        const parts = v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         for (const p of parts) {
           if (!(SERVICE_NAMES as readonly string[]).includes(p)) {
             ctx.addIssue({ code: 'custom', message: `unknown service '${p}', expected any of ${SERVICE_NAMES.join(', ')}` });
@@ -78,7 +79,12 @@ export const configSchema = z
     SWEEP_INTERVAL_SECONDS: positive.default(120),
     VOID_WINDOW_MINUTES: positive.default(1395),
     /** Contracts 8: a store's business day ends at this local hour; the daily close runs then. */
-    SETTLEMENT_CUTOFF_HOUR: z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be 0-23').max(23, 'must be 0-23').default(2),
+    SETTLEMENT_CUTOFF_HOUR: z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be an integer')
+      .min(0, 'must be 0-23')
+      .max(23, 'must be 0-23')
+      .default(2),
     SETTLEMENT_AUTO_CLOSE: bool.default(true),
     /** How often the daily close looks for stores whose business day has ended. */
     SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS: positive.default(60),

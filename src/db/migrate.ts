@@ -25,9 +25,7 @@ export async function migrate(databaseUrl: string): Promise<string[]> {
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TIMESTAMPTZ NOT NULL DEFAULT now())',
-    );
+    await client.query('CREATE TABLE IF NOT EXISTS "_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TIMESTAMPTZ NOT NULL DEFAULT now())');
     const done = new Set((await client.query<{ name: string }>('SELECT "name" FROM "_migrations"')).rows.map((r) => r.name));
     for (const m of listMigrations()) {
       if (done.has(m.name)) continue;

@@ -57,8 +57,7 @@ async function noteKeyUse(ctx: ApiContext, id: string, lastUsedAt: Date | null, 
     .catch((err: unknown) => ctx.state.log.warn({ err }, 'could not record API key use'));
 }
 
-const MFA_ENROLMENT_FIRST =
-  'enrol your authenticator first: POST /api/users/me/mfa/enroll, then POST /api/users/me/mfa/verify with a code';
+const MFA_ENROLMENT_FIRST = 'enrol your authenticator first: POST /api/users/me/mfa/enroll, then POST /api/users/me/mfa/verify with a code';
 
 /** Authenticates by the route's kind, then checks the route's area against scopes or roles. */
 export function authenticate(kind: AuthKind, area: Area | undefined) {
@@ -81,4 +80,3 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
     await next();
   };
 }
-

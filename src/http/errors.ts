@@ -48,8 +48,14 @@ export function errorHandler() {
       const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
       let status = err instanceof ApiError ? err.status : (e.status ?? e.statusCode ?? 500);
       if (status < 400 || status > 599) status = 500;
-      let message = err instanceof ApiError || (e.expose && status < 500) ? (e.message ?? '') : status < 500 ? (STATUS_CODES[status] ?? 'request refused') : 'internal server error';
-      if (status === 400 && e.message === 'Object contains forbidden prototype property') message = "body: '__proto__' is a reserved name and not accepted as a key";
+      let message =
+        err instanceof ApiError || (e.expose && status < 500)
+          ? (e.message ?? '')
+          : status < 500
+            ? (STATUS_CODES[status] ?? 'request refused')
+            : 'internal server error';
+      if (status === 400 && e.message === 'Object contains forbidden prototype property')
+        message = "body: '__proto__' is a reserved name and not accepted as a key";
       else if (e.type === 'entity.parse.failed' || (status === 400 && err instanceof SyntaxError)) message = 'request body is not valid JSON';
       else if (status === 413) message = 'request body too large';
       else if (status === 415) message = 'request body must be application/json';

@@ -20,7 +20,11 @@ export function createRegistry(): OpenAPIRegistry {
     scheme: 'bearer',
     description: 'The API key as a bearer token (isp_live_... or isp_test_...)',
   });
-  registry.registerComponent('securitySchemes', 'Session', { type: 'http', scheme: 'bearer', description: 'Dashboard session token from POST /api/auth/login' });
+  registry.registerComponent('securitySchemes', 'Session', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Dashboard session token from POST /api/auth/login',
+  });
   return registry;
 }
 

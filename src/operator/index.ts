@@ -2,11 +2,4 @@
 export { createMerchant, findMerchant, merchantView, type MerchantView } from './merchants';
 export { createUser, operatorRoles } from './users';
 export { createApiKey, parseKeyMode, type CreatedApiKey } from './apiKeys';
-export {
-  findTerminal,
-  linkTerminal,
-  terminalOperatorView,
-  unlinkTerminal,
-  type TerminalOperatorView,
-  type TerminalSelector,
-} from './terminals';
+export { findTerminal, linkTerminal, terminalOperatorView, unlinkTerminal, type TerminalOperatorView, type TerminalSelector } from './terminals';

@@ -44,9 +44,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   const { config, db } = deps;
   const timeoutMinutes = body.terminalTimeoutMinutes ?? config.TERMINAL_TIMEOUT_DEFAULT_MINUTES;
   if (timeoutMinutes < config.TERMINAL_TIMEOUT_MIN_MINUTES || timeoutMinutes > config.TERMINAL_TIMEOUT_MAX_MINUTES) {
-    throw invalid(
-      `terminalTimeoutMinutes: must be between ${config.TERMINAL_TIMEOUT_MIN_MINUTES} and ${config.TERMINAL_TIMEOUT_MAX_MINUTES} minutes`,
-    );
+    throw invalid(`terminalTimeoutMinutes: must be between ${config.TERMINAL_TIMEOUT_MIN_MINUTES} and ${config.TERMINAL_TIMEOUT_MAX_MINUTES} minutes`);
   }
   if (body.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
   const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId } });
@@ -152,7 +150,10 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
   }
   const current = await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
   if (current.status === 'CREATED' && answer.kind === 'outcome') {
-    throw unavailable(`the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`, 2);
+    throw unavailable(
+      `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,
+      2,
+    );
   }
   return current;
 }

@@ -136,6 +136,7 @@ export async function voidPayment(deps: OperationDeps, principal: ApiKeyPrincipa
   const answer = await askWorkflow(deps, payment, principal, 'void');
   if (answer.kind === 'rejected') throw conflict(answer.message);
   if (answer.kind === 'closed') throw conflict(`void not permitted: the void window of ${deps.config.VOID_WINDOW_MINUTES} minutes from capture has closed`);
-  if (answer.outcome.notice === 'VOID_REJECTED') throw conflict(`void not permitted: the acquirer refused the reversal${answer.outcome.message ? `: ${answer.outcome.message}` : ''}`);
+  if (answer.outcome.notice === 'VOID_REJECTED')
+    throw conflict(`void not permitted: the acquirer refused the reversal${answer.outcome.message ? `: ${answer.outcome.message}` : ''}`);
   return reread(deps.db, payment.id);
 }

@@ -37,7 +37,12 @@ export interface PaymentFilter {
 }
 
 /** Payments, newest first, filtered, one page; naming another business is not found. */
-export async function listPayments(db: Db, principal: ApiKeyPrincipal, filter: PaymentFilter, paging: { page: number; size: number }): Promise<Page<PaymentRecord>> {
+export async function listPayments(
+  db: Db,
+  principal: ApiKeyPrincipal,
+  filter: PaymentFilter,
+  paging: { page: number; size: number },
+): Promise<Page<PaymentRecord>> {
   if (filter.merchantExternalId !== undefined && filter.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
   const where: Prisma.PaymentWhereInput = {
     ...scope(principal),

@@ -91,7 +91,10 @@ export const PaymentRecordSchema = z
     sequenceNumber: z.number().int().nullable(),
     storeExternalId: z.string(),
     terminalExternalId: z.string(),
-    paymentMethod: z.string().nullable().openapi({ description: 'CARD or QR_CODE: the single requested mode, else CARD until the terminal reports the tender' }),
+    paymentMethod: z
+      .string()
+      .nullable()
+      .openapi({ description: 'CARD or QR_CODE: the single requested mode, else CARD until the terminal reports the tender' }),
     cardBrand: z.string().nullable(),
     last4: z.string().nullable(),
     previousStatus: z.string().nullable().openapi({ description: 'CAPTURED once a void made the payment CANCELLED' }),
@@ -100,7 +103,10 @@ export const PaymentRecordSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     capturedAt: z.string().nullable(),
-    capturedAmount: z.number().nullable().openapi({ description: 'null until captured; equals amount for one-step payments, at most amount for a two-step completion' }),
+    capturedAmount: z
+      .number()
+      .nullable()
+      .openapi({ description: 'null until captured; equals amount for one-step payments, at most amount for a two-step completion' }),
     refundedAmount: z.number().openapi({ description: 'The sum of succeeded refunds; 0 until a refund succeeds' }),
     settledAt: z.string().nullable().openapi({ description: 'When the acquirer settled the payment; null until then' }),
     mode: z.enum(['live', 'test']).openapi({ description: 'The mode of the API key that took the payment' }),

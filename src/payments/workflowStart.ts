@@ -19,12 +19,7 @@ import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus
  * running workflow is simply reached; a completed one is started again only by the sweep, for a
  * row its run left open (src/payments/sweep.ts).
  */
-export function workflowInputFromPayment(
-  p: Payment,
-  merchantExternalId: string,
-  config: Config,
-  startedBy: HistorySource,
-): PaymentWorkflowInput {
+export function workflowInputFromPayment(p: Payment, merchantExternalId: string, config: Config, startedBy: HistorySource): PaymentWorkflowInput {
   const requested = p.requestedModes.filter((m): m is PaymentMode => (PAYMENT_MODES as readonly string[]).includes(m));
   return {
     paymentId: p.id,

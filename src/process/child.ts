@@ -14,7 +14,12 @@ export class ManagedChild extends EventEmitter {
   private readonly exited: Promise<void>;
   private hasExited = false;
 
-  constructor(readonly name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  constructor(
+    readonly name: string,
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
     super();
     this.process = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     collectLines(this, [this.process.stdout!, this.process.stderr!], 50);

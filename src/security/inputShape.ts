@@ -33,7 +33,8 @@ export function inputShapeProblem(input: unknown, where: string): string | undef
     if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) {
         const child: unknown = value[i];
-        if (typeof child === 'string' || (child !== null && typeof child === 'object')) stack.push({ value: child, path: [...path, String(i)], depth: depth + 1 });
+        if (typeof child === 'string' || (child !== null && typeof child === 'object'))
+          stack.push({ value: child, path: [...path, String(i)], depth: depth + 1 });
       }
       continue;
     }

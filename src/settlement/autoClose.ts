@@ -24,12 +24,7 @@ export interface DueClose {
  * Pure: the stores whose last ended business day has no daily close yet. A day that ended before
  * the store existed has nothing to close.
  */
-export function dueAutoCloses(
-  stores: { id: string; timezone: string; createdAt: Date }[],
-  done: Set<string>,
-  now: Date,
-  cutoffHour: number,
-): DueClose[] {
+export function dueAutoCloses(stores: { id: string; timezone: string; createdAt: Date }[], done: Set<string>, now: Date, cutoffHour: number): DueClose[] {
   const due: DueClose[] = [];
   for (const s of stores) {
     const date = addDays(businessDate(now, s.timezone, cutoffHour), -1);
@@ -46,7 +41,10 @@ export async function startDueAutoCloses(deps: { db: Db; temporal: Client; confi
   const stores = await db.store.findMany({ where: { createdAt: { lt: now } }, select: { id: true, timezone: true, createdAt: true } });
   const candidates = dueAutoCloses(stores, new Set(), now, config.SETTLEMENT_CUTOFF_HOUR);
   if (candidates.length === 0) return 0;
-  const markers = await db.settlementAutoClose.findMany({ where: { OR: candidates.map((c) => ({ storeId: c.storeId, date: c.date })) }, select: { storeId: true, date: true } });
+  const markers = await db.settlementAutoClose.findMany({
+    where: { OR: candidates.map((c) => ({ storeId: c.storeId, date: c.date })) },
+    select: { storeId: true, date: true },
+  });
   const done = new Set(markers.map((m) => `${m.storeId} ${m.date}`));
   let started = 0;
   for (const c of candidates) {
@@ -65,7 +63,10 @@ export const autoCloseScheduleId = (config: Config): string =>
 export async function ensureAutoCloseSchedule(client: Client, config: Config, logger: Logger): Promise<void> {
   const scheduleId = autoCloseScheduleId(config);
   if (!config.SETTLEMENT_AUTO_CLOSE) {
-    await client.schedule.getHandle(scheduleId).delete().catch(() => undefined);
+    await client.schedule
+      .getHandle(scheduleId)
+      .delete()
+      .catch(() => undefined);
     return;
   }
   const intervalMs = Math.round(config.SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS * 1000);

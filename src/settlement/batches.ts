@@ -21,7 +21,6 @@ export interface SettlementDeps {
   config: Config;
 }
 
-
 export interface OpenBatchInput {
   batchId: string;
   storeId: string;
@@ -94,7 +93,13 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     for (const item of report.items) items.push({ ...item, deviceId });
   }
   const lines = await db.settlementLine.findMany({ where: { batchId } });
-  const claims: Claim[] = lines.map((l) => ({ type: l.type as Claim['type'], key: (l.type === 'PAYMENT' ? l.acquirerRef : l.refundId) ?? '', paymentId: l.paymentId ?? '', amount: l.amount.toFixed(), currency: l.currency }));
+  const claims: Claim[] = lines.map((l) => ({
+    type: l.type as Claim['type'],
+    key: (l.type === 'PAYMENT' ? l.acquirerRef : l.refundId) ?? '',
+    paymentId: l.paymentId ?? '',
+    amount: l.amount.toFixed(),
+    currency: l.currency,
+  }));
   const result = reconcile(claims, items);
   if (result.matched.length === 0 && result.missing.length === 0 && result.unclaimed.length === 0) {
     await db.settlementBatch.update({ where: { id: batchId }, data: { status: 'EMPTY' } });
@@ -102,7 +107,14 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
   }
 
   await db.$transaction(async (tx) => {
-    const discrepancies: { type: string; paymentId: string | null; acquirerRef: string | null; currency: string; expectedAmount: string | null; reportedAmount: string | null }[] = [];
+    const discrepancies: {
+      type: string;
+      paymentId: string | null;
+      acquirerRef: string | null;
+      currency: string;
+      expectedAmount: string | null;
+      reportedAmount: string | null;
+    }[] = [];
     for (const m of result.matched) {
       const fee = new Decimal(m.item.feeAmount);
       await tx.settlementLine.updateMany({
@@ -114,38 +126,81 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
           netAmount: (m.claim.type === 'PAYMENT' ? new Decimal(m.item.amount).minus(fee) : new Decimal(m.item.amount).negated()).toFixed(),
         },
       });
-      if (m.mismatch) discrepancies.push({ type: 'AMOUNT_MISMATCH', paymentId: m.claim.paymentId, acquirerRef: m.item.acquirerRef, currency: m.claim.currency, expectedAmount: m.claim.amount, reportedAmount: m.item.amount });
+      if (m.mismatch)
+        discrepancies.push({
+          type: 'AMOUNT_MISMATCH',
+          paymentId: m.claim.paymentId,
+          acquirerRef: m.item.acquirerRef,
+          currency: m.claim.currency,
+          expectedAmount: m.claim.amount,
+          reportedAmount: m.item.amount,
+        });
     }
     for (const c of result.missing) {
       // Not settled by the acquirer: released, so the next batch claims it again.
       await tx.settlementLine.deleteMany({ where: { batchId, type: c.type, ...(c.type === 'PAYMENT' ? { paymentId: c.paymentId } : { refundId: c.key }) } });
-      discrepancies.push({ type: 'MISSING_FROM_REPORT', paymentId: c.paymentId, acquirerRef: c.type === 'PAYMENT' ? c.key : null, currency: c.currency, expectedAmount: c.amount, reportedAmount: null });
+      discrepancies.push({
+        type: 'MISSING_FROM_REPORT',
+        paymentId: c.paymentId,
+        acquirerRef: c.type === 'PAYMENT' ? c.key : null,
+        currency: c.currency,
+        expectedAmount: c.amount,
+        reportedAmount: null,
+      });
     }
     for (const item of result.unclaimed) {
       if (item.type !== 'PAYMENT') continue; // a refund we do not know of cannot be recorded as anything of ours
       const known = await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef } });
       const fee = new Decimal(item.feeAmount);
       const line = {
-        batchId, type: 'PAYMENT', acquirerRef: item.acquirerRef, amount: item.amount, feeAmount: fee.toFixed(), netAmount: new Decimal(item.amount).minus(fee).toFixed(),
-        currency: item.currency, occurredAt: new Date(item.occurredAt), reported: true,
+        batchId,
+        type: 'PAYMENT',
+        acquirerRef: item.acquirerRef,
+        amount: item.amount,
+        feeAmount: fee.toFixed(),
+        netAmount: new Decimal(item.amount).minus(fee).toFixed(),
+        currency: item.currency,
+        occurredAt: new Date(item.occurredAt),
+        reported: true,
       };
       if (known) {
         // Ours, captured after this batch's cut-off or not yet projected: the acquirer settled it, so it is settled here.
         const inBatch = await tx.settlementLine.findFirst({ where: { type: 'PAYMENT', paymentId: known.id } });
         if (inBatch || !isSettleable(known.status)) {
-          discrepancies.push({ type: 'AMOUNT_MISMATCH', paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: null, reportedAmount: item.amount });
+          discrepancies.push({
+            type: 'AMOUNT_MISMATCH',
+            paymentId: known.id,
+            acquirerRef: item.acquirerRef,
+            currency: item.currency,
+            expectedAmount: null,
+            reportedAmount: item.amount,
+          });
           continue;
         }
         await tx.settlementLine.create({ data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference } });
         if (!new Decimal(known.amount).equals(item.amount)) {
-          discrepancies.push({ type: 'AMOUNT_MISMATCH', paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: known.amount.toFixed(), reportedAmount: item.amount });
+          discrepancies.push({
+            type: 'AMOUNT_MISMATCH',
+            paymentId: known.id,
+            acquirerRef: item.acquirerRef,
+            currency: item.currency,
+            expectedAmount: known.amount.toFixed(),
+            reportedAmount: item.amount,
+          });
         }
         continue;
       }
       const paymentId = await recordReportOnlyPayment(tx as unknown as Db, deps, batch, item);
       const pspReference = (await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { pspReference: true } })).pspReference;
       await tx.settlementLine.create({ data: { ...line, paymentId, pspReference, reference: item.reference ?? null, appliedAt: null } });
-      discrepancies.push({ type: 'NOT_IN_PLATFORM', paymentId, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: null, reportedAmount: item.amount });
+      discrepancies.push({
+        type: 'NOT_IN_PLATFORM',
+        paymentId,
+        acquirerRef: item.acquirerRef,
+        currency: item.currency,
+        expectedAmount: null,
+        reportedAmount: item.amount,
+      });
     }
     if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
     const settled = await tx.settlementLine.findMany({ where: { batchId }, select: { type: true, amount: true, feeAmount: true, currency: true } });
@@ -208,7 +263,15 @@ async function recordReportOnlyPayment(
     },
   });
   await tx.paymentHistory.create({
-    data: { paymentId: id, sequence: 1, status: 'SETTLED', previousStatus: null, actionReference: `SETTLE-${batch.id}`, source: 'WORKFLOW', occurredAt: settledAt },
+    data: {
+      paymentId: id,
+      sequence: 1,
+      status: 'SETTLED',
+      previousStatus: null,
+      actionReference: `SETTLE-${batch.id}`,
+      source: 'WORKFLOW',
+      occurredAt: settledAt,
+    },
   });
   return id;
 }

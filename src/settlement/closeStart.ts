@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
-import { SETTLEMENT_CLOSE_WORKFLOW, type SettlementCloseInput, type SettlementCloseResult, settlementCloseWorkflowId } from '../../workflows/settlement/definitions';
+import {
+  SETTLEMENT_CLOSE_WORKFLOW,
+  type SettlementCloseInput,
+  type SettlementCloseResult,
+  settlementCloseWorkflowId,
+} from '../../workflows/settlement/definitions';
 import { businessDate } from './businessDate';
 
 /** Starts the close of one store's open batch; null when a close of that store is already running. */

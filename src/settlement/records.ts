@@ -26,7 +26,14 @@ export interface BatchRecord {
   closedAt: string;
   closedBy: string;
   totals: { currency: string; paymentCount: number; grossAmount: number; refundCount: number; refundAmount: number; feeAmount: number; netAmount: number }[];
-  discrepancies: { type: string; paymentId: string | null; acquirerRef: string | null; currency: string; expectedAmount: number | null; reportedAmount: number | null }[];
+  discrepancies: {
+    type: string;
+    paymentId: string | null;
+    acquirerRef: string | null;
+    currency: string;
+    expectedAmount: number | null;
+    reportedAmount: number | null;
+  }[];
 }
 
 export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDiscrepancy[] }): BatchRecord {
@@ -49,7 +56,14 @@ export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDi
     })),
     discrepancies: [...b.discrepancies]
       .sort((x, y) => Number(x.id - y.id))
-      .map((d) => ({ type: d.type, paymentId: d.paymentId, acquirerRef: d.acquirerRef, currency: d.currency, expectedAmount: num(d.expectedAmount), reportedAmount: num(d.reportedAmount) })),
+      .map((d) => ({
+        type: d.type,
+        paymentId: d.paymentId,
+        acquirerRef: d.acquirerRef,
+        currency: d.currency,
+        expectedAmount: num(d.expectedAmount),
+        reportedAmount: num(d.reportedAmount),
+      })),
   };
 }
 
@@ -94,14 +108,24 @@ export async function listBatches(db: Db, merchantId: string, q: { storeExternal
   };
   const [total, rows] = await Promise.all([
     db.settlementBatch.count({ where }),
-    db.settlementBatch.findMany({ where, include: { discrepancies: true }, orderBy: [{ closedAt: 'desc' }, { id: 'desc' }], skip: q.page * q.size, take: q.size }),
+    db.settlementBatch.findMany({
+      where,
+      include: { discrepancies: true },
+      orderBy: [{ closedAt: 'desc' }, { id: 'desc' }],
+      skip: q.page * q.size,
+      take: q.size,
+    }),
   ]);
   return { total, rows };
 }
 
 /** The lines the acquirer settled, in the order they were claimed. */
 export const batchLines = (db: Db, batchId: string, paging?: { page: number; size: number }) =>
-  db.settlementLine.findMany({ where: { batchId, reported: true }, orderBy: { id: 'asc' }, ...(paging ? { skip: paging.page * paging.size, take: paging.size } : {}) });
+  db.settlementLine.findMany({
+    where: { batchId, reported: true },
+    orderBy: { id: 'asc' },
+    ...(paging ? { skip: paging.page * paging.size, take: paging.size } : {}),
+  });
 export const batchLineCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, reported: true } });
 
 const CSV_COLUMNS = ['type', 'paymentId', 'pspReference', 'reference', 'amount', 'feeAmount', 'netAmount', 'currency', 'occurredAt'] as const;

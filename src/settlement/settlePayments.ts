@@ -29,7 +29,11 @@ const PARALLEL = 10;
 
 /** Settles up to `limit` payments of the batch not yet settled; answers how many remain. */
 export async function settleBatchPayments(deps: SettleDeps, batchId: string, limit: number): Promise<number> {
-  const lines = await deps.db.settlementLine.findMany({ where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null }, orderBy: { id: 'asc' }, take: limit });
+  const lines = await deps.db.settlementLine.findMany({
+    where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null },
+    orderBy: { id: 'asc' },
+    take: limit,
+  });
   let next = 0;
   const lane = async () => {
     while (next < lines.length) {
@@ -60,7 +64,12 @@ async function settleOne(deps: SettleDeps, batchId: string, paymentId: string): 
       deps.logger.warn({ paymentId, batchId, err: (err as { cause?: Error }).cause?.message }, 'settlement not applied: the payment is no longer settleable');
       return;
     }
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowNotFoundError || /already completed/i.test(String((err as Error)?.message)))) throw err;
+    if (!(
+      err instanceof WorkflowExecutionAlreadyStartedError ||
+      err instanceof WorkflowNotFoundError ||
+      /already completed/i.test(String((err as Error)?.message))
+    ))
+      throw err;
   }
   await settleClosedPayment(deps, batchId, paymentId);
 }
@@ -80,7 +89,15 @@ async function settleClosedPayment(deps: SettleDeps, batchId: string, paymentId:
       });
       if (count === 0) return false;
       await tx.paymentHistory.create({
-        data: { paymentId, sequence, status: p.status === 'CAPTURED' ? 'SETTLED' : p.status, previousStatus: p.status, actionReference: `${SETTLE_PREFIX}${batchId}`, source: 'WORKFLOW', occurredAt: now },
+        data: {
+          paymentId,
+          sequence,
+          status: p.status === 'CAPTURED' ? 'SETTLED' : p.status,
+          previousStatus: p.status,
+          actionReference: `${SETTLE_PREFIX}${batchId}`,
+          source: 'WORKFLOW',
+          occurredAt: now,
+        },
       });
       return true;
     });

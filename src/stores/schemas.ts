@@ -17,16 +17,11 @@ export const METADATA_MAX_KEY_LENGTH = 100;
 const notBlank = (s: string): boolean => s.trim().length > 0;
 
 /** A required free-text field: a non-blank string of bounded length. */
-const requiredText = (max: number) =>
-  z.string().max(max, `must be at most ${max} characters`).refine(notBlank, 'must not be blank');
+const requiredText = (max: number) => z.string().max(max, `must be at most ${max} characters`).refine(notBlank, 'must not be blank');
 
 /** An optional free-text field: omitted or null means not set. */
 const optionalText = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .max(max, `must be at most ${max} characters`)
-    .refine(notBlank, 'must not be blank')
-    .nullish();
+  z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`).refine(notBlank, 'must not be blank').nullish();
 
 export const RecordStatus = z.enum(RECORD_STATUSES, { error: 'must be ACTIVE or INACTIVE' });
 
@@ -66,7 +61,10 @@ export const Metadata = z
     }
     const long = keys.find((k) => [...k].length > METADATA_MAX_KEY_LENGTH);
     if (long !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `keys must be at most ${METADATA_MAX_KEY_LENGTH} characters ('${[...long].slice(0, 20).join('')}...' is longer)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `keys must be at most ${METADATA_MAX_KEY_LENGTH} characters ('${[...long].slice(0, 20).join('')}...' is longer)`,
+      });
     }
   })
   .openapi({
@@ -154,13 +152,22 @@ export const PAGE_SIZE_MAX = 100;
 
 export const StoreSearchQuery = z
   .strictObject({
-    q: z.string().max(200, 'must be at most 200 characters').optional().openapi({ description: 'Free text over name, city, externalId and postalCode, case-insensitive' }),
+    q: z
+      .string()
+      .max(200, 'must be at most 200 characters')
+      .optional()
+      .openapi({ description: 'Free text over name, city, externalId and postalCode, case-insensitive' }),
     status: RecordStatus.optional(),
     country: Country.optional(),
     hasTerminals: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
-    sort: z.enum(STORE_SORTS, { error: `must be one of ${STORE_SORTS.join(', ')}` }).optional().openapi({ description: 'Default name' }),
+    sort: z
+      .enum(STORE_SORTS, { error: `must be one of ${STORE_SORTS.join(', ')}` })
+      .optional()
+      .openapi({ description: 'Default name' }),
     page: queryInt(0, undefined, ', 0 or more').optional().openapi({ description: '0-based, default 0' }),
-    size: queryInt(1, PAGE_SIZE_MAX, ` from 1 to ${PAGE_SIZE_MAX}`).optional().openapi({ description: `Default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}` }),
+    size: queryInt(1, PAGE_SIZE_MAX, ` from 1 to ${PAGE_SIZE_MAX}`)
+      .optional()
+      .openapi({ description: `Default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}` }),
   })
   .openapi('StoreSearchQuery');
 export type StoreSearchQuery = z.infer<typeof StoreSearchQuery>;

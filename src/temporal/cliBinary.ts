@@ -26,9 +26,7 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string {
   }
   const found = onPath('temporal') ?? (fs.existsSync(PROJECT_TEMPORAL_BINARY) ? PROJECT_TEMPORAL_BINARY : undefined);
   if (!found) {
-    throw new Error(
-      'No Temporal CLI found. Run `npm install` (it installs one under .tools/), put `temporal` on PATH, or set TEMPORAL_CLI_PATH.',
-    );
+    throw new Error('No Temporal CLI found. Run `npm install` (it installs one under .tools/), put `temporal` on PATH, or set TEMPORAL_CLI_PATH.');
   }
   return found;
 }

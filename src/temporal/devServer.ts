@@ -46,7 +46,10 @@ async function waitForPort(host: string, port: number, child: ManagedChild, time
   while (Date.now() < deadline) {
     if (!child.running) throw new Error(`temporal dev server exited:\n${child.recentLines.join('\n')}`);
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect({ host, port }, () => { s.destroy(); resolve(true); });
+      const s = net.connect({ host, port }, () => {
+        s.destroy();
+        resolve(true);
+      });
       s.on('error', () => resolve(false));
     });
     if (ok) return;

@@ -65,7 +65,9 @@ export async function issueApiKey(db: Db, caller: Caller, input: { name: string;
   const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...API_KEY_SCOPES];
   const { key, hash, prefix } = generateApiKey(input.mode);
   const record = await db.$transaction(async (tx) => {
-    const created = await tx.apiKey.create({ data: { merchantId: caller.principal.merchantId, name: input.name, mode: input.mode, prefix, keyHash: hash, scopes } });
+    const created = await tx.apiKey.create({
+      data: { merchantId: caller.principal.merchantId, name: input.name, mode: input.mode, prefix, keyHash: hash, scopes },
+    });
     await audit(tx, {
       merchantId: caller.principal.merchantId,
       actor: actorOf(caller),
@@ -94,12 +96,7 @@ async function findKey(db: Db, caller: Caller, id: string): Promise<ApiKey> {
  * Issues the replacement (same name, mode and scopes) and gives the old key `graceHours` more
  * to live. Only an ACTIVE key rotates; rotating a rotated or revoked key is 409.
  */
-export async function rotateApiKey(
-  db: Db,
-  caller: Caller,
-  id: string,
-  graceHours: number,
-): Promise<IssuedApiKey & { previousKey: ApiKeyRecord }> {
+export async function rotateApiKey(db: Db, caller: Caller, id: string, graceHours: number): Promise<IssuedApiKey & { previousKey: ApiKeyRecord }> {
   const old = await findKey(db, caller, id);
   const status = apiKeyStatus(old);
   if (status !== 'ACTIVE') throw conflict(`API key ${id} is ${status}; only an ACTIVE key can be rotated`);

@@ -41,7 +41,10 @@ function requireValidPassword(password: string): void {
 /** Role names of a request in either form; unknown names are 400. */
 function rolesOf(names: readonly string[]): Role[] {
   const { roles, unknown } = parseRoles(names);
-  if (unknown.length > 0) throw invalid(`roles: unknown role${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; expected any of ${ROLES.join(', ')} (with or without ROLE_)`);
+  if (unknown.length > 0)
+    throw invalid(
+      `roles: unknown role${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}; expected any of ${ROLES.join(', ')} (with or without ROLE_)`,
+    );
   return roles;
 }
 
@@ -102,7 +105,14 @@ export async function createUser(db: Db, caller: Caller, input: CreateUserInput)
           roles,
         },
       });
-      await audit(tx, auditAs(caller, { action: 'USER_CREATED', target: { type: 'USER', id: created.id }, details: { username: created.username, roles: roles.map(withRolePrefix) } }));
+      await audit(
+        tx,
+        auditAs(caller, {
+          action: 'USER_CREATED',
+          target: { type: 'USER', id: created.id },
+          details: { username: created.username, roles: roles.map(withRolePrefix) },
+        }),
+      );
       return created;
     });
     return toUserRecord(user, merchantOf(caller));
@@ -160,7 +170,10 @@ export async function updateUser(db: Db, caller: Caller, id: number, input: Upda
     const on = { type: 'USER', id: target.id };
     if (profileFields.length > 0) await audit(tx, auditAs(caller, { action: 'PROFILE_UPDATED', target: on, details: { fields: profileFields } }));
     if (rolesChange) {
-      await audit(tx, auditAs(caller, { action: 'ROLE_CHANGED', target: on, details: { from: currentRoles.map(withRolePrefix), to: newRoles.map(withRolePrefix) } }));
+      await audit(
+        tx,
+        auditAs(caller, { action: 'ROLE_CHANGED', target: on, details: { from: currentRoles.map(withRolePrefix), to: newRoles.map(withRolePrefix) } }),
+      );
     }
     if (enabledChange && input.enabled) await audit(tx, auditAs(caller, { action: 'USER_ENABLED', target: on }));
     if (enabledChange && !input.enabled) {
@@ -224,7 +237,10 @@ export async function resetMfa(db: Db, caller: Caller, id: number): Promise<User
       data: { mfaSecret: null, mfaEnabled: false, mfaEnrollmentRequired: true, mfaLastTimeStep: null },
     });
     const ended = await endSessionsOfUser(tx, target.id);
-    await audit(tx, auditAs(caller, { action: 'MFA_RESET', target: { type: 'USER', id: target.id }, details: { hadMfa: target.mfaEnabled, sessionsEnded: ended } }));
+    await audit(
+      tx,
+      auditAs(caller, { action: 'MFA_RESET', target: { type: 'USER', id: target.id }, details: { hadMfa: target.mfaEnabled, sessionsEnded: ended } }),
+    );
     return updated;
   });
   return toUserRecord(user, merchantOf(caller));

@@ -11,8 +11,7 @@ import { checkTotp } from './mfa';
 export const MAX_FAILED_SIGN_INS = 5;
 
 export const INVALID_CREDENTIALS = 'invalid username or password';
-export const ACCOUNT_LOCKED =
-  'this account is locked after too many failed sign-ins; an administrator must unlock it';
+export const ACCOUNT_LOCKED = 'this account is locked after too many failed sign-ins; an administrator must unlock it';
 export const ACCOUNT_DISABLED = 'this account is disabled';
 export const TOTP_REQUIRED = 'totp: a code from your authenticator app is required';
 export const TOTP_INVALID = 'totp: invalid or already used code';

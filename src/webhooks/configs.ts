@@ -61,9 +61,20 @@ export async function createConfig(
   const url = await acceptableUrl(deps, input.url);
   return deps.db.$transaction(async (tx) => {
     const created = await tx.webhookConfig.create({
-      data: { merchantId: owner.merchantId, mode: owner.mode, url, description: input.description ?? null, eventTypes: input.eventTypes ?? [], secret: generateWebhookSecret() },
+      data: {
+        merchantId: owner.merchantId,
+        mode: owner.mode,
+        url,
+        description: input.description ?? null,
+        eventTypes: input.eventTypes ?? [],
+        secret: generateWebhookSecret(),
+      },
     });
-    await auditFor(tx, by, { action: 'WEBHOOK_CONFIG_CREATED', target: { type: 'WEBHOOK_CONFIG', id: created.id }, details: { url, eventTypes: created.eventTypes } });
+    await auditFor(tx, by, {
+      action: 'WEBHOOK_CONFIG_CREATED',
+      target: { type: 'WEBHOOK_CONFIG', id: created.id },
+      details: { url, eventTypes: created.eventTypes },
+    });
     return created;
   });
 }
@@ -95,7 +106,11 @@ export async function updateConfig(
         ...(input.eventTypes !== undefined ? { eventTypes: input.eventTypes } : {}),
       },
     });
-    await auditFor(tx, by, { action: 'WEBHOOK_CONFIG_UPDATED', target: { type: 'WEBHOOK_CONFIG', id: updated.id }, details: { url: updated.url, eventTypes: updated.eventTypes } });
+    await auditFor(tx, by, {
+      action: 'WEBHOOK_CONFIG_UPDATED',
+      target: { type: 'WEBHOOK_CONFIG', id: updated.id },
+      details: { url: updated.url, eventTypes: updated.eventTypes },
+    });
     return updated;
   });
 }
@@ -107,13 +122,18 @@ export async function deleteConfig(deps: WebhookDeps, owner: WebhookOwner, by: A
     const pending = await tx.webhookDelivery.findMany({ where: { configId: existing.id, status: 'PENDING' }, select: { eventId: true, configId: true } });
     await tx.webhookConfig.update({ where: { id: existing.id }, data: { deletedAt: new Date() } });
     await tx.webhookDelivery.updateMany({ where: { configId: existing.id, status: 'PENDING' }, data: { status: 'FAILED' } });
-    await auditFor(tx, by, { action: 'WEBHOOK_CONFIG_DELETED', target: { type: 'WEBHOOK_CONFIG', id: existing.id }, details: { url: existing.url, pendingStopped: pending.length } });
+    await auditFor(tx, by, {
+      action: 'WEBHOOK_CONFIG_DELETED',
+      target: { type: 'WEBHOOK_CONFIG', id: existing.id },
+      details: { url: existing.url, pendingStopped: pending.length },
+    });
     return pending;
   });
   // Cancel the runs still waiting to retry. Best effort: each attempt also checks deletedAt first.
   const results = await Promise.allSettled(stopped.map((d) => deps.temporal.workflow.getHandle(webhookDeliveryWorkflowId(d.eventId, d.configId)).cancel()));
   for (const r of results) {
-    if (r.status === 'rejected' && !(r.reason instanceof WorkflowNotFoundError)) deps.logger.warn({ err: r.reason, configId: existing.id }, 'could not cancel a webhook delivery run');
+    if (r.status === 'rejected' && !(r.reason instanceof WorkflowNotFoundError))
+      deps.logger.warn({ err: r.reason, configId: existing.id }, 'could not cancel a webhook delivery run');
   }
 }
 
@@ -149,7 +169,12 @@ export interface HistoryEntry {
 }
 
 /** Deliveries to one destination, newest first, one page. */
-export async function deliveryHistory(deps: DispatchDeps, owner: WebhookOwner, id: string, paging: { page: number; size: number }): Promise<Page<HistoryEntry>> {
+export async function deliveryHistory(
+  deps: DispatchDeps,
+  owner: WebhookOwner,
+  id: string,
+  paging: { page: number; size: number },
+): Promise<Page<HistoryEntry>> {
   const config = await ownConfig(deps, owner, id);
   const where = { configId: config.id };
   const [total, rows] = await Promise.all([
@@ -162,7 +187,13 @@ export async function deliveryHistory(deps: DispatchDeps, owner: WebhookOwner, i
       take: paging.size,
     }),
   ]);
-  const content = rows.map((d) => ({ eventId: d.eventId, eventType: d.event.eventType, status: d.status, attempts: d.attempts, createdAt: d.createdAt.toISOString() }));
+  const content = rows.map((d) => ({
+    eventId: d.eventId,
+    eventType: d.event.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    createdAt: d.createdAt.toISOString(),
+  }));
   return pageOf(content, total, paging);
 }
 

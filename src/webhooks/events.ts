@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 
 /** Event types of spec 6 that the in-store lifecycle emits, plus TEST on demand. */
-export const PAYMENT_EVENT_TYPES = ['PAYMENT_CAPTURED', 'PAYMENT_AUTHORIZED', 'PAYMENT_REFUSED', 'PAYMENT_CANCELLED', 'PAYMENT_ERROR', 'PAYMENT_SETTLED'] as const;
+export const PAYMENT_EVENT_TYPES = [
+  'PAYMENT_CAPTURED',
+  'PAYMENT_AUTHORIZED',
+  'PAYMENT_REFUSED',
+  'PAYMENT_CANCELLED',
+  'PAYMENT_ERROR',
+  'PAYMENT_SETTLED',
+] as const;
 export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'TEST'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -26,9 +26,7 @@ const Url = z
 
 const Description = z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').nullish();
 
-export const CreateConfigBody = z
-  .strictObject({ url: Url, description: Description, eventTypes: EventTypes.optional() })
-  .openapi('WebhookConfigCreate');
+export const CreateConfigBody = z.strictObject({ url: Url, description: Description, eventTypes: EventTypes.optional() }).openapi('WebhookConfigCreate');
 
 export const UpdateConfigBody = z
   .strictObject({ url: Url.optional(), description: Description, eventTypes: EventTypes.optional() })
@@ -80,5 +78,9 @@ export const Attempt = z
   .openapi('WebhookAttempt');
 
 export const DeliveryQueued = z
-  .object({ eventId: z.string(), eventType: z.string(), deliveries: z.array(z.object({ configId: z.string(), status: DeliveryStatus, attempts: z.number().int() })) })
+  .object({
+    eventId: z.string(),
+    eventType: z.string(),
+    deliveries: z.array(z.object({ configId: z.string(), status: DeliveryStatus, attempts: z.number().int() })),
+  })
   .openapi('WebhookDeliveriesQueued');

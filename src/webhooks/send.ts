@@ -54,7 +54,7 @@ async function readCapped(res: Response, limit: number): Promise<string> {
     await reader.cancel().catch(() => undefined);
   }
   // PostgreSQL text cannot hold NUL characters.
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replace(/\u0000/g, '');
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8').replaceAll('\u0000', '');
 }
 
 function describeFetchError(err: unknown, timeoutMs: number): string {
@@ -80,7 +80,15 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
   } catch (err) {
     const refused = err instanceof WebhookUrlRefused;
     const message = refused ? `refused, not sent: url ${err.message}` : `refused, not sent: ${(err as Error).message}`;
-    return { requestedAt, responseStatus: null, durationMs: elapsed(), error: message, responseBody: null, delivered: false, retryable: refused ? err.retryable : true };
+    return {
+      requestedAt,
+      responseStatus: null,
+      durationMs: elapsed(),
+      error: message,
+      responseBody: null,
+      delivered: false,
+      retryable: refused ? err.retryable : true,
+    };
   }
   let res: Response;
   const signal = AbortSignal.timeout(input.timeoutMs);
@@ -93,7 +101,15 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
       signal,
     });
   } catch (err) {
-    return { requestedAt, responseStatus: null, durationMs: elapsed(), error: describeFetchError(err, input.timeoutMs), responseBody: null, delivered: false, retryable: true };
+    return {
+      requestedAt,
+      responseStatus: null,
+      durationMs: elapsed(),
+      error: describeFetchError(err, input.timeoutMs),
+      responseBody: null,
+      delivered: false,
+      retryable: true,
+    };
   }
   let responseBody: string | null = null;
   try {

@@ -45,7 +45,18 @@ describe('user:create', () => {
     const merchant = await createMerchant(stack.db, { externalId: uniqueId('m'), name: 'Users Inc' });
     const username = uniqueId('Admin');
     const password = 'first-admin-2026';
-    const run = await runAdmin(['user:create', '--merchant', merchant.externalId, '--username', username, '--password', password, '--roles', 'admin,ROLE_FINANCE', '--json']);
+    const run = await runAdmin([
+      'user:create',
+      '--merchant',
+      merchant.externalId,
+      '--username',
+      username,
+      '--password',
+      password,
+      '--roles',
+      'admin,ROLE_FINANCE',
+      '--json',
+    ]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.json).toMatchObject({
       id: expect.any(Number),
@@ -64,7 +75,9 @@ describe('user:create', () => {
     const row = await stack.db.user.findUniqueOrThrow({ where: { id: run.json.id } });
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(row.passwordHash, password)).toBe(true);
-    expect(await stack.db.auditLog.findFirst({ where: { merchantId: merchant.id, action: 'USER_CREATED', targetId: String(row.id) } })).toMatchObject({ actorType: 'OPERATOR' });
+    expect(await stack.db.auditLog.findFirst({ where: { merchantId: merchant.id, action: 'USER_CREATED', targetId: String(row.id) } })).toMatchObject({
+      actorType: 'OPERATOR',
+    });
 
     const other = uniqueId('clerk');
     const [fromStdin, sameNameOtherCase, weak, unknownRole, noMerchant, tooShort, spaced] = await Promise.all([
@@ -134,7 +147,10 @@ describe('terminal:link and terminal:unlink', () => {
     const otherStore = await call(stack.apiUrl, 'POST', base, { key, body: { name: 'Harbour', country: 'DE', timezone: 'Europe/Berlin' } });
     expect([store.status, otherStore.status]).toEqual([201, 201]);
     const terminalsPath = `${base}/${store.body.externalId}/terminals`;
-    const terminal = await call(stack.apiUrl, 'POST', terminalsPath, { key, body: { label: 'Till 1', terminalType: 'POS', vendor: 'Acme', serialNumber: uniqueId('SN') } });
+    const terminal = await call(stack.apiUrl, 'POST', terminalsPath, {
+      key,
+      body: { label: 'Till 1', terminalType: 'POS', vendor: 'Acme', serialNumber: uniqueId('SN') },
+    });
     const second = await call(stack.apiUrl, 'POST', terminalsPath, { key, body: { label: 'Till 2' } });
     expect([terminal.status, second.status]).toEqual([201, 201]);
     expect(terminal.body.ready).toBe(false);
@@ -144,22 +160,68 @@ describe('terminal:link and terminal:unlink', () => {
 
     const linked = await runAdmin(['terminal:link', ...selectors, '--device', device, '--two-step', '--no-void', '--json']);
     expect({ code: linked.code, stderr: linked.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(linked.json).toMatchObject({ externalId: terminal.body.externalId, ready: true, deviceId: device, twoStep: true, voidSupported: false, linkedAt: ISO });
+    expect(linked.json).toMatchObject({
+      externalId: terminal.body.externalId,
+      ready: true,
+      deviceId: device,
+      twoStep: true,
+      voidSupported: false,
+      linkedAt: ISO,
+    });
     // The operator's view is the API's terminal record plus the device link.
     const afterLink = await call(stack.apiUrl, 'GET', terminalPath, { key });
     expect(afterLink.body.ready).toBe(true);
     const { deviceId, twoStep, voidSupported, linkedAt, ...record } = linked.json;
     expect(record).toEqual(afterLink.body);
-    expect(await stack.db.terminal.findFirstOrThrow({ where: { externalId: terminal.body.externalId } })).toMatchObject({ deviceId: device, twoStep: true, voidSupported: false });
+    expect(await stack.db.terminal.findFirstOrThrow({ where: { externalId: terminal.body.externalId } })).toMatchObject({
+      deviceId: device,
+      twoStep: true,
+      voidSupported: false,
+    });
 
     const foreign = await createMerchant(stack.db, { externalId: uniqueId('m'), name: 'Foreign' });
     const [wrongStore, wrongMerchant, deviceTaken, noDevice] = await Promise.all([
-      runAdmin(['terminal:link', '--merchant', merchant.externalId, '--store', otherStore.body.externalId, '--terminal', terminal.body.externalId, '--device', uniqueId('d'), '--json']),
-      runAdmin(['terminal:link', '--merchant', foreign.externalId, '--store', store.body.externalId, '--terminal', terminal.body.externalId, '--device', uniqueId('d'), '--json']),
-      runAdmin(['terminal:link', '--merchant', merchant.externalId, '--store', store.body.externalId, '--terminal', second.body.externalId, '--device', device, '--json']),
+      runAdmin([
+        'terminal:link',
+        '--merchant',
+        merchant.externalId,
+        '--store',
+        otherStore.body.externalId,
+        '--terminal',
+        terminal.body.externalId,
+        '--device',
+        uniqueId('d'),
+        '--json',
+      ]),
+      runAdmin([
+        'terminal:link',
+        '--merchant',
+        foreign.externalId,
+        '--store',
+        store.body.externalId,
+        '--terminal',
+        terminal.body.externalId,
+        '--device',
+        uniqueId('d'),
+        '--json',
+      ]),
+      runAdmin([
+        'terminal:link',
+        '--merchant',
+        merchant.externalId,
+        '--store',
+        store.body.externalId,
+        '--terminal',
+        second.body.externalId,
+        '--device',
+        device,
+        '--json',
+      ]),
       runAdmin(['terminal:link', ...selectors, '--json']),
     ]);
-    expect(expectRefused(wrongStore, 1)).toBe(`terminal '${terminal.body.externalId}' not found in store '${otherStore.body.externalId}' of merchant '${merchant.externalId}'`);
+    expect(expectRefused(wrongStore, 1)).toBe(
+      `terminal '${terminal.body.externalId}' not found in store '${otherStore.body.externalId}' of merchant '${merchant.externalId}'`,
+    );
     expect(expectRefused(wrongMerchant, 1)).toBe(`store '${store.body.externalId}' not found for merchant '${foreign.externalId}'`);
     expect(expectRefused(deviceTaken, 1)).toMatch(new RegExp(`^device '${device}' is already linked to terminal '${terminal.body.externalId}'`));
     expect(expectRefused(noDevice, 2)).toMatch(/--device/);

@@ -24,55 +24,172 @@ it('round-trips every model with every field', async () => {
   const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Models Ltd' } });
   const user = await db.user.create({
     data: {
-      merchantId: merchant.id, username: uniqueId('u'), passwordHash: 'h', displayName: 'D', email: 'd@example.com', roles: ['ADMIN', 'USER'],
-      enabled: true, locked: false, failedLoginCount: 2, mfaSecret: 's', mfaEnabled: true, mfaEnrollmentRequired: false, mfaLastTimeStep: 59000001, deletedAt: now,
+      merchantId: merchant.id,
+      username: uniqueId('u'),
+      passwordHash: 'h',
+      displayName: 'D',
+      email: 'd@example.com',
+      roles: ['ADMIN', 'USER'],
+      enabled: true,
+      locked: false,
+      failedLoginCount: 2,
+      mfaSecret: 's',
+      mfaEnabled: true,
+      mfaEnrollmentRequired: false,
+      mfaLastTimeStep: 59000001,
+      deletedAt: now,
     },
   });
   const session = await db.session.create({ data: { userId: user.id, tokenHash: uniqueId('t'), mfaPending: true, expiresAt: now, revokedAt: now } });
   const apiKey = await db.apiKey.create({
-    data: { merchantId: merchant.id, name: 'k', mode: 'test', prefix: 'isp_test_abcd', keyHash: uniqueId('h'), scopes: ['payments'], expiresAt: now, revokedAt: now, replacedById: 'x', lastUsedAt: now },
+    data: {
+      merchantId: merchant.id,
+      name: 'k',
+      mode: 'test',
+      prefix: 'isp_test_abcd',
+      keyHash: uniqueId('h'),
+      scopes: ['payments'],
+      expiresAt: now,
+      revokedAt: now,
+      replacedById: 'x',
+      lastUsedAt: now,
+    },
   });
   const audit = await db.auditLog.create({
-    data: { merchantId: merchant.id, actorType: 'USER', actorId: String(user.id), action: 'SIGN_IN', targetType: 'USER', targetId: '1', details: { a: 1 }, requestId: 'r' },
+    data: {
+      merchantId: merchant.id,
+      actorType: 'USER',
+      actorId: String(user.id),
+      action: 'SIGN_IN',
+      targetType: 'USER',
+      targetId: '1',
+      details: { a: 1 },
+      requestId: 'r',
+    },
   });
   const store = await db.store.create({
     data: {
-      merchantId: merchant.id, externalId: uniqueId('s'), name: 'S', addressLine1: 'A', city: 'C', postalCode: 'P', country: 'DE', timezone: 'Europe/Berlin',
-      defaultCurrency: 'EUR', mcc: '5411', metadata: { k: 'v' }, status: 'INACTIVE',
+      merchantId: merchant.id,
+      externalId: uniqueId('s'),
+      name: 'S',
+      addressLine1: 'A',
+      city: 'C',
+      postalCode: 'P',
+      country: 'DE',
+      timezone: 'Europe/Berlin',
+      defaultCurrency: 'EUR',
+      mcc: '5411',
+      metadata: { k: 'v' },
+      status: 'INACTIVE',
     },
   });
   const terminal = await db.terminal.create({
     data: {
-      merchantId: merchant.id, storeId: store.id, externalId: uniqueId('t'), label: 'L', terminalType: 'POS', vendor: 'V', model: 'M', serialNumber: uniqueId('SN'),
-      metadata: { k: 1 }, status: 'ACTIVE', deviceId: 'dev', twoStep: true, voidSupported: false, linkedAt: now,
+      merchantId: merchant.id,
+      storeId: store.id,
+      externalId: uniqueId('t'),
+      label: 'L',
+      terminalType: 'POS',
+      vendor: 'V',
+      model: 'M',
+      serialNumber: uniqueId('SN'),
+      metadata: { k: 1 },
+      status: 'ACTIVE',
+      deviceId: 'dev',
+      twoStep: true,
+      voidSupported: false,
+      linkedAt: now,
     },
   });
   const payment = await db.payment.create({
     data: {
-      id: crypto.randomUUID(), merchantId: merchant.id, storeId: store.id, terminalId: terminal.id, storeExternalId: store.externalId, terminalExternalId: terminal.externalId,
-      deviceId: 'dev', mode: 'live', pspReference: uniqueId('PSP'), status: 'CAPTURED', amount: '1234.5678', currency: 'EUR', reference: 'ref', sequenceNumber: 2,
-      requestedModes: ['CARD'], paymentMethod: 'CARD', cardBrand: 'VISA', last4: '4242', previousStatus: 'AWAITING_TERMINAL', reason: 'r', refusalReason: 'rr',
-      acquirerName: 'sandbox', acquirerRef: 'acq', origin: 'PLATFORM', terminalTimeoutMinutes: '2.5', cashierId: 'c', customerMobile: '+49', customerEmail: 'e@x.de',
-      workflowId: 'wf', historySequence: 3, expiresAt: now, capturedAt: now, capturedAmount: '1000.5', refundedAmount: '0.25', settledAt: now, authorizedAt: now, twoStep: true,
+      id: crypto.randomUUID(),
+      merchantId: merchant.id,
+      storeId: store.id,
+      terminalId: terminal.id,
+      storeExternalId: store.externalId,
+      terminalExternalId: terminal.externalId,
+      deviceId: 'dev',
+      mode: 'live',
+      pspReference: uniqueId('PSP'),
+      status: 'CAPTURED',
+      amount: '1234.5678',
+      currency: 'EUR',
+      reference: 'ref',
+      sequenceNumber: 2,
+      requestedModes: ['CARD'],
+      paymentMethod: 'CARD',
+      cardBrand: 'VISA',
+      last4: '4242',
+      previousStatus: 'AWAITING_TERMINAL',
+      reason: 'r',
+      refusalReason: 'rr',
+      acquirerName: 'sandbox',
+      acquirerRef: 'acq',
+      origin: 'PLATFORM',
+      terminalTimeoutMinutes: '2.5',
+      cashierId: 'c',
+      customerMobile: '+49',
+      customerEmail: 'e@x.de',
+      workflowId: 'wf',
+      historySequence: 3,
+      expiresAt: now,
+      capturedAt: now,
+      capturedAmount: '1000.5',
+      refundedAmount: '0.25',
+      settledAt: now,
+      authorizedAt: now,
+      twoStep: true,
     },
   });
   const refund = await db.refund.create({
     data: {
-      id: crypto.randomUUID(), merchantId: merchant.id, paymentId: payment.id, mode: 'live', refundReference: uniqueId('REFUND'), amount: '0.25', currency: 'EUR', status: 'SUCCEEDED',
-      reason: 'returned', failureReason: null, idempotencyKey: 'k1', requestFingerprint: 'f', createdBy: user.username, createdByUserId: user.id, decidedAt: now,
+      id: crypto.randomUUID(),
+      merchantId: merchant.id,
+      paymentId: payment.id,
+      mode: 'live',
+      refundReference: uniqueId('REFUND'),
+      amount: '0.25',
+      currency: 'EUR',
+      status: 'SUCCEEDED',
+      reason: 'returned',
+      failureReason: null,
+      idempotencyKey: 'k1',
+      requestFingerprint: 'f',
+      createdBy: user.username,
+      createdByUserId: user.id,
+      decidedAt: now,
     },
   });
-  const history = await db.paymentHistory.create({ data: { paymentId: payment.id, sequence: 1, status: 'CAPTURED', previousStatus: 'AWAITING_TERMINAL', actionReference: 'CAPTURE-1', source: 'TERMINAL', occurredAt: now } });
-  const config = await db.webhookConfig.create({ data: { merchantId: merchant.id, url: 'https://example.com/h', description: 'd', eventTypes: ['TEST'], secret: 'whsec', mode: 'test', deletedAt: now } });
-  const event = await db.webhookEvent.create({ data: { id: uniqueId('evt'), merchantId: merchant.id, paymentId: payment.id, eventType: 'TEST', mode: 'test', payload: { x: 'y' } } });
+  const history = await db.paymentHistory.create({
+    data: {
+      paymentId: payment.id,
+      sequence: 1,
+      status: 'CAPTURED',
+      previousStatus: 'AWAITING_TERMINAL',
+      actionReference: 'CAPTURE-1',
+      source: 'TERMINAL',
+      occurredAt: now,
+    },
+  });
+  const config = await db.webhookConfig.create({
+    data: { merchantId: merchant.id, url: 'https://example.com/h', description: 'd', eventTypes: ['TEST'], secret: 'whsec', mode: 'test', deletedAt: now },
+  });
+  const event = await db.webhookEvent.create({
+    data: { id: uniqueId('evt'), merchantId: merchant.id, paymentId: payment.id, eventType: 'TEST', mode: 'test', payload: { x: 'y' } },
+  });
   const delivery = await db.webhookDelivery.create({ data: { eventId: event.id, configId: config.id, status: 'DELIVERED', attempts: 1 } });
-  const attempt = await db.webhookAttempt.create({ data: { deliveryId: delivery.id, attemptNumber: 1, requestedAt: now, responseStatus: 200, durationMs: 12, error: null, responseBody: 'ok' } });
+  const attempt = await db.webhookAttempt.create({
+    data: { deliveryId: delivery.id, attemptNumber: 1, requestedAt: now, responseStatus: 200, durationMs: 12, error: null, responseBody: 'ok' },
+  });
 
   // Read everything back through relations.
   const back = await db.merchant.findUniqueOrThrow({
     where: { id: merchant.id },
     include: {
-      users: { include: { sessions: true } }, apiKeys: true, auditLogs: true,
+      users: { include: { sessions: true } },
+      apiKeys: true,
+      auditLogs: true,
       stores: { include: { terminals: { include: { payments: { include: { history: true, refunds: true } } } } } },
       webhookConfigs: { include: { deliveries: { include: { attemptLog: true, event: true } } } },
     },
@@ -106,7 +223,15 @@ it('round-trips every model with every field', async () => {
 it('enforces the partial unique indexes of open payments', async () => {
   const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Idem' } });
   const base = {
-    merchantId: merchant.id, storeExternalId: 's', mode: 'live', amount: '1', currency: 'EUR', acquirerName: 'sandbox', terminalTimeoutMinutes: '5', workflowId: 'wf', expiresAt: new Date(),
+    merchantId: merchant.id,
+    storeExternalId: 's',
+    mode: 'live',
+    amount: '1',
+    currency: 'EUR',
+    acquirerName: 'sandbox',
+    terminalTimeoutMinutes: '5',
+    workflowId: 'wf',
+    expiresAt: new Date(),
   };
   const open = (terminal: string, reference: string, status = 'AWAITING_TERMINAL') =>
     db.payment.create({ data: { ...base, id: crypto.randomUUID(), pspReference: uniqueId('PSP'), terminalExternalId: terminal, reference, status } });
@@ -126,15 +251,40 @@ it('round-trips the settlement models; a payment or refund is never in two batch
   const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Settle Ltd' } });
   const store = await db.store.create({ data: { merchantId: merchant.id, externalId: uniqueId('s'), name: 'S', country: 'DE', timezone: 'Europe/Berlin' } });
   const batch = (id: string) => ({
-    id, merchantId: merchant.id, storeId: store.id, storeExternalId: store.externalId, date: '2026-11-21', timezone: 'Europe/Berlin', status: 'SETTLED',
-    closedAt: now, closedBy: 'SYSTEM', until: now, deviceIds: ['dev-1'], totals: [{ currency: 'EUR', grossAmount: '1.00' }],
+    id,
+    merchantId: merchant.id,
+    storeId: store.id,
+    storeExternalId: store.externalId,
+    date: '2026-11-21',
+    timezone: 'Europe/Berlin',
+    status: 'SETTLED',
+    closedAt: now,
+    closedBy: 'SYSTEM',
+    until: now,
+    deviceIds: ['dev-1'],
+    totals: [{ currency: 'EUR', grossAmount: '1.00' }],
   });
   const b1 = await db.settlementBatch.create({ data: batch(crypto.randomUUID()) });
   const b2 = await db.settlementBatch.create({ data: batch(crypto.randomUUID()) });
   const paymentId = crypto.randomUUID();
-  const line = { type: 'PAYMENT', paymentId, acquirerRef: 'acq', pspReference: 'PSP', reference: 'r', amount: '12.5', feeAmount: '0.28', netAmount: '12.22', currency: 'EUR', occurredAt: now, reported: true, appliedAt: now };
+  const line = {
+    type: 'PAYMENT',
+    paymentId,
+    acquirerRef: 'acq',
+    pspReference: 'PSP',
+    reference: 'r',
+    amount: '12.5',
+    feeAmount: '0.28',
+    netAmount: '12.22',
+    currency: 'EUR',
+    occurredAt: now,
+    reported: true,
+    appliedAt: now,
+  };
   await db.settlementLine.create({ data: { batchId: b1.id, ...line } });
-  await db.settlementDiscrepancy.create({ data: { batchId: b1.id, type: 'AMOUNT_MISMATCH', paymentId, acquirerRef: 'acq', currency: 'EUR', expectedAmount: '12.5', reportedAmount: '12' } });
+  await db.settlementDiscrepancy.create({
+    data: { batchId: b1.id, type: 'AMOUNT_MISMATCH', paymentId, acquirerRef: 'acq', currency: 'EUR', expectedAmount: '12.5', reportedAmount: '12' },
+  });
   await db.settlementAutoClose.create({ data: { storeId: store.id, date: '2026-11-21', batchId: b1.id } });
   const back = await db.settlementBatch.findUniqueOrThrow({ where: { id: b1.id }, include: { lines: true, discrepancies: true } });
   expect(back).toMatchObject({ deviceIds: ['dev-1'], totals: [{ currency: 'EUR', grossAmount: '1.00' }], closedBy: 'SYSTEM' });

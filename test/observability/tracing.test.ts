@@ -44,7 +44,10 @@ it('exports spans of the client, the workflow and its activities', async () => {
     const sent = await call(stack.apiUrl, 'POST', `/api/webhooks/configs/${config.body.id}/test`, { key });
     expect(sent.status).toBeLessThan(300);
     const deadline = Date.now() + 20_000;
-    const wanted = () => [...spanNames].some((n) => n.startsWith('StartWorkflow:')) && [...spanNames].some((n) => n.startsWith('RunWorkflow:')) && [...spanNames].some((n) => n.startsWith('RunActivity:'));
+    const wanted = () =>
+      [...spanNames].some((n) => n.startsWith('StartWorkflow:')) &&
+      [...spanNames].some((n) => n.startsWith('RunWorkflow:')) &&
+      [...spanNames].some((n) => n.startsWith('RunActivity:'));
     while (!wanted() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     expect([...spanNames].join(' ')).toMatch(/StartWorkflow:/);
     expect([...spanNames].join(' ')).toMatch(/RunWorkflow:/);

@@ -13,7 +13,12 @@ import { createPayment, eventually, history, openShop, paymentAction, sim, sleep
  */
 const REPO = path.resolve(__dirname, '../..');
 // tsx's loader in this very node process (the tsx CLI would run the worker in a grandchild that kill -9 misses).
-const TSX_ARGS = ['--require', path.join(REPO, 'node_modules/tsx/dist/preflight.cjs'), '--import', pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href];
+const TSX_ARGS = [
+  '--require',
+  path.join(REPO, 'node_modules/tsx/dist/preflight.cjs'),
+  '--import',
+  pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href,
+];
 const queue = `crash-${crypto.randomBytes(4).toString('hex')}`;
 let stack: TestStack;
 let worker: ManagedChild | undefined;
@@ -72,6 +77,8 @@ describe('a worker killed mid-payment', () => {
 
     const entries = await history(stack, created.body.id);
     expect(entries.map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
-    expect(await stack.db.webhookEvent.findMany({ where: { paymentId: created.body.id }, select: { eventType: true } })).toEqual([{ eventType: 'PAYMENT_CAPTURED' }]);
+    expect(await stack.db.webhookEvent.findMany({ where: { paymentId: created.body.id }, select: { eventType: true } })).toEqual([
+      { eventType: 'PAYMENT_CAPTURED' },
+    ]);
   }, 90_000);
 });

@@ -177,7 +177,10 @@ describe('inactive store or terminal', () => {
     else await stack.db.terminal.update({ where: { id: shop.terminalId }, data: { status: 'INACTIVE' } });
     const res = await createPayment(stack, shop);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'REFUSED', refusalReason: `${which} ${which === 'store' ? shop.storeExternalId : shop.terminalExternalId} is inactive` });
+    expect(res.body).toMatchObject({
+      status: 'REFUSED',
+      refusalReason: `${which} ${which === 'store' ? shop.storeExternalId : shop.terminalExternalId} is inactive`,
+    });
     expect(await billOn(shop)).toBeNull();
     expect(await history(stack, res.body.id)).toMatchObject([{ sequence: 1, status: 'REFUSED', previousStatus: null, source: 'API' }]);
     // A refused payment is decided: sync answers it as it stands, cancel is 409.

@@ -106,7 +106,12 @@ describe('cancel (POS)', () => {
     expect(cancelled.body).toMatchObject({ id: created.id, status: 'CANCELLED', reason: null });
     expect((await sim(stack).device(shop.deviceId)).body.currentBill).toBeNull();
     const entries = await history(stack, created.id);
-    expect(entries[1]).toMatchObject({ status: 'CANCELLED', previousStatus: 'AWAITING_TERMINAL', source: 'API', actionReference: expect.stringMatching(/^CANCEL-/) });
+    expect(entries[1]).toMatchObject({
+      status: 'CANCELLED',
+      previousStatus: 'AWAITING_TERMINAL',
+      source: 'API',
+      actionReference: expect.stringMatching(/^CANCEL-/),
+    });
     await eventually(async () => ((await eventTypes(stack, created.id)).includes('PAYMENT_CANCELLED') ? true : undefined));
     expect(expectErrorShape(await paymentAction(stack, shop, created.id, 'cancel'), 409)).toBe('payment already decided: it is CANCELLED');
   });

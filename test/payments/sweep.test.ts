@@ -111,7 +111,17 @@ describe('a row left open after its workflow completed (a lost write)', () => {
       source: 'WORKFLOW' as const,
       occurredAt: new Date().toISOString(),
     };
-    const fields = { status: 'EXPIRED' as const, acquirerRef: null, paymentMethod: null, cardBrand: null, last4: null, reason: null, refusalReason: null, previousStatus: 'CREATED' as const, capturedAt: null };
+    const fields = {
+      status: 'EXPIRED' as const,
+      acquirerRef: null,
+      paymentMethod: null,
+      cardBrand: null,
+      last4: null,
+      reason: null,
+      refusalReason: null,
+      previousStatus: 'CREATED' as const,
+      capturedAt: null,
+    };
     await project.recordStatusEvent({ paymentId: created.id, event: expired, fields });
     await project.recordStatusEvent({ paymentId: created.id, event: expired, fields }); // a retry writes nothing new
     expect(await history(stack, created.id)).toMatchObject([{ sequence: 1, status: 'EXPIRED', source: 'WORKFLOW', actionReference: expired.actionReference }]);
@@ -152,7 +162,10 @@ describe('the sweep Schedule', () => {
     scheduled = await startTestStack({ ...TIMING, SWEEP_INTERVAL_SECONDS: '1' });
   });
   afterAll(async () => {
-    await scheduled.client.schedule.getHandle(sweepScheduleId(scheduled.config)).delete().catch(() => undefined);
+    await scheduled.client.schedule
+      .getHandle(sweepScheduleId(scheduled.config))
+      .delete()
+      .catch(() => undefined);
     await scheduled?.stop();
   });
 

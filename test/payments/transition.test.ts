@@ -8,7 +8,11 @@ const ctx = { now };
 const bill = (state: BillState, extra: Partial<BillStatus> = {}): BillStatus => ({ acquirerRef: 'sbx_1', state, ...extra });
 const awaiting = (over: Partial<PaymentState> = {}): PaymentState =>
   initialState({ status: 'AWAITING_TERMINAL', sequence: 1, acquirerRef: 'sbx_1', paymentMethod: 'CARD', ...over });
-const observed = (b: BillStatus, cause: 'READ' | 'CANCEL' | 'CLEAR' | 'EXPIRY' | 'PROBE' = 'READ', source: 'API' | 'TERMINAL' | 'SWEEP' | 'WORKFLOW' = 'API'): PaymentEvent => ({
+const observed = (
+  b: BillStatus,
+  cause: 'READ' | 'CANCEL' | 'CLEAR' | 'EXPIRY' | 'PROBE' = 'READ',
+  source: 'API' | 'TERMINAL' | 'SWEEP' | 'WORKFLOW' = 'API',
+): PaymentEvent => ({
   type: 'BILL_OBSERVED',
   bill: b,
   cause,
@@ -39,9 +43,9 @@ describe('payment transition function', () => {
   });
 
   it('CREATED -> FAILED when the acquirer rejects the bill or no bill of ours was ever placed', () => {
-    expect(expectChange(initialState({ status: 'CREATED' }), { type: 'PLACEMENT_FAILED', reason: 'ACQUIRER_REJECTED', actionReference: 'X' }, 'FAILED').state.reason).toBe(
-      'ACQUIRER_REJECTED',
-    );
+    expect(
+      expectChange(initialState({ status: 'CREATED' }), { type: 'PLACEMENT_FAILED', reason: 'ACQUIRER_REJECTED', actionReference: 'X' }, 'FAILED').state.reason,
+    ).toBe('ACQUIRER_REJECTED');
     expect(expectChange(initialState({ status: 'CREATED' }), { type: 'NOT_PLACED', actionReference: 'X' }, 'FAILED').state.reason).toBe('ACQUIRER_UNREACHABLE');
   });
 

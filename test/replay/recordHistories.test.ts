@@ -5,7 +5,18 @@ import { createLogger } from '../../src/logger';
 import { clearTerminal } from '../../src/payments/terminalClear';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { startTestStack, type TestStack } from '../support/stack';
-import { createPayment, eventually, insertPaymentRow, openShop, paymentAction, type Shop, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';
+import {
+  createPayment,
+  eventually,
+  insertPaymentRow,
+  openShop,
+  paymentAction,
+  type Shop,
+  sim,
+  sleep,
+  statusBecomes,
+  workflowHandle,
+} from '../payments/helpers';
 import { historyToFile } from './historyFile';
 import { REPLAY_PATHS, type ReplayPath } from './paths';
 
@@ -131,7 +142,15 @@ record('recording payment workflow histories', () => {
       await fetch(`${stack.sandboxUrl}/acquirer/v1/devices/${shop.deviceId}/bills`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ paymentId: 'elsewhere', pspReference: 'X', amount: '1.00', currency: 'EUR', reference: 'not-ours', modes: ['CARD'], timeoutSeconds: 60 }),
+        body: JSON.stringify({
+          paymentId: 'elsewhere',
+          pspReference: 'X',
+          amount: '1.00',
+          currency: 'EUR',
+          reference: 'not-ours',
+          modes: ['CARD'],
+          timeoutSeconds: 60,
+        }),
       });
       const id = await create(stack, shop);
       await save(stack, 'refused-device-busy', id);

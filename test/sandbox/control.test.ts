@@ -85,7 +85,14 @@ describe('sandbox control endpoints', () => {
 
     const paid = await call(sb, 'POST', `/sim/devices/${d}/customer`, { action: 'pay', cardBrand: 'MASTERCARD', last4: '0005' });
     expect(paid.status).toBe(200);
-    expect(paid.body).toMatchObject({ acquirerRef: sent.acquirerRef, status: 'CAPTURED', paymentMethod: 'CARD', cardBrand: 'MASTERCARD', last4: '0005', voided: false });
+    expect(paid.body).toMatchObject({
+      acquirerRef: sent.acquirerRef,
+      status: 'CAPTURED',
+      paymentMethod: 'CARD',
+      cardBrand: 'MASTERCARD',
+      last4: '0005',
+      voided: false,
+    });
     const after = await call(sb, 'GET', `/sim/devices/${d}`);
     expect(after.body.currentBill).toBeNull();
     expect(after.body.lastBill).toMatchObject({ acquirerRef: sent.acquirerRef, status: 'CAPTURED' });
@@ -117,7 +124,7 @@ describe('sandbox control endpoints', () => {
     expect((await call(sb, 'PUT', `/sim/devices/${d}`, { reachable: true })).body.reachable).toBe(true);
   });
 
-  it('GET /sim/acquirer-calls lists each acquirer call with its device and the sandbox\'s own time on it', async () => {
+  it("GET /sim/acquirer-calls lists each acquirer call with its device and the sandbox's own time on it", async () => {
     const d = newDevice();
     const since = Date.now();
     await call(sb, 'PUT', `/sim/devices/${d}`, { latencyMs: 30 });
@@ -274,8 +281,8 @@ describe('sandbox notifications', () => {
     if (paid.outcome !== 'ON_DEVICE') throw new Error('not on device');
     await call(sb, 'POST', `/sim/devices/${d}/customer`, { action: 'pay' });
     await acquirer.submitVoid(d, paid.acquirerRef, 'VOID-n1');
-    expect(
-      await waitFor(() => events().some((e) => e.acquirerRef === paid.acquirerRef && e.event === 'VOID_CONFIRMED' && e.voidReference === 'VOID-n1')),
-    ).toBe(true);
+    expect(await waitFor(() => events().some((e) => e.acquirerRef === paid.acquirerRef && e.event === 'VOID_CONFIRMED' && e.voidReference === 'VOID-n1'))).toBe(
+      true,
+    );
   });
 });

@@ -21,8 +21,7 @@ export function tempDir(): string {
 
 export async function startSandbox(opts: { dataDir?: string; notifyUrl?: string } = {}): Promise<Sandbox> {
   const dataDir = opts.dataDir ?? tempDir();
-  const start = () =>
-    startSandboxServer({ host: '127.0.0.1', port: 0, dataDir, notifyUrl: opts.notifyUrl, notifySecret: SECRET, logger: silent });
+  const start = () => startSandboxServer({ host: '127.0.0.1', port: 0, dataDir, notifyUrl: opts.notifyUrl, notifySecret: SECRET, logger: silent });
   let server = await start();
   const sb: Sandbox = {
     url: server.url,

@@ -40,7 +40,10 @@ describe('sandbox acquirer after the sale', () => {
     const done = await acquirer.completeAuthorization(d, ref, { amount: '30.5', captureReference: 'CAPTURE-1' });
     expect(done).toMatchObject({ state: 'CAPTURED', capturedAmount: '30.5' });
     expect(Date.parse(done.capturedAt!)).toBeGreaterThanOrEqual(Date.parse(done.decidedAt!));
-    expect(await acquirer.completeAuthorization(d, ref, { amount: '30.5', captureReference: 'CAPTURE-1' })).toMatchObject({ state: 'CAPTURED', capturedAmount: '30.5' });
+    expect(await acquirer.completeAuthorization(d, ref, { amount: '30.5', captureReference: 'CAPTURE-1' })).toMatchObject({
+      state: 'CAPTURED',
+      capturedAmount: '30.5',
+    });
     // a completed bill cannot be released: the answer says it is captured
     expect((await acquirer.releaseAuthorization(d, ref)).state).toBe('CAPTURED');
   });
@@ -82,7 +85,10 @@ describe('sandbox acquirer after the sale', () => {
     const ref = await paidBill(d, '10.00');
     const settings = await configure(d, { refundOutcome: 'FAILED' });
     expect(settings.body).toMatchObject({ refundOutcome: 'FAILED', refundConfirmDelayMs: 0 });
-    expect(await acquirer.refund(d, ref, { refundReference: `F-${d}`, amount: '1', currency: 'EUR' })).toMatchObject({ state: 'FAILED', message: expect.any(String) });
+    expect(await acquirer.refund(d, ref, { refundReference: `F-${d}`, amount: '1', currency: 'EUR' })).toMatchObject({
+      state: 'FAILED',
+      message: expect.any(String),
+    });
     await configure(d, { refundOutcome: 'SUCCEEDED', refundConfirmDelayMs: 300 });
     expect((await acquirer.refund(d, ref, { refundReference: `P-${d}`, amount: '1', currency: 'EUR' })).state).toBe('PENDING');
     for (let i = 0; i < 50 && (await acquirer.getRefund(d, `P-${d}`)).state === 'PENDING'; i++) await sleep(50);

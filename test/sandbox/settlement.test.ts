@@ -86,7 +86,15 @@ describe('sandbox settlement report', () => {
     expect(res.body).toMatchObject({ amount: '30', currency: 'EUR', status: 'CAPTURED', paymentMethod: 'CARD', cardBrand: 'MASTERCARD', last4: '1111' });
     const report = await acquirer.closeBatch(d, 'x', far());
     expect(report.items).toEqual([
-      expect.objectContaining({ type: 'PAYMENT', acquirerRef: res.body.acquirerRef, amount: '30', feeAmount: '0.52', paymentMethod: 'CARD', cardBrand: 'MASTERCARD', last4: '1111' }),
+      expect.objectContaining({
+        type: 'PAYMENT',
+        acquirerRef: res.body.acquirerRef,
+        amount: '30',
+        feeAmount: '0.52',
+        paymentMethod: 'CARD',
+        cardBrand: 'MASTERCARD',
+        last4: '1111',
+      }),
     ]);
     expect(report.items[0].paymentId).toBeUndefined();
     expect((await acquirer.closeBatch(d, 'y', far())).items).toEqual([]);

@@ -84,7 +84,9 @@ async function settleAll(open: { id: string; pspReference: string; till: Till }[
       }, `payment ${p.id} final`);
       if (final.status !== expected) {
         const history = await call(api(n), 'GET', `/api/transactions/by-payment/${p.id}`, { key });
-        throw new Error(`payment ${p.id} after '${action}': ${final.status}, expected ${expected}; history ${JSON.stringify(history.body)}; syncs ${JSON.stringify(syncs.map((s) => s.body.status))}`);
+        throw new Error(
+          `payment ${p.id} after '${action}': ${final.status}, expected ${expected}; history ${JSON.stringify(history.body)}; syncs ${JSON.stringify(syncs.map((s) => s.body.status))}`,
+        );
       }
     }),
   );
@@ -155,7 +157,9 @@ describe('two API and two worker processes on one database and one Temporal', ()
           expect(r.body.refusalReason).toEqual(expect.stringContaining('another bill'));
           refusedAtCreation.add(r.body.id);
         }
-        const onTerminal = await stack.db.payment.count({ where: { terminalExternalId: till.terminalExternalId, status: { in: ['CREATED', 'AWAITING_TERMINAL'] } } });
+        const onTerminal = await stack.db.payment.count({
+          where: { terminalExternalId: till.terminalExternalId, status: { in: ['CREATED', 'AWAITING_TERMINAL'] } },
+        });
         expect(onTerminal).toBe(1);
         winners.push({ id: waiting[0]!.body.id, pspReference: waiting[0]!.body.pspReference, till });
       }

@@ -41,7 +41,7 @@ describe('prototype keys never index a plain object (point 1)', () => {
       const put = await call(stack.sandboxUrl, 'PUT', `/sim/devices/${deviceId}`, { body: { reachable: false, latencyMs: 5 } });
       expect(put.status).toBe(400);
       expect(put.body.message).toMatch(/^deviceId: /);
-      for (const prop of PROTO_PROPS) expect(Object.prototype.hasOwnProperty(prop)).toBe(false);
+      for (const prop of PROTO_PROPS) expect(Object.hasOwn(Object.prototype, prop)).toBe(false);
       expect((await call(stack.sandboxUrl, 'GET', `/sim/devices/${deviceId}`)).status).toBe(400);
       expect((await call(stack.sandboxUrl, 'GET', `/acquirer/v1/devices/${deviceId}`)).status).toBe(400);
       expect((await call(stack.sandboxUrl, 'GET', `/sim/bills/${deviceId}`)).status).toBe(400);
@@ -68,7 +68,7 @@ describe('prototype keys never index a plain object (point 1)', () => {
     const sim = await call(stack.sandboxUrl, 'PUT', '/sim/devices/dev-proto', { rawBody: '{"__proto__":{"reachable":false}}' });
     expect(sim.status).toBe(400);
     expect(sim.body.message).toMatch(/__proto__/);
-    expect(Object.prototype.hasOwnProperty('polluted')).toBe(false);
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
     expect(await stack.db.store.count({ where: { merchantId: m.merchant.id } })).toBe(0);
   });
 });
@@ -81,7 +81,10 @@ describe('deep nesting is a 400 naming the field (point 2)', () => {
     );
     const arrays = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(expectErrorShape(await call(stack.apiUrl, 'POST', storesPath(), { key: m.key, rawBody: arrays }), 400)).toMatch(/nested more than 32 levels/);
-    const payment = await call(stack.apiUrl, 'POST', '/api/in-store/payments', { key: m.key, rawBody: `{"amount":1,"currency":"EUR","extra":${nestedText(10_000)}}` });
+    const payment = await call(stack.apiUrl, 'POST', '/api/in-store/payments', {
+      key: m.key,
+      rawBody: `{"amount":1,"currency":"EUR","extra":${nestedText(10_000)}}`,
+    });
     expect(expectErrorShape(payment, 400)).toBe('extra: must not be nested more than 32 levels deep');
     const sim = await call(stack.sandboxUrl, 'PUT', '/sim/devices/dev-deep', { rawBody: `{"modes":${nestedText(10_000)}}` });
     expect(sim.status).toBe(400);
@@ -144,7 +147,14 @@ async function silentServer(): Promise<{ address: string; close(): Promise<void>
 const testConfig = async (env: Record<string, string>) => {
   const dataDir = path.join(process.env.TEST_ROOT!, `start-${crypto.randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
-  return loadConfig({ PORT: String(await freePort()), SIM_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: process.env.TEST_DATABASE_URL!, ...env });
+  return loadConfig({
+    PORT: String(await freePort()),
+    SIM_PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    ...env,
+  });
 };
 
 describe('start-up (point 11) and the production guard (point 1)', () => {

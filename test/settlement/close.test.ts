@@ -27,7 +27,9 @@ describe('closing a batch', () => {
     const qr = await capturedPayment(stack, shop, 50, 'QR_CODE');
     const omitted = await capturedPayment(stack, shop, 20, 'CARD');
     expect((await sim(stack).configure(shop.deviceId, { omitFromReport: [omitted.acquirerRef] })).status).toBe(200);
-    const offline = await call(stack.sandboxUrl, 'POST', `/sim/devices/${shop.deviceId}/offline-payments`, { body: { amount: 30, currency: 'EUR', last4: '1111' } });
+    const offline = await call(stack.sandboxUrl, 'POST', `/sim/devices/${shop.deviceId}/offline-payments`, {
+      body: { amount: 30, currency: 'EUR', last4: '1111' },
+    });
     expect(offline.status).toBe(201);
 
     const res = await closeBatch(stack, finance, shop.storeExternalId);
@@ -38,7 +40,13 @@ describe('closing a batch', () => {
     // 100 CARD (1.50) + 50 QR (0.45) + 30 offline CARD (0.52); the omitted 20 is not settled
     expect(batch.totals).toEqual([{ currency: 'EUR', paymentCount: 3, grossAmount: 180, refundCount: 0, refundAmount: 0, feeAmount: 2.47, netAmount: 177.53 }]);
     const byType = Object.fromEntries(batch.discrepancies.map((d: any) => [d.type, d]));
-    expect(byType.MISSING_FROM_REPORT).toMatchObject({ paymentId: omitted.id, acquirerRef: omitted.acquirerRef, currency: 'EUR', expectedAmount: 20, reportedAmount: null });
+    expect(byType.MISSING_FROM_REPORT).toMatchObject({
+      paymentId: omitted.id,
+      acquirerRef: omitted.acquirerRef,
+      currency: 'EUR',
+      expectedAmount: 20,
+      reportedAmount: null,
+    });
     expect(byType.NOT_IN_PLATFORM).toMatchObject({ acquirerRef: offline.body.acquirerRef, currency: 'EUR', expectedAmount: null, reportedAmount: 30 });
     expect(batch.discrepancies).toHaveLength(2);
 
@@ -49,7 +57,12 @@ describe('closing a batch', () => {
       const events = await settledEvents(p.id);
       expect(events).toHaveLength(1);
       const fee = p.id === card.id ? '1.50' : '0.45';
-      expect((events[0]!.payload as any).data.settlement).toEqual({ batchId: batch.id, date: batch.date, feeAmount: fee, netAmount: p.id === card.id ? '98.50' : '49.55' });
+      expect((events[0]!.payload as any).data.settlement).toEqual({
+        batchId: batch.id,
+        date: batch.date,
+        feeAmount: fee,
+        netAmount: p.id === card.id ? '98.50' : '49.55',
+      });
       // a settled payment cannot be voided
       expect((await paymentAction(stack, shop, p.id, 'void')).status).toBe(409);
     }
@@ -57,7 +70,15 @@ describe('closing a batch', () => {
 
     // the offline payment: recorded settled from the report, test mode, not voidable
     const reportOnly = await stack.db.payment.findUniqueOrThrow({ where: { id: byType.NOT_IN_PLATFORM.paymentId } });
-    expect(reportOnly).toMatchObject({ origin: 'SETTLEMENT_REPORT', status: 'SETTLED', mode: 'test', terminalId: shop.terminalId, acquirerRef: offline.body.acquirerRef, last4: '1111', paymentMethod: 'CARD' });
+    expect(reportOnly).toMatchObject({
+      origin: 'SETTLEMENT_REPORT',
+      status: 'SETTLED',
+      mode: 'test',
+      terminalId: shop.terminalId,
+      acquirerRef: offline.body.acquirerRef,
+      last4: '1111',
+      paymentMethod: 'CARD',
+    });
     expect(reportOnly.amount.toFixed()).toBe('30');
     expect(await settledEvents(reportOnly.id)).toHaveLength(1);
 
@@ -70,7 +91,17 @@ describe('closing a batch', () => {
     const lines = [...page0.body.content, ...page1.body.content];
     expect(lines).toEqual(
       expect.arrayContaining([
-        { type: 'PAYMENT', paymentId: card.id, pspReference: card.pspReference, reference: card.reference, amount: 100, feeAmount: 1.5, netAmount: 98.5, currency: 'EUR', occurredAt: expect.stringMatching(/Z$/) },
+        {
+          type: 'PAYMENT',
+          paymentId: card.id,
+          pspReference: card.pspReference,
+          reference: card.reference,
+          amount: 100,
+          feeAmount: 1.5,
+          netAmount: 98.5,
+          currency: 'EUR',
+          occurredAt: expect.stringMatching(/Z$/),
+        },
         expect.objectContaining({ paymentId: qr.id, amount: 50, feeAmount: 0.45, netAmount: 49.55 }),
         expect.objectContaining({ paymentId: reportOnly.id, amount: 30, feeAmount: 0.52, netAmount: 29.48 }),
       ]),
@@ -86,7 +117,11 @@ describe('closing a batch', () => {
     // the next close carries the payment the report left out, and settles it
     const next = await closeBatch(stack, finance, shop.storeExternalId);
     expect(next.status).toBe(201);
-    expect(next.body).toMatchObject({ status: 'SETTLED', discrepancies: [], totals: [{ currency: 'EUR', paymentCount: 1, grossAmount: 20, feeAmount: 0.38, netAmount: 19.62 }] });
+    expect(next.body).toMatchObject({
+      status: 'SETTLED',
+      discrepancies: [],
+      totals: [{ currency: 'EUR', paymentCount: 1, grossAmount: 20, feeAmount: 0.38, netAmount: 19.62 }],
+    });
     expect((await stack.db.payment.findUniqueOrThrow({ where: { id: omitted.id } })).status).toBe('SETTLED');
     expect(await settledEvents(omitted.id)).toHaveLength(1);
 

@@ -12,10 +12,17 @@ import { freePort } from '../../src/process/freePort';
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = require.resolve('tsx/cli');
 
-interface Started { child: ChildProcess; ready: string; output: string[] }
+interface Started {
+  child: ChildProcess;
+  ready: string;
+  output: string[];
+}
 
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [TSX, 'src/main.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(process.execPath, [TSX, 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'warn', ...env },
+  });
   const output: string[] = [];
   return new Promise((resolve, reject) => {
     const onData = (buf: Buffer): void => {
@@ -56,7 +63,14 @@ function processesUsing(marker: string): string[] {
 it('starts everything, answers, stops cleanly and keeps state across a restart', async () => {
   const dataDir = path.join(process.env.TEST_ROOT!, `npm-start-${Date.now()}`);
   const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const env = { DATA_DIR: dataDir, PORT: String(port), SIM_PORT: String(simPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), EMBEDDED_DB_PORT: String(dbPort) };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    SIM_PORT: String(simPort),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    EMBEDDED_DB_PORT: String(dbPort),
+  };
 
   const first = await start(env);
   expect(first.ready).toContain(`api=http://127.0.0.1:${port}`);

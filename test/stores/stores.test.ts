@@ -105,7 +105,18 @@ describe('POST /api/merchants/{merchantExternalId}/stores', () => {
 
   it('needs only name, country and timezone; unset fields come back null, metadata {}, status ACTIVE', async () => {
     const body = await createStore(a, { name: 'Kiosk', country: 'fr', timezone: 'UTC', addressLine1: null });
-    expect(body).toMatchObject({ name: 'Kiosk', country: 'FR', timezone: 'UTC', addressLine1: null, city: null, postalCode: null, defaultCurrency: null, mcc: null, metadata: {}, status: 'ACTIVE' });
+    expect(body).toMatchObject({
+      name: 'Kiosk',
+      country: 'FR',
+      timezone: 'UTC',
+      addressLine1: null,
+      city: null,
+      postalCode: null,
+      defaultCurrency: null,
+      mcc: null,
+      metadata: {},
+      status: 'ACTIVE',
+    });
     expect(body).not.toHaveProperty('id');
     expect(body).not.toHaveProperty('merchantId');
   });
@@ -165,7 +176,10 @@ describe('POST /api/merchants/{merchantExternalId}/stores', () => {
   });
 
   it('names every invalid field in one message', async () => {
-    const res = await call(stack.apiUrl, 'POST', storesPath(a.merchant.externalId), { key: a.key, body: { country: 'ZZ', timezone: 'Nowhere/Else', mcc: '1' } });
+    const res = await call(stack.apiUrl, 'POST', storesPath(a.merchant.externalId), {
+      key: a.key,
+      body: { country: 'ZZ', timezone: 'Nowhere/Else', mcc: '1' },
+    });
     const message = expectErrorShape(res, 400);
     for (const field of ['name:', 'country:', 'timezone:', 'mcc:']) expect(message).toContain(field);
   });
@@ -355,7 +369,11 @@ describe('DELETE a store', () => {
     const t = await call(stack.apiUrl, 'POST', `${path}/terminals`, { key: a.key, body: { label: 'Till' } });
     const storeRow = await stack.db.store.findUniqueOrThrow({ where: { externalId: store.externalId } });
     const terminalRow = await stack.db.terminal.findUniqueOrThrow({ where: { externalId: t.body.externalId } });
-    const payment = await insertPayment(a, { storeId: storeRow.id, storeExternalId: store.externalId, terminalId: terminalRow.id, terminalExternalId: t.body.externalId }, { hoursAgo: 23 });
+    const payment = await insertPayment(
+      a,
+      { storeId: storeRow.id, storeExternalId: store.externalId, terminalId: terminalRow.id, terminalExternalId: t.body.externalId },
+      { hoursAgo: 23 },
+    );
 
     expect(expectErrorShape(await call(stack.apiUrl, 'DELETE', path, { key: a.key }), 409)).toMatch(/force=true/);
     expectErrorShape(await call(stack.apiUrl, 'DELETE', `${path}?force=false`, { key: a.key }), 409);
@@ -366,7 +384,13 @@ describe('DELETE a store', () => {
     expect(await stack.db.store.findUnique({ where: { id: storeRow.id } })).toBeNull();
     expect(await stack.db.terminal.findUnique({ where: { id: terminalRow.id } })).toBeNull();
     const kept = await stack.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    expect(kept).toMatchObject({ storeId: null, terminalId: null, storeExternalId: store.externalId, terminalExternalId: t.body.externalId, status: 'CAPTURED' });
+    expect(kept).toMatchObject({
+      storeId: null,
+      terminalId: null,
+      storeExternalId: store.externalId,
+      terminalExternalId: t.body.externalId,
+      status: 'CAPTURED',
+    });
   });
 
   it('allows an unforced delete when the payments are older than the window', async () => {
@@ -411,7 +435,10 @@ describe('DELETE a store', () => {
 describe('delete guard decision', () => {
   it('refuses (409) when recent activity cannot be determined, and force skips the check', async () => {
     const failing = () => Promise.reject(new Error('payments query failed'));
-    await expect(enforceDeleteGuard('store', false, 24, failing)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/could not be determined/) });
+    await expect(enforceDeleteGuard('store', false, 24, failing)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/could not be determined/),
+    });
     await expect(enforceDeleteGuard('terminal', true, 24, failing)).resolves.toBeUndefined();
     await expect(enforceDeleteGuard('store', false, 24, async () => true)).rejects.toMatchObject({ status: 409 });
     await expect(enforceDeleteGuard('store', false, 24, async () => false)).resolves.toBeUndefined();
@@ -501,7 +528,9 @@ describe('with a small body limit and a 1-hour delete guard', () => {
     const res = await call(tuned.apiUrl, 'POST', storesPath(m.merchant.externalId), { key: m.key, body: validStore({ metadata: { blob: 'x'.repeat(4096) } }) });
     expectErrorShape(res, 413);
     expect(await tuned.db.store.count({ where: { merchantId: m.merchant.id } })).toBe(0);
-    expect((await call(tuned.apiUrl, 'POST', storesPath(m.merchant.externalId), { key: m.key, body: validStore({ metadata: { blob: 'x'.repeat(512) } }) })).status).toBe(201);
+    expect(
+      (await call(tuned.apiUrl, 'POST', storesPath(m.merchant.externalId), { key: m.key, body: validStore({ metadata: { blob: 'x'.repeat(512) } }) })).status,
+    ).toBe(201);
   });
 
   it('takes the delete guard window from DELETE_GUARD_HOURS', async () => {

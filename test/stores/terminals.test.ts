@@ -25,7 +25,10 @@ const storePath = (m: Merchant, storeExternalId: string) => `/api/merchants/${m.
 const terminalsPath = (m: Merchant, storeExternalId: string) => `${storePath(m, storeExternalId)}/terminals`;
 
 async function createStore(m: Merchant, name = 'Store') {
-  const res = await call(stack.apiUrl, 'POST', `/api/merchants/${m.merchant.externalId}/stores`, { key: m.key, body: { name, country: 'NL', timezone: 'Europe/Amsterdam' } });
+  const res = await call(stack.apiUrl, 'POST', `/api/merchants/${m.merchant.externalId}/stores`, {
+    key: m.key,
+    body: { name, country: 'NL', timezone: 'Europe/Amsterdam' },
+  });
   expect(res.status).toBe(201);
   return res.body as Record<string, any>;
 }
@@ -97,7 +100,16 @@ describe('POST and GET a terminal', () => {
 
   it('needs only a label; unset fields are null, metadata {}', async () => {
     const t = await createTerminal(a, storeA.externalId, { label: 'Minimal', vendor: null });
-    expect(t).toMatchObject({ label: 'Minimal', terminalType: null, vendor: null, model: null, serialNumber: null, metadata: {}, status: 'ACTIVE', ready: false });
+    expect(t).toMatchObject({
+      label: 'Minimal',
+      terminalType: null,
+      vendor: null,
+      model: null,
+      serialNumber: null,
+      metadata: {},
+      status: 'ACTIVE',
+      ready: false,
+    });
   });
 
   it('accepts every terminal type and status INACTIVE', async () => {
@@ -146,7 +158,10 @@ describe('POST and GET a terminal', () => {
     const other = await createStore(a, 'Other');
     const t = await createTerminal(a, storeA.externalId);
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      const res = await call(stack.apiUrl, method, `${terminalsPath(a, other.externalId)}/${t.externalId}`, { key: a.key, body: method === 'PUT' ? { label: 'moved' } : undefined });
+      const res = await call(stack.apiUrl, method, `${terminalsPath(a, other.externalId)}/${t.externalId}`, {
+        key: a.key,
+        body: method === 'PUT' ? { label: 'moved' } : undefined,
+      });
       expectErrorShape(res, 404);
     }
     expect((await stack.db.terminal.findUniqueOrThrow({ where: { externalId: t.externalId } })).label).toBe('Till');
@@ -158,10 +173,16 @@ describe('serial numbers: unique among the business terminals, whatever the case
     const serial = uniqueId('ABC');
     await createTerminal(a, storeA.externalId, { label: 'One', serialNumber: serial });
     const before = await terminalCount(a.merchant.id);
-    const same = await call(stack.apiUrl, 'POST', terminalsPath(a, storeA.externalId), { key: a.key, body: { label: 'Two', serialNumber: serial.toLowerCase() } });
+    const same = await call(stack.apiUrl, 'POST', terminalsPath(a, storeA.externalId), {
+      key: a.key,
+      body: { label: 'Two', serialNumber: serial.toLowerCase() },
+    });
     expect(expectErrorShape(same, 409)).toContain('serialNumber');
     const otherStore = await createStore(a, 'Second');
-    expectErrorShape(await call(stack.apiUrl, 'POST', terminalsPath(a, otherStore.externalId), { key: a.key, body: { label: 'Three', serialNumber: serial.toUpperCase() } }), 409);
+    expectErrorShape(
+      await call(stack.apiUrl, 'POST', terminalsPath(a, otherStore.externalId), { key: a.key, body: { label: 'Three', serialNumber: serial.toUpperCase() } }),
+      409,
+    );
     expect(await terminalCount(a.merchant.id)).toBe(before + 0);
 
     const storeB = await createStore(b);
@@ -172,12 +193,16 @@ describe('serial numbers: unique among the business terminals, whatever the case
     const serial = uniqueId('RACE');
     const variants = [serial, serial.toLowerCase(), serial.toUpperCase(), serial, serial.toLowerCase(), serial.toUpperCase()];
     const results = await Promise.all(
-      variants.map((serialNumber, i) => call(stack.apiUrl, 'POST', terminalsPath(a, storeA.externalId), { key: a.key, body: { label: `Race ${i}`, serialNumber } })),
+      variants.map((serialNumber, i) =>
+        call(stack.apiUrl, 'POST', terminalsPath(a, storeA.externalId), { key: a.key, body: { label: `Race ${i}`, serialNumber } }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
     for (const r of results.filter((x) => x.status === 409)) expectErrorShape(r, 409);
-    const rows = await stack.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Terminal" WHERE "merchantId" = ${a.merchant.id} AND lower("serialNumber") = lower(${serial})`;
+    const rows = await stack.db.$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM "Terminal" WHERE "merchantId" = ${a.merchant.id} AND lower("serialNumber") = lower(${serial})`;
     expect(Number(rows[0]!.n)).toBe(1);
   });
 
@@ -190,7 +215,10 @@ describe('serial numbers: unique among the business terminals, whatever the case
     expectErrorShape(await call(stack.apiUrl, 'PUT', path, { key: a.key, body: { label: 'Two renamed', serialNumber: serialOne.toLowerCase() } }), 409);
     expect(await stack.db.terminal.findUniqueOrThrow({ where: { externalId: two.externalId } })).toEqual(before);
 
-    const own = await call(stack.apiUrl, 'PUT', `${terminalsPath(a, storeA.externalId)}/${one.externalId}`, { key: a.key, body: { label: 'One', serialNumber: serialOne.toLowerCase() } });
+    const own = await call(stack.apiUrl, 'PUT', `${terminalsPath(a, storeA.externalId)}/${one.externalId}`, {
+      key: a.key,
+      body: { label: 'One', serialNumber: serialOne.toLowerCase() },
+    });
     expect(own.status).toBe(200);
     expect(own.body.serialNumber).toBe(serialOne.toLowerCase());
   });
@@ -220,12 +248,29 @@ describe('GET the list', () => {
 
 describe('PUT a terminal', () => {
   it('replaces the submitted fields, keeps an omitted status and never touches the device link', async () => {
-    const t = await createTerminal(a, storeA.externalId, { label: 'Old', terminalType: 'MPOS', vendor: 'V', model: 'M', metadata: { x: 1 }, status: 'INACTIVE' });
+    const t = await createTerminal(a, storeA.externalId, {
+      label: 'Old',
+      terminalType: 'MPOS',
+      vendor: 'V',
+      model: 'M',
+      metadata: { x: 1 },
+      status: 'INACTIVE',
+    });
     await stack.db.terminal.update({ where: { externalId: t.externalId }, data: { deviceId: uniqueId('dev'), linkedAt: new Date() } });
     const path = `${terminalsPath(a, storeA.externalId)}/${t.externalId}`;
     const res = await call(stack.apiUrl, 'PUT', path, { key: a.key, body: { label: 'New', terminalType: 'KIOSK' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ externalId: t.externalId, label: 'New', terminalType: 'KIOSK', vendor: null, model: null, metadata: {}, status: 'INACTIVE', ready: true, createdAt: t.createdAt });
+    expect(res.body).toMatchObject({
+      externalId: t.externalId,
+      label: 'New',
+      terminalType: 'KIOSK',
+      vendor: null,
+      model: null,
+      metadata: {},
+      status: 'INACTIVE',
+      ready: true,
+      createdAt: t.createdAt,
+    });
     const row = await stack.db.terminal.findUniqueOrThrow({ where: { externalId: t.externalId } });
     expect(row.deviceId).not.toBeNull();
     expect((await call(stack.apiUrl, 'PUT', path, { key: a.key, body: { label: 'New', status: 'ACTIVE' } })).body.status).toBe('ACTIVE');

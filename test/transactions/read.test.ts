@@ -15,9 +15,21 @@ async function insertPayment(merchantId: string, fields: Record<string, unknown>
   const id = crypto.randomUUID();
   return stack.db.payment.create({
     data: {
-      id, merchantId, storeExternalId: 'store_a', terminalExternalId: uniqueId('term'), mode: 'live', pspReference: uniqueId('PSP'),
-      status: 'CAPTURED', amount: '10.50', currency: 'EUR', reference: uniqueId('ref'), acquirerName: 'sandbox', terminalTimeoutMinutes: '5',
-      workflowId: `payment-${id}`, expiresAt: new Date(), ...fields,
+      id,
+      merchantId,
+      storeExternalId: 'store_a',
+      terminalExternalId: uniqueId('term'),
+      mode: 'live',
+      pspReference: uniqueId('PSP'),
+      status: 'CAPTURED',
+      amount: '10.50',
+      currency: 'EUR',
+      reference: uniqueId('ref'),
+      acquirerName: 'sandbox',
+      terminalTimeoutMinutes: '5',
+      workflowId: `payment-${id}`,
+      expiresAt: new Date(),
+      ...fields,
     },
   });
 }
@@ -34,15 +46,40 @@ afterAll(async () => {
 describe('GET /api/transactions/{id}', () => {
   it('returns the payment record of contracts 2 with an exact amount', async () => {
     const p = await insertPayment(live.merchant.id, {
-      amount: '1234.56', cardBrand: 'VISA', last4: '4242', paymentMethod: 'CARD', capturedAt: new Date('2026-11-22T09:00:00Z'), capturedAmount: '1234.56', refundedAmount: '34.5',
+      amount: '1234.56',
+      cardBrand: 'VISA',
+      last4: '4242',
+      paymentMethod: 'CARD',
+      capturedAt: new Date('2026-11-22T09:00:00Z'),
+      capturedAmount: '1234.56',
+      refundedAmount: '34.5',
     });
     const res = await call(stack.apiUrl, 'GET', `/api/transactions/${p.id}`, { key: live.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: p.id, pspReference: p.pspReference, status: 'CAPTURED', amount: 1234.56, currency: 'EUR', reference: p.reference, sequenceNumber: null,
-      storeExternalId: 'store_a', terminalExternalId: p.terminalExternalId, paymentMethod: 'CARD', cardBrand: 'VISA', last4: '4242',
-      previousStatus: null, reason: null, refusalReason: null, createdAt: p.createdAt.toISOString(), updatedAt: p.updatedAt.toISOString(),
-      capturedAt: '2026-11-22T09:00:00.000Z', capturedAmount: 1234.56, refundedAmount: 34.5, settledAt: null, mode: 'live', origin: 'PLATFORM',
+      id: p.id,
+      pspReference: p.pspReference,
+      status: 'CAPTURED',
+      amount: 1234.56,
+      currency: 'EUR',
+      reference: p.reference,
+      sequenceNumber: null,
+      storeExternalId: 'store_a',
+      terminalExternalId: p.terminalExternalId,
+      paymentMethod: 'CARD',
+      cardBrand: 'VISA',
+      last4: '4242',
+      previousStatus: null,
+      reason: null,
+      refusalReason: null,
+      createdAt: p.createdAt.toISOString(),
+      updatedAt: p.updatedAt.toISOString(),
+      capturedAt: '2026-11-22T09:00:00.000Z',
+      capturedAmount: 1234.56,
+      refundedAmount: 34.5,
+      settledAt: null,
+      mode: 'live',
+      origin: 'PLATFORM',
     });
   });
 
@@ -67,14 +104,28 @@ describe('GET /api/transactions/by-payment/{paymentId}', () => {
     await stack.db.paymentHistory.createMany({
       data: [
         { paymentId: p.id, sequence: 1, status: 'AWAITING_TERMINAL', previousStatus: null, actionReference: 'CREATE-1', source: 'API', occurredAt: at(1) },
-        { paymentId: p.id, sequence: 2, status: 'CAPTURED', previousStatus: 'AWAITING_TERMINAL', actionReference: 'SYNC-2', source: 'TERMINAL', occurredAt: at(2) },
+        {
+          paymentId: p.id,
+          sequence: 2,
+          status: 'CAPTURED',
+          previousStatus: 'AWAITING_TERMINAL',
+          actionReference: 'SYNC-2',
+          source: 'TERMINAL',
+          occurredAt: at(2),
+        },
         { paymentId: p.id, sequence: 3, status: 'CANCELLED', previousStatus: 'CAPTURED', actionReference: 'VOID-abc', source: 'API', occurredAt: at(3) },
       ],
     });
     const res = await call(stack.apiUrl, 'GET', `/api/transactions/by-payment/${p.id}`, { key: live.key });
     expect(res.status).toBe(200);
     expect(res.body.map((e: any) => e.status)).toEqual(['CANCELLED', 'CAPTURED', 'AWAITING_TERMINAL']);
-    expect(res.body[0]).toEqual({ status: 'CANCELLED', previousStatus: 'CAPTURED', actionReference: 'VOID-abc', source: 'API', occurredAt: at(3).toISOString() });
+    expect(res.body[0]).toEqual({
+      status: 'CANCELLED',
+      previousStatus: 'CAPTURED',
+      actionReference: 'VOID-abc',
+      source: 'API',
+      occurredAt: at(3).toISOString(),
+    });
     expectErrorShape(await call(stack.apiUrl, 'GET', `/api/transactions/by-payment/${p.id}`, { key: other.key }), 404);
   });
 });
@@ -138,7 +189,7 @@ describe('GET /api/transactions', () => {
     expect(expectErrorShape(await list(query), 400)).toMatch(message);
   });
 
-  it("is 404 when merchantExternalId names another business", async () => {
+  it('is 404 when merchantExternalId names another business', async () => {
     expectErrorShape(await list(`?merchantExternalId=${other.merchant.externalId}`), 404);
   });
 });

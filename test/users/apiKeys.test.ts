@@ -101,7 +101,13 @@ describe('rotation and revocation', () => {
     const before = Date.now();
     const rotated = await api('POST', `/api/api-keys/${created.body.id}/rotate`);
     expect(rotated.status).toBe(201);
-    expect(rotated.body).toMatchObject({ name: 'till 1', mode: 'live', scopes: ['payments', 'stores'], status: 'ACTIVE', key: expect.stringMatching(/^isp_live_/) });
+    expect(rotated.body).toMatchObject({
+      name: 'till 1',
+      mode: 'live',
+      scopes: ['payments', 'stores'],
+      status: 'ACTIVE',
+      key: expect.stringMatching(/^isp_live_/),
+    });
     expect(rotated.body.key).not.toBe(old);
     expect(rotated.body.previousKey).toMatchObject({ id: created.body.id, status: 'ROTATED', replacedById: rotated.body.id });
     const graceEnd = new Date(rotated.body.previousKey.expiresAt).getTime();
@@ -129,7 +135,10 @@ describe('rotation and revocation', () => {
     expect((await useKey(created.body.key)).status).toBe(200);
     expect((await api('DELETE', `/api/api-keys/${created.body.id}`)).status).toBe(204);
     expectErrorShape(await useKey(created.body.key), 401);
-    expect((await api('GET', '/api/api-keys')).body.find((k: any) => k.id === created.body.id)).toMatchObject({ status: 'REVOKED', revokedAt: expect.stringMatching(/Z$/) });
+    expect((await api('GET', '/api/api-keys')).body.find((k: any) => k.id === created.body.id)).toMatchObject({
+      status: 'REVOKED',
+      revokedAt: expect.stringMatching(/Z$/),
+    });
     expect((await api('DELETE', `/api/api-keys/${created.body.id}`)).status).toBe(204);
     expect(await stack.db.auditLog.count({ where: { action: 'API_KEY_REVOKED', targetId: created.body.id } })).toBe(1);
     expectErrorShape(await api('POST', `/api/api-keys/${created.body.id}/rotate`), 409);
@@ -158,7 +167,10 @@ describe('audit of the key lifecycle', () => {
     const created = await api('POST', '/api/api-keys', { name: 'audited', mode: 'live' });
     const rotated = await api('POST', `/api/api-keys/${created.body.id}/rotate`);
     const revoked = await api('DELETE', `/api/api-keys/${rotated.body.id}`);
-    const entries = await stack.db.auditLog.findMany({ where: { merchantId: merchant.id, targetId: { in: [created.body.id, rotated.body.id] } }, orderBy: { id: 'asc' } });
+    const entries = await stack.db.auditLog.findMany({
+      where: { merchantId: merchant.id, targetId: { in: [created.body.id, rotated.body.id] } },
+      orderBy: { id: 'asc' },
+    });
     expect(entries.map((e) => [e.action, e.requestId])).toEqual([
       ['API_KEY_CREATED', created.headers.get('x-request-id')],
       ['API_KEY_ROTATED', rotated.headers.get('x-request-id')],

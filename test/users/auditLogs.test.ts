@@ -46,7 +46,12 @@ describe('GET /api/audit-logs', () => {
       requestId: ok.headers.get('x-request-id'),
       createdAt: expect.stringMatching(/Z$/),
     });
-    expect(before).toMatchObject({ action: 'LOGIN_FAILED', actorType: 'ANONYMOUS', requestId: failed.headers.get('x-request-id'), details: expect.objectContaining({ reason: 'BAD_PASSWORD' }) });
+    expect(before).toMatchObject({
+      action: 'LOGIN_FAILED',
+      actorType: 'ANONYMOUS',
+      requestId: failed.headers.get('x-request-id'),
+      details: expect.objectContaining({ reason: 'BAD_PASSWORD' }),
+    });
     expect(BigInt(newest.id)).toBeGreaterThan(BigInt(before.id));
 
     const second = await logs('?size=2&page=1');

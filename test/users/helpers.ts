@@ -48,7 +48,10 @@ export function totpCode(secret: string, stepsAhead = 0, epochSeconds = Date.now
   const counter = Math.floor(epochSeconds / 30) + stepsAhead;
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
-  const mac = crypto.createHmac('sha1', Buffer.from(base32Decode(secret))).update(message).digest();
+  const mac = crypto
+    .createHmac('sha1', Buffer.from(base32Decode(secret)))
+    .update(message)
+    .digest();
   const offset = mac[mac.length - 1]! & 0x0f;
   const binary = mac.readUInt32BE(offset) & 0x7fffffff;
   return String(binary % 1_000_000).padStart(6, '0');

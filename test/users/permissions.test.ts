@@ -33,13 +33,41 @@ interface Case {
 const ADMIN_ONLY: Role[] = ['ADMIN'];
 
 const CASES: Case[] = [
-  { name: 'POST /api/users', method: 'POST', path: () => '/api/users', body: () => ({ username: uniqueId('new'), password: 'Fresh-password-2026' }), status: 201, allowed: ADMIN_ONLY },
+  {
+    name: 'POST /api/users',
+    method: 'POST',
+    path: () => '/api/users',
+    body: () => ({ username: uniqueId('new'), password: 'Fresh-password-2026' }),
+    status: 201,
+    allowed: ADMIN_ONLY,
+  },
   { name: 'GET /api/users', method: 'GET', path: () => '/api/users', status: 200, allowed: 'all' },
   { name: 'GET /api/users/me', method: 'GET', path: () => '/api/users/me', status: 200, allowed: 'all' },
   { name: 'GET /api/users/{id}', method: 'GET', path: (f) => `/api/users/${f.target.id}`, status: 200, allowed: 'all' },
-  { name: 'PUT /api/users/{id} (another user)', method: 'PUT', path: (f) => `/api/users/${f.target.id}`, body: () => ({ displayName: 'Renamed' }), status: 200, allowed: ADMIN_ONLY },
-  { name: 'PUT /api/users/{id} (own profile)', method: 'PUT', path: (f) => `/api/users/${f.self.id}`, body: () => ({ displayName: 'Myself', email: 'me@example.com' }), status: 200, allowed: 'all' },
-  { name: 'PUT /api/users/{id}/password', method: 'PUT', path: (f) => `/api/users/${f.target.id}/password`, body: () => ({ password: 'Another-password-77' }), status: 204, allowed: ADMIN_ONLY },
+  {
+    name: 'PUT /api/users/{id} (another user)',
+    method: 'PUT',
+    path: (f) => `/api/users/${f.target.id}`,
+    body: () => ({ displayName: 'Renamed' }),
+    status: 200,
+    allowed: ADMIN_ONLY,
+  },
+  {
+    name: 'PUT /api/users/{id} (own profile)',
+    method: 'PUT',
+    path: (f) => `/api/users/${f.self.id}`,
+    body: () => ({ displayName: 'Myself', email: 'me@example.com' }),
+    status: 200,
+    allowed: 'all',
+  },
+  {
+    name: 'PUT /api/users/{id}/password',
+    method: 'PUT',
+    path: (f) => `/api/users/${f.target.id}/password`,
+    body: () => ({ password: 'Another-password-77' }),
+    status: 204,
+    allowed: ADMIN_ONLY,
+  },
   { name: 'POST /api/users/{id}/unlock', method: 'POST', path: (f) => `/api/users/${f.target.id}/unlock`, status: 200, allowed: ADMIN_ONLY },
   { name: 'POST /api/users/{id}/mfa/reset', method: 'POST', path: (f) => `/api/users/${f.target.id}/mfa/reset`, status: 200, allowed: ADMIN_ONLY },
   { name: 'DELETE /api/users/{id}', method: 'DELETE', path: (f) => `/api/users/${f.target.id}`, status: 204, allowed: ADMIN_ONLY },
@@ -103,7 +131,9 @@ describe('permission matrix (spec 2.9)', () => {
 
   it('answers 401 without a session token, with an API key, or with a made-up token', async () => {
     const { key, hash, prefix } = generateApiKey('live');
-    await stack.db.apiKey.create({ data: { merchantId: merchant.id, name: 'not-a-session', mode: 'live', prefix, keyHash: hash, scopes: ['payments', 'stores', 'webhooks'] } });
+    await stack.db.apiKey.create({
+      data: { merchantId: merchant.id, name: 'not-a-session', mode: 'live', prefix, keyHash: hash, scopes: ['payments', 'stores', 'webhooks'] },
+    });
     for (const path of ['/api/users', '/api/users/me', '/api/api-keys', '/api/audit-logs']) {
       expectErrorShape(await call(stack.apiUrl, 'GET', path), 401);
       expectErrorShape(await call(stack.apiUrl, 'GET', path, { key }), 401);

@@ -36,7 +36,21 @@ async function refused(status: number, method: string, path: string, body?: unkn
   return message;
 }
 
-const USER_FIELDS = ['id', 'username', 'displayName', 'email', 'enabled', 'locked', 'roles', 'merchantExternalId', 'merchantName', 'mfaEnabled', 'mfaEnrollmentRequired', 'createdAt', 'updatedAt'];
+const USER_FIELDS = [
+  'id',
+  'username',
+  'displayName',
+  'email',
+  'enabled',
+  'locked',
+  'roles',
+  'merchantExternalId',
+  'merchantName',
+  'mfaEnabled',
+  'mfaEnrollmentRequired',
+  'createdAt',
+  'updatedAt',
+];
 
 describe('POST /api/users', () => {
   it("creates a user of the caller's merchant with the record of spec 2.8 and default role USER", async () => {
@@ -68,15 +82,25 @@ describe('POST /api/users', () => {
   });
 
   it('accepts roles with or without ROLE_ and answers them with the prefix', async () => {
-    const res = await api('POST', '/api/users', { username: uniqueId('multi'), password: 'Sourdough-2026-rye', roles: ['ROLE_FINANCE', 'operations', 'FINANCE'] });
+    const res = await api('POST', '/api/users', {
+      username: uniqueId('multi'),
+      password: 'Sourdough-2026-rye',
+      roles: ['ROLE_FINANCE', 'operations', 'FINANCE'],
+    });
     expect(res.status).toBe(201);
     expect(res.body.roles).toEqual(['ROLE_FINANCE', 'ROLE_OPERATIONS']);
     expect((await stack.db.user.findUniqueOrThrow({ where: { id: res.body.id } })).roles).toEqual(['FINANCE', 'OPERATIONS']);
   });
 
   it("accepts the caller's own merchantExternalId and refuses another with 400", async () => {
-    expect((await api('POST', '/api/users', { username: uniqueId('own'), password: 'Sourdough-2026-rye', merchantExternalId: merchant.externalId })).status).toBe(201);
-    const message = await refused(400, 'POST', '/api/users', { username: uniqueId('theirs'), password: 'Sourdough-2026-rye', merchantExternalId: other.externalId });
+    expect(
+      (await api('POST', '/api/users', { username: uniqueId('own'), password: 'Sourdough-2026-rye', merchantExternalId: merchant.externalId })).status,
+    ).toBe(201);
+    const message = await refused(400, 'POST', '/api/users', {
+      username: uniqueId('theirs'),
+      password: 'Sourdough-2026-rye',
+      merchantExternalId: other.externalId,
+    });
     expect(message).toMatch(/^merchantExternalId: /);
   });
 
@@ -89,10 +113,14 @@ describe('POST /api/users', () => {
   });
 
   it('refuses unknown roles, a missing field, an unknown field, and a taken username', async () => {
-    expect(await refused(400, 'POST', '/api/users', { username: uniqueId('r'), password: 'Sourdough-2026-rye', roles: ['ROLE_SUPERUSER'] })).toMatch(/^roles: .*SUPERUSER/);
+    expect(await refused(400, 'POST', '/api/users', { username: uniqueId('r'), password: 'Sourdough-2026-rye', roles: ['ROLE_SUPERUSER'] })).toMatch(
+      /^roles: .*SUPERUSER/,
+    );
     expect(await refused(400, 'POST', '/api/users', { password: 'Sourdough-2026-rye' })).toMatch(/^username: /);
     expect(await refused(400, 'POST', '/api/users', { username: 'ab', password: 'Sourdough-2026-rye' })).toBe('username: must be at least 3 characters');
-    expect(await refused(400, 'POST', '/api/users', { username: 'maria finance', password: 'Sourdough-2026-rye' })).toBe('username: must not contain spaces or control characters');
+    expect(await refused(400, 'POST', '/api/users', { username: 'maria finance', password: 'Sourdough-2026-rye' })).toBe(
+      'username: must not contain spaces or control characters',
+    );
     expect(await refused(400, 'POST', '/api/users', { username: uniqueId('x'), password: 'Sourdough-2026-rye', isAdmin: true })).toMatch(/isAdmin/);
     expect(await refused(409, 'POST', '/api/users', { username: admin.user.username.toUpperCase(), password: 'Sourdough-2026-rye' })).toMatch(/username/);
   });

@@ -30,10 +30,7 @@ const CONFIGS = '/api/webhooks/configs';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 async function countWritten(merchantId: string) {
-  const [configs, audits] = await Promise.all([
-    stack.db.webhookConfig.count({ where: { merchantId } }),
-    stack.db.auditLog.count({ where: { merchantId } }),
-  ]);
+  const [configs, audits] = await Promise.all([stack.db.webhookConfig.count({ where: { merchantId } }), stack.db.auditLog.count({ where: { merchantId } })]);
   return { configs, audits };
 }
 
@@ -92,12 +89,16 @@ describe('webhook configuration records', () => {
 
   it('updates url, description and event selection; fields left out stay', async () => {
     const { key } = await createMerchantWithKey(stack.db);
-    const created = (await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://127.0.0.1:9/a', description: 'first', eventTypes: ['TEST'] } })).body;
+    const created = (await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://127.0.0.1:9/a', description: 'first', eventTypes: ['TEST'] } }))
+      .body;
     const changed = await call(stack.apiUrl, 'PUT', `${CONFIGS}/${created.id}`, { key, body: { eventTypes: ['PAYMENT_CAPTURED'] } });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ id: created.id, url: 'http://127.0.0.1:9/a', description: 'first', eventTypes: ['PAYMENT_CAPTURED'] });
     expect(changed.body.secret).toBeUndefined();
-    const moved = await call(stack.apiUrl, 'PUT', `${CONFIGS}/${created.id}`, { key, body: { url: 'http://127.0.0.1:10/b', description: null, eventTypes: [] } });
+    const moved = await call(stack.apiUrl, 'PUT', `${CONFIGS}/${created.id}`, {
+      key,
+      body: { url: 'http://127.0.0.1:10/b', description: null, eventTypes: [] },
+    });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ url: 'http://127.0.0.1:10/b', description: null, eventTypes: [] });
     expect((await stack.db.webhookConfig.findUniqueOrThrow({ where: { id: created.id } })).secret).toBe(created.secret);
@@ -142,10 +143,14 @@ describe('bad input writes nothing', () => {
   it('rejects a missing url, unknown fields and an empty update', async () => {
     const { key, merchant } = await createMerchantWithKey(stack.db);
     expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { description: 'x' } }), 400)).toMatch(/^url: /);
-    expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://127.0.0.1:9/a', secret: 'mine' } }), 400)).toContain('secret');
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://127.0.0.1:9/a', secret: 'mine' } }), 400)).toContain(
+      'secret',
+    );
     expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'not a url' } }), 400)).toBe('url: must be an absolute URL');
     expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'ftp://127.0.0.1/a' } }), 400)).toMatch(/^url: /);
-    expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://user:pw@127.0.0.1/a' } }), 400)).toBe('url: must not carry credentials');
+    expect(expectErrorShape(await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://user:pw@127.0.0.1/a' } }), 400)).toBe(
+      'url: must not carry credentials',
+    );
     const created = (await call(stack.apiUrl, 'POST', CONFIGS, { key, body: { url: 'http://127.0.0.1:9/a' } })).body;
     const before = await countWritten(merchant.id);
     expectErrorShape(await call(stack.apiUrl, 'PUT', `${CONFIGS}/${created.id}`, { key, body: {} }), 400);
@@ -263,7 +268,9 @@ describe('URL rules without WEBHOOK_ALLOW_INSECURE', () => {
         expect(a.error).toMatch(/^refused, not sent: url host localhost resolves to a loopback address/);
       }
       const httpAttempts = (await call(secure.apiUrl, 'GET', `/api/webhooks/events/${insecure.body.eventId}/attempts`, { key })).body;
-      expect(httpAttempts).toEqual([expect.objectContaining({ attemptNumber: 1, responseStatus: null, error: 'refused, not sent: url must be an https:// URL' })]);
+      expect(httpAttempts).toEqual([
+        expect.objectContaining({ attemptNumber: 1, responseStatus: null, error: 'refused, not sent: url must be an https:// URL' }),
+      ]);
       expect(receiver.received).toEqual([]);
     } finally {
       await receiver.stop();

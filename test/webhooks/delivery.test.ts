@@ -92,7 +92,16 @@ describe('a payment event', () => {
     });
     // Field order as spec 6 lists it.
     expect(Object.keys(got!.body)).toEqual(['eventId', 'eventType', 'merchantExternalId', 'timestamp', 'data']);
-    expect(Object.keys(got!.body.data)).toEqual(['pspReference', 'merchantReference', 'amount', 'currency', 'status', 'cardSummary', 'cardBrand', 'paymentMethod']);
+    expect(Object.keys(got!.body.data)).toEqual([
+      'pspReference',
+      'merchantReference',
+      'amount',
+      'currency',
+      'status',
+      'cardSummary',
+      'cardBrand',
+      'paymentMethod',
+    ]);
 
     await eventually(async () => (await statusOf(key, config.id, eventId!)) === 'DELIVERED', 'DELIVERED in the history');
     const history = await historyOf(key, config.id);
@@ -104,7 +113,15 @@ describe('a payment event', () => {
       size: 20,
     });
     expect(await attemptsOf(key, eventId!)).toEqual([
-      { configId: config.id, attemptNumber: 1, requestedAt: expect.stringMatching(/Z$/), responseStatus: 200, durationMs: expect.any(Number), error: null, responseBody: 'ok' },
+      {
+        configId: config.id,
+        attemptNumber: 1,
+        requestedAt: expect.stringMatching(/Z$/),
+        responseStatus: 200,
+        durationMs: expect.any(Number),
+        error: null,
+        responseBody: 'ok',
+      },
     ]);
 
     // The activity retried (or the status event published again) never mints a second event or run.
@@ -133,7 +150,10 @@ describe('a payment event', () => {
     const [got] = await eventually(() => r.forEvent(eventId!).length > 0 && r.forEvent(eventId!), `${eventType} at the receiver`);
     expect(got!.headers['x-webhook-event-type']).toBe(eventType);
     expect(verifyWebhookSignature(got!.rawBody, got!.headers['x-webhook-signature'] as string, config.secret)).toBe(true);
-    expect(got!.body).toMatchObject({ eventType, data: { status, amount: '1200', currency: 'JPY', merchantReference: null, cardSummary: null, paymentMethod: null } });
+    expect(got!.body).toMatchObject({
+      eventType,
+      data: { status, amount: '1200', currency: 'JPY', merchantReference: null, cardSummary: null, paymentMethod: null },
+    });
   });
 
   it('is not raised for statuses without an event type (EXPIRED, AWAITING_TERMINAL)', async () => {
@@ -183,11 +203,20 @@ describe('the TEST event', () => {
     await destination(key, bystander.url);
     const res = await call(stack.apiUrl, 'POST', `${CONFIGS}/${config.id}/test`, { key });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ eventId: expect.stringMatching(/^evt_[0-9a-f]{32}$/), eventType: 'TEST', deliveries: [{ configId: config.id, status: 'PENDING', attempts: 0 }] });
+    expect(res.body).toEqual({
+      eventId: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
+      eventType: 'TEST',
+      deliveries: [{ configId: config.id, status: 'PENDING', attempts: 0 }],
+    });
     const [got] = await eventually(() => r.forEvent(res.body.eventId).length === 1 && r.forEvent(res.body.eventId), 'the TEST event');
     expect(got!.headers['x-webhook-event-type']).toBe('TEST');
     expect(verifyWebhookSignature(got!.rawBody, got!.headers['x-webhook-signature'] as string, config.secret)).toBe(true);
-    expect(got!.body).toMatchObject({ eventId: res.body.eventId, eventType: 'TEST', merchantExternalId: merchant.externalId, data: { amount: '1.00', status: 'CAPTURED' } });
+    expect(got!.body).toMatchObject({
+      eventId: res.body.eventId,
+      eventType: 'TEST',
+      merchantExternalId: merchant.externalId,
+      data: { amount: '1.00', status: 'CAPTURED' },
+    });
     await eventually(async () => (await statusOf(key, config.id, res.body.eventId)) === 'DELIVERED', 'DELIVERED');
     expect(bystander.received).toEqual([]);
   });
@@ -205,7 +234,13 @@ describe('retries', () => {
     expect(r.forEvent(eventId).map((x) => x.answered)).toEqual([500, 500, 200]);
     const attempts = await attemptsOf(key, eventId);
     expect(attempts).toEqual([
-      expect.objectContaining({ configId: config.id, attemptNumber: 1, responseStatus: 500, error: 'receiver answered 500', responseBody: 'failing on purpose with 500' }),
+      expect.objectContaining({
+        configId: config.id,
+        attemptNumber: 1,
+        responseStatus: 500,
+        error: 'receiver answered 500',
+        responseBody: 'failing on purpose with 500',
+      }),
       expect.objectContaining({ configId: config.id, attemptNumber: 2, responseStatus: 500, error: 'receiver answered 500' }),
       expect.objectContaining({ configId: config.id, attemptNumber: 3, responseStatus: 200, error: null, responseBody: 'ok' }),
     ]);

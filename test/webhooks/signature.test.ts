@@ -22,7 +22,13 @@ describe('verifyWebhookSignature', () => {
     const reparsed = Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 1));
     expect(verifyWebhookSignature(reparsed, good, secret)).toBe(false);
     expect(verifyWebhookSignature(body, good, `${secret}x`)).toBe(false);
-    expect(verifyWebhookSignature(body, good.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), secret)).toBe(false);
+    expect(
+      verifyWebhookSignature(
+        body,
+        good.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')),
+        secret,
+      ),
+    ).toBe(false);
     expect(verifyWebhookSignature(body, undefined, secret)).toBe(false);
     expect(verifyWebhookSignature(body, '', secret)).toBe(false);
     expect(verifyWebhookSignature(body, good.slice(0, -1), secret)).toBe(false);
@@ -38,12 +44,26 @@ describe('verifyWebhookSignature', () => {
 });
 
 describe('address classification (ipaddr.js)', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.31.255.255', '192.168.0.1', '100.64.0.1', '100.127.255.254', '169.254.169.254', '0.0.0.0', '::1', 'fc00::1', 'fdff::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:192.168.1.1', '224.0.0.1', '255.255.255.255'])(
-    'refuses %s',
-    (address) => {
-      expect(refusedAddressReason(address)).toBeDefined();
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.31.255.255',
+    '192.168.0.1',
+    '100.64.0.1',
+    '100.127.255.254',
+    '169.254.169.254',
+    '0.0.0.0',
+    '::1',
+    'fc00::1',
+    'fdff::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+    '::ffff:192.168.1.1',
+    '224.0.0.1',
+    '255.255.255.255',
+  ])('refuses %s', (address) => {
+    expect(refusedAddressReason(address)).toBeDefined();
+  });
 
   it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2a00:1450:4001::1'])('accepts the public address %s', (address) => {
     expect(refusedAddressReason(address)).toBeUndefined();
@@ -58,9 +78,24 @@ describe('address classification (ipaddr.js)', () => {
 
 describe('the event body', () => {
   it('is rebuilt in the order of spec 6 whatever order the stored JSON has', () => {
-    const stored = { data: { status: 'CAPTURED', amount: '1.00', cardBrand: null }, timestamp: 't', eventType: 'TEST', eventId: 'evt_1', merchantExternalId: 'm' };
+    const stored = {
+      data: { status: 'CAPTURED', amount: '1.00', cardBrand: null },
+      timestamp: 't',
+      eventType: 'TEST',
+      eventId: 'evt_1',
+      merchantExternalId: 'm',
+    };
     const sent = JSON.parse(serializeEventBody(stored).toString('utf8'));
     expect(Object.keys(sent)).toEqual(['eventId', 'eventType', 'merchantExternalId', 'timestamp', 'data']);
-    expect(sent.data).toEqual({ pspReference: null, merchantReference: null, amount: '1.00', currency: null, status: 'CAPTURED', cardSummary: null, cardBrand: null, paymentMethod: null });
+    expect(sent.data).toEqual({
+      pspReference: null,
+      merchantReference: null,
+      amount: '1.00',
+      currency: null,
+      status: 'CAPTURED',
+      cardSummary: null,
+      cardBrand: null,
+      paymentMethod: null,
+    });
   });
 });

@@ -11,11 +11,4 @@ export const PaymentReference = defineSearchAttributeKey('PaymentReference', Sea
 export const PspReference = defineSearchAttributeKey('PspReference', SearchAttributeType.KEYWORD);
 export const PaymentStatus = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
 
-export const PAYMENT_SEARCH_ATTRIBUTES = [
-  MerchantExternalId,
-  StoreExternalId,
-  TerminalExternalId,
-  PaymentReference,
-  PspReference,
-  PaymentStatus,
-];
+export const PAYMENT_SEARCH_ATTRIBUTES = [MerchantExternalId, StoreExternalId, TerminalExternalId, PaymentReference, PspReference, PaymentStatus];

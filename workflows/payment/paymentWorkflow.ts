@@ -395,10 +395,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     let expired = Date.now() >= expiresAtMs;
     const timer = new CancellationScope();
     if (!expired) {
-      timer.run(() => sleep(expiresAtMs - Date.now())).then(
-        () => (expired = true),
-        () => undefined,
-      );
+      timer
+        .run(() => sleep(expiresAtMs - Date.now()))
+        .then(
+          () => (expired = true),
+          () => undefined,
+        );
     }
     await condition(() => expired || state.status !== 'AWAITING_TERMINAL');
     if (state.status !== 'AWAITING_TERMINAL') {
@@ -425,10 +427,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     if (Date.now() < windowEndMs) {
       let closed = false;
       const timer = new CancellationScope();
-      timer.run(() => sleep(windowEndMs - Date.now())).then(
-        () => (closed = true),
-        () => undefined,
-      );
+      timer
+        .run(() => sleep(windowEndMs - Date.now()))
+        .then(
+          () => (closed = true),
+          () => undefined,
+        );
       await condition(() => closed || state.status !== 'CAPTURED');
       if (!closed) timer.cancel();
     }

@@ -142,11 +142,7 @@ export function transition(state: PaymentState, event: PaymentEvent, ctx: Transi
 }
 
 /** What the acquirer's answer about the bill means for the payment. */
-function observe(
-  state: PaymentState,
-  event: Extract<PaymentEvent, { type: 'BILL_OBSERVED' }>,
-  ctx: TransitionContext,
-): TransitionResult {
+function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL_OBSERVED' }>, ctx: TransitionContext): TransitionResult {
   const { bill, cause, source } = event;
   const from = state.status;
   const ref = event.actionReference ?? bill.acquirerRef;

@@ -28,26 +28,46 @@ const settingsSchema = z.strictObject({
 const amountSchema = z
   .union([z.number(), z.string()])
   .transform((v) => (typeof v === 'number' ? String(v) : v))
-  .pipe(z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a positive decimal such as 12.50').refine((v) => Number(v) > 0, 'must be greater than zero'));
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a positive decimal such as 12.50')
+      .refine((v) => Number(v) > 0, 'must be greater than zero'),
+  );
 
-const offlineSchema = z.strictObject({
-  amount: amountSchema,
-  currency: z.string().refine((c) => isSupportedCurrency(c), 'must be a supported ISO 4217 code'),
-  cardBrand: z.string().min(1).max(32).optional(),
-  last4: z.string().regex(/^\d{4}$/, 'must be four digits').optional(),
-}).refine((p) => decimalsOf(p.amount) <= (SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? 2), { message: "has more decimals than the currency's minor unit", path: ['amount'] });
+const offlineSchema = z
+  .strictObject({
+    amount: amountSchema,
+    currency: z.string().refine((c) => isSupportedCurrency(c), 'must be a supported ISO 4217 code'),
+    cardBrand: z.string().min(1).max(32).optional(),
+    last4: z
+      .string()
+      .regex(/^\d{4}$/, 'must be four digits')
+      .optional(),
+  })
+  .refine((p) => decimalsOf(p.amount) <= (SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? 2), {
+    message: "has more decimals than the currency's minor unit",
+    path: ['amount'],
+  });
 
 const decimalsOf = (v: string) => (v.split('.')[1] ?? '').replace(/0+$/, '').length;
 
-const customerSchema = z.discriminatedUnion('action', [
-  z.strictObject({
-    action: z.literal('pay'),
-    mode: modeSchema.optional(),
-    cardBrand: z.string().min(1).max(32).optional(),
-    last4: z.string().regex(/^\d{4}$/, 'must be four digits').optional(),
-  }),
-  z.strictObject({ action: z.enum(['decline', 'cancel', 'error']) }),
-], { error: "must be one of 'pay', 'decline', 'cancel', 'error'" });
+const customerSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.strictObject({
+      action: z.literal('pay'),
+      mode: modeSchema.optional(),
+      cardBrand: z.string().min(1).max(32).optional(),
+      last4: z
+        .string()
+        .regex(/^\d{4}$/, 'must be four digits')
+        .optional(),
+    }),
+    z.strictObject({ action: z.enum(['decline', 'cancel', 'error']) }),
+  ],
+  { error: "must be one of 'pay', 'decline', 'cancel', 'error'" },
+);
 
 export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): Router {
   const router = new Router({ prefix: '/sim' });

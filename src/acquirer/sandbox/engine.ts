@@ -23,7 +23,10 @@ import { type Bill, type Device, type DeviceSettings, type Reversal, type Sandbo
  * a restart; the server's timer only calls settle early so that notifications go out on time.
  */
 export class SandboxError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -37,9 +40,7 @@ export interface SandboxEvent {
   refundReference?: string;
 }
 
-export type CustomerAction =
-  | { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string }
-  | { action: 'decline' | 'cancel' | 'error' };
+export type CustomerAction = { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string } | { action: 'decline' | 'cancel' | 'error' };
 
 export interface DeviceView extends DeviceSettings {
   deviceId: string;
@@ -381,7 +382,13 @@ export class SandboxEngine {
     if (r.state === 'FAILED') r.message ??= 'the issuer declined the refund';
     const bill = this.store.bill(r.acquirerRef);
     if (bill && r.state === 'SUCCEEDED') bill.refundedAmount = new Decimal(bill.refundedAmount ?? 0).plus(r.amount).toFixed();
-    if (notify) this.emit({ deviceId: r.deviceId, acquirerRef: r.acquirerRef, event: r.state === 'SUCCEEDED' ? 'REFUND_SUCCEEDED' : 'REFUND_FAILED', refundReference: r.refundReference });
+    if (notify)
+      this.emit({
+        deviceId: r.deviceId,
+        acquirerRef: r.acquirerRef,
+        event: r.state === 'SUCCEEDED' ? 'REFUND_SUCCEEDED' : 'REFUND_FAILED',
+        refundReference: r.refundReference,
+      });
     return bill;
   }
 

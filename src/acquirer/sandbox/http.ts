@@ -36,11 +36,7 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, what = 'bo
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const message = result.error.issues
-    .map((i) =>
-      i.code === 'unrecognized_keys'
-        ? `${i.keys.join(', ')}: unknown field`
-        : `${i.path.length ? i.path.join('.') : what}: ${i.message}`,
-    )
+    .map((i) => (i.code === 'unrecognized_keys' ? `${i.keys.join(', ')}: unknown field` : `${i.path.length ? i.path.join('.') : what}: ${i.message}`))
     .join('; ');
   throw new SandboxError(400, message);
 }

@@ -34,7 +34,11 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
   const store = new SandboxStore(opts.dataDir);
   store.load();
   const notifier = createNotifier(opts.notifyUrl, opts.notifySecret, logger);
-  const engine = new SandboxEngine(store, (e) => notifier.send(e), (err) => logger.error({ err }, 'sandbox state not saved'));
+  const engine = new SandboxEngine(
+    store,
+    (e) => notifier.send(e),
+    (err) => logger.error({ err }, 'sandbox state not saved'),
+  );
 
   // One timer for the earliest device timeout or void confirmation, so their notifications go out on time.
   let timer: NodeJS.Timeout | undefined;
@@ -44,10 +48,13 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
     timer = undefined;
     const next = engine.nextDeadline();
     if (closed || next === null) return;
-    timer = setTimeout(() => {
-      engine.settle();
-      rearm();
-    }, Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()) + 5));
+    timer = setTimeout(
+      () => {
+        engine.settle();
+        rearm();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()) + 5),
+    );
     timer.unref();
   };
 
@@ -60,8 +67,19 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
   });
   const calls = new AcquirerCallLog();
   app.use(calls.middleware(ACQUIRER_PREFIX));
-  app.use(bodyParser({ enableTypes: ['json'], encoding: 'utf-8', onError: (err, ctx) =>
-        ctx.throw(400, err.message === 'Object contains forbidden prototype property' ? "body: '__proto__' is a reserved name and not accepted as a key" : 'body: not valid JSON') }));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      encoding: 'utf-8',
+      onError: (err, ctx) =>
+        ctx.throw(
+          400,
+          err.message === 'Object contains forbidden prototype property'
+            ? "body: '__proto__' is a reserved name and not accepted as a key"
+            : 'body: not valid JSON',
+        ),
+    }),
+  );
   app.use(async (ctx, next) => {
     // The same edge check as the API's: no prototype keys, NUL characters or runaway nesting.
     const problem = inputShapeProblem(ctx.request.body, 'body');

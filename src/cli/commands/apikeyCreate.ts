@@ -11,9 +11,7 @@ export const apikeyCreate: RegisterCommand = (program) => {
     .addOption(new Option('--mode <mode>', 'live keys reach the acquirer, test keys only the sandbox').choices(['live', 'test']).default('live'))
     .action(
       commandAction<{ merchant: string; name: string; mode: string }>(async (opts, ctx) => {
-        const created = await ctx.withDb((db) =>
-          createApiKey(db, { merchantExternalId: opts.merchant, name: opts.name, mode: opts.mode }),
-        );
+        const created = await ctx.withDb((db) => createApiKey(db, { merchantExternalId: opts.merchant, name: opts.name, mode: opts.mode }));
         return {
           result: created,
           human: `${created.mode} API key created (id ${created.id}). Copy it now, it is not shown again:\n${created.key}`,

@@ -6,7 +6,7 @@ export const terminalClear: RegisterCommand = (program) => {
   withTerminalSelectors(
     program
       .command('terminal:clear')
-      .description('operator only: force the open bill off the terminal\'s device; the payment ends CANCELLED; prints the payment or null'),
+      .description("operator only: force the open bill off the terminal's device; the payment ends CANCELLED; prints the payment or null"),
   ).action(
     commandAction<TerminalSelectorOptions>(async (opts, ctx) => {
       const payment = await ctx.withDb((db) => ctx.withTemporal((temporal) => clearTerminal({ db, temporal, config: ctx.config }, terminalSelector(opts))));

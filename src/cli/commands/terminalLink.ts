@@ -3,9 +3,7 @@ import { commandAction, type RegisterCommand } from '../command';
 import { describeTerminal, terminalSelector, withTerminalSelectors, type TerminalSelectorOptions } from './terminalSelectors';
 
 export const terminalLink: RegisterCommand = (program) => {
-  withTerminalSelectors(
-    program.command('terminal:link').description('link a registered terminal to its device, which makes it ready; prints the terminal'),
-  )
+  withTerminalSelectors(program.command('terminal:link').description('link a registered terminal to its device, which makes it ready; prints the terminal'))
     .requiredOption('--device <deviceId>', "the acquirer's device id (any id works with the sandbox)")
     .option('--two-step', 'the device authorises first and captures on a second step', false)
     .option('--no-void', 'the device cannot reverse a captured payment')

@@ -42,10 +42,7 @@ export const authRoutes: RouteModule = (router, registry) => {
       errors: [401],
     },
     async (ctx, { body }) => {
-      const result = await signIn(
-        { db: ctx.deps.db, sessionTtlHours: ctx.deps.config.SESSION_TTL_HOURS, requestId: ctx.state.requestId, ip: ctx.ip },
-        body,
-      );
+      const result = await signIn({ db: ctx.deps.db, sessionTtlHours: ctx.deps.config.SESSION_TTL_HOURS, requestId: ctx.state.requestId, ip: ctx.ip }, body);
       ctx.state.log.info({ mfaEnrollmentRequired: result.mfaEnrollmentRequired }, 'signed in');
       ctx.body = { token: result.token, expiresAt: result.expiresAt.toISOString(), mfaEnrollmentRequired: result.mfaEnrollmentRequired };
     },

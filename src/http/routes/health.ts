@@ -35,10 +35,7 @@ export const healthRoutes: RouteModule = (router, registry) => {
     },
     async (ctx: ApiContext) => {
       const { db, temporal } = ctx.deps;
-      const [database, temporalStatus] = await Promise.all([
-        probe(() => db.$queryRaw`SELECT 1`),
-        probe(() => temporal.workflowService.getSystemInfo({})),
-      ]);
+      const [database, temporalStatus] = await Promise.all([probe(() => db.$queryRaw`SELECT 1`), probe(() => temporal.workflowService.getSystemInfo({}))]);
       const ok = database === 'ok' && temporalStatus === 'ok';
       ctx.status = ok ? 200 : 503;
       ctx.body = { status: ok ? 'ok' : 'unavailable', database, temporal: temporalStatus, time: new Date().toISOString() };

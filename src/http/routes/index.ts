@@ -13,4 +13,17 @@ import { userRoutes } from './users';
 import { webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
-export const routeModules: RouteModule[] = [healthRoutes, transactionRoutes, storeRoutes, terminalRoutes, authRoutes, userRoutes, apiKeyRoutes, auditLogRoutes, webhookRoutes, paymentRoutes, settlementRoutes, acquirerNotificationRoutes];
+export const routeModules: RouteModule[] = [
+  healthRoutes,
+  transactionRoutes,
+  storeRoutes,
+  terminalRoutes,
+  authRoutes,
+  userRoutes,
+  apiKeyRoutes,
+  auditLogRoutes,
+  webhookRoutes,
+  paymentRoutes,
+  settlementRoutes,
+  acquirerNotificationRoutes,
+];

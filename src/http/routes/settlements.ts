@@ -54,7 +54,9 @@ const Line = z
   })
   .openapi('SettlementLine');
 
-const CloseBody = z.strictObject({ storeExternalId: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters') }).openapi('SettlementCloseRequest');
+const CloseBody = z
+  .strictObject({ storeExternalId: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters') })
+  .openapi('SettlementCloseRequest');
 const IdParams = z.object({ id: z.uuid('must be a settlement id') });
 const businessDate = z.iso.date('must be a date YYYY-MM-DD');
 const ListQuery = PagingQuery.extend({

@@ -1,14 +1,5 @@
 import { findStore, requireOwnMerchant } from '../../stores/lookup';
-import {
-  DeleteQuery,
-  MerchantParams,
-  PAGE_SIZE_DEFAULT,
-  StoreInput,
-  StorePage,
-  StoreParams,
-  StoreRecord,
-  StoreSearchQuery,
-} from '../../stores/schemas';
+import { DeleteQuery, MerchantParams, PAGE_SIZE_DEFAULT, StoreInput, StorePage, StoreParams, StoreRecord, StoreSearchQuery } from '../../stores/schemas';
 import { normalizeCountry } from '../../stores/places';
 import { searchStores } from '../../stores/search';
 import { toStoreRecord } from '../../stores/serializers';

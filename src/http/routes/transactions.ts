@@ -17,7 +17,9 @@ const HistoryEntry = z
 const ByPaymentParams = z.object({ paymentId: z.string().min(1).max(100) });
 
 /** ISO 8601 date (midnight UTC) or date-time with an offset. */
-const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'must be an ISO 8601 date or date-time' }).transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v));
+const instant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'must be an ISO 8601 date or date-time' })
+  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v));
 
 const ListQuery = PagingQuery.extend({
   merchantExternalId: z.string().min(1).optional(),

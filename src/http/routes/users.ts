@@ -76,7 +76,15 @@ export const userRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
     registry,
-    { method: 'get', path: '/api/users/me', summary: "The caller's own profile", tag: TAG, auth: 'session', area: 'ownAccount', responses: { 200: { description: 'The user', schema: UserRecord } } },
+    {
+      method: 'get',
+      path: '/api/users/me',
+      summary: "The caller's own profile",
+      tag: TAG,
+      auth: 'session',
+      area: 'ownAccount',
+      responses: { 200: { description: 'The user', schema: UserRecord } },
+    },
     async (ctx) => {
       const caller = callerOf(ctx);
       ctx.body = await getUser(ctx.deps.db, caller, caller.principal.userId);

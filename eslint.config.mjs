@@ -1,0 +1,73 @@
+// Lint of the whole repository (`npm run lint`, also run by `npm test`): ESLint's and
+// typescript-eslint's recommended rules, plus the type-aware promise rules, since an unawaited or
+// misused promise in a payment service loses work silently. Formatting is Prettier's alone
+// (`npm run format`); eslint-config-prettier turns off every rule that would fight it.
+// Decisions: docs/architecture.md ("Lint and format").
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'src/generated/', 'coverage/', 'data/', '.tools/', '.test-stack/', '.schemathesis/', 'bench/results/'] },
+  eslint.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Type-aware: every promise is awaited, returned, or explicitly let go with `void`.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+      '@typescript-eslint/return-await': ['error', 'error-handling-correctness-only'],
+      // `any` is used deliberately at a few library seams (Koa router typing, zod-to-openapi).
+      '@typescript-eslint/no-explicit-any': 'off',
+      // A `let` first assigned after a closure that reads it is declared before on purpose.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // The domain knows nothing of HTTP (docs/architecture.md): only src/http, the service's
+    // assembly and the CLI may reach into src/http.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ['src/http/**', 'src/service.ts', 'src/main.ts', 'src/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../http', '../http/*', '../../http', '../../http/*', '../../src/http', '../../src/http/*', '../../../src/http/*'],
+              message: 'Domain code must not import src/http (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  prettier,
+);
