@@ -42,6 +42,14 @@ export interface SendBillRequest {
   reference?: string | null;
   modes: PaymentMode[]; // modes allowed for this bill (never empty)
   timeoutSeconds: number; // the device's own timeout
+  /** Passed through for the receipt (spec: cashierId, customerMobile, customerEmail); absent when none was given. */
+  receipt?: ReceiptDetails;
+}
+
+export interface ReceiptDetails {
+  cashierId?: string;
+  customerMobile?: string;
+  customerEmail?: string;
 }
 
 export type SendBillResult =

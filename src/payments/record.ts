@@ -30,6 +30,10 @@ export interface PaymentRecord {
   settledAt: string | null;
   mode: string;
   origin: string;
+  /** Passed through for the receipt and the records (spec 3.1); null when not given. */
+  cashierId: string | null;
+  customerMobile: string | null;
+  customerEmail: string | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -60,6 +64,9 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     settledAt: iso(p.settledAt),
     mode: p.mode,
     origin: p.origin,
+    cashierId: p.cashierId,
+    customerMobile: p.customerMobile,
+    customerEmail: p.customerEmail,
   };
 }
 

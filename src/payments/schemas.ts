@@ -111,5 +111,8 @@ export const PaymentRecordSchema = z
     settledAt: z.string().nullable().openapi({ description: 'When the acquirer settled the payment; null until then' }),
     mode: z.enum(['live', 'test']).openapi({ description: 'The mode of the API key that took the payment' }),
     origin: z.enum(['PLATFORM', 'SETTLEMENT_REPORT']).openapi({ description: 'PLATFORM, or SETTLEMENT_REPORT for a payment first seen in an acquirer report' }),
+    cashierId: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
+    customerMobile: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
+    customerEmail: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
   })
   .openapi('Payment');

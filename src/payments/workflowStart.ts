@@ -1,5 +1,6 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../config';
+import type { ReceiptDetails } from '../acquirer/port';
 import type { Payment } from '../generated/prisma/client';
 import {
   MerchantExternalId,
@@ -33,6 +34,7 @@ export function workflowInputFromPayment(p: Payment, merchantExternalId: string,
     currency: p.currency,
     modes: requested.length > 0 ? requested : [...PAYMENT_MODES],
     paymentMethod: (p.paymentMethod as PaymentMode | null) ?? null,
+    ...receiptOf(p),
     createdAtMs: p.createdAt.getTime(),
     expiresAtMs: p.expiresAt.getTime(),
     timing: {
@@ -78,3 +80,13 @@ export function paymentWorkflowStartOptions(input: PaymentWorkflowInput, config:
 }
 
 export { PAYMENT_WORKFLOW_TYPE };
+
+/** The receipt details of a payment, for the acquirer; none when the request gave none. */
+function receiptOf(p: Payment): { receipt?: ReceiptDetails } {
+  const receipt: ReceiptDetails = {
+    ...(p.cashierId ? { cashierId: p.cashierId } : {}),
+    ...(p.customerMobile ? { customerMobile: p.customerMobile } : {}),
+    ...(p.customerEmail ? { customerEmail: p.customerEmail } : {}),
+  };
+  return Object.keys(receipt).length > 0 ? { receipt } : {};
+}

@@ -51,6 +51,9 @@ describe('creating a payment', () => {
       settledAt: null,
       mode: 'live',
       origin: 'PLATFORM',
+      cashierId: 'c-7',
+      customerMobile: null,
+      customerEmail: 'a@example.com',
     });
     expect(await billOn(shop)).toMatchObject({ amount: '12.5', currency: 'EUR', reference: 'order-1', status: 'WAITING', modes: ['CARD', 'QR_CODE'] });
     const entries = await history(stack, res.body.id);

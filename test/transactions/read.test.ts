@@ -80,6 +80,9 @@ describe('GET /api/transactions/{id}', () => {
       settledAt: null,
       mode: 'live',
       origin: 'PLATFORM',
+      cashierId: null,
+      customerMobile: null,
+      customerEmail: null,
     });
   });
 

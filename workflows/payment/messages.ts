@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ReceiptDetails } from '../../src/acquirer/port';
 import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
 
 /**
@@ -65,6 +66,8 @@ export interface PaymentWorkflowInput {
   settledAtMs?: number | null;
   /** Who started this run: API for creation, SWEEP when the sweep found the workflow missing. */
   startedBy: HistorySource;
+  /** Receipt details for the acquirer; absent in runs started before they were passed through. */
+  receipt?: ReceiptDetails;
 }
 
 /** What every update answers: the status after the operation, and why it did not happen when it did not. */

@@ -324,6 +324,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       reference: input.reference,
       modes: input.modes,
       timeoutSeconds: Math.max(1, (terminalDeadlineMs - Date.now()) / 1000),
+      // An activity's input is not part of what replay compares: adding it needs no patch.
+      ...(input.receipt ? { receipt: input.receipt } : {}),
     };
     const createRef = `CREATE-${pspReference}`;
     let sent: SendBillResult | undefined;

@@ -19,6 +19,13 @@ const sendBillSchema = z.strictObject({
   reference: z.string().max(200).nullable().optional(),
   modes: z.array(modeSchema).min(1, 'must name at least one mode'),
   timeoutSeconds: z.number().positive('must be greater than zero').max(86_400, 'must be at most 86400'),
+  receipt: z
+    .strictObject({
+      cashierId: z.string().min(1).max(100).optional(),
+      customerMobile: z.string().min(1).max(40).optional(),
+      customerEmail: z.string().min(1).max(254).optional(),
+    })
+    .optional(),
 });
 const voidSchema = z.strictObject({ voidReference: refSchema });
 const closeSchema = z.strictObject({ batchReference: z.string().min(1).max(200), until: z.iso.datetime({ offset: true }) });

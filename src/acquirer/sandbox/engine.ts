@@ -218,6 +218,7 @@ export class SandboxEngine {
       amount: req.amount,
       currency: req.currency,
       reference: req.reference ?? null,
+      ...(req.receipt ? { receipt: req.receipt } : {}),
       modes,
       state: 'WAITING',
       createdAt: new Date(now).toISOString(),

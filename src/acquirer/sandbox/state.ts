@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BillState, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
+import type { BillState, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
@@ -45,6 +45,8 @@ export interface Bill {
   amount: string; // exact decimal, never a float
   currency: string;
   reference: string | null;
+  /** What the receipt prints besides the amount: cashier and customer contact, as the service sent them. */
+  receipt?: ReceiptDetails;
   /** Modes this bill may be paid with: the requested modes the device offered at send time. */
   modes: PaymentMode[];
   state: BillState;
