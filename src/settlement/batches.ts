@@ -59,11 +59,18 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
   const statuses = [...SETTLEABLE_STATUSES];
   await db.$executeRaw`
     INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
-    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", p."amount", p."currency", p."capturedAt"
+    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt"
     FROM "Payment" p
     WHERE p."storeId" = ${store.id} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")
     ON CONFLICT ("paymentId") WHERE "type" = 'PAYMENT' DO NOTHING`;
+  await db.$executeRaw`
+    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "refundId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
+    SELECT ${input.batchId}, 'REFUND', r."paymentId", r."id", p."acquirerRef", p."pspReference", p."reference", r."amount", r."currency", r."decidedAt"
+    FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId"
+    WHERE p."storeId" = ${store.id} AND r."status" = 'SUCCEEDED' AND r."decidedAt" <= ${new Date(input.until)}
+      AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'REFUND' AND l."refundId" = r."id")
+    ON CONFLICT ("refundId") WHERE "type" = 'REFUND' DO NOTHING`;
   // The devices to ask: every linked terminal's, and those of the claimed payments (a terminal may have been re-linked).
   const claimedDevices = await db.$queryRaw<{ deviceId: string }[]>`
     SELECT DISTINCT p."deviceId" FROM "SettlementLine" l JOIN "Payment" p ON p."id" = l."paymentId"
@@ -93,9 +100,15 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     for (const item of report.items) items.push({ ...item, deviceId });
   }
   const lines = await db.settlementLine.findMany({ where: { batchId } });
+  // A refund is known to the acquirer by its refundReference.
+  const refundIds = lines.flatMap((l) => (l.refundId ? [l.refundId] : []));
+  const refunds = new Map(
+    (await db.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, refundReference: true } })).map((r) => [r.id, r.refundReference]),
+  );
   const claims: Claim[] = lines.map((l) => ({
     type: l.type as Claim['type'],
-    key: (l.type === 'PAYMENT' ? l.acquirerRef : l.refundId) ?? '',
+    key: (l.type === 'PAYMENT' ? l.acquirerRef : refunds.get(l.refundId ?? '')) ?? '',
+    refundId: l.refundId ?? undefined,
     paymentId: l.paymentId ?? '',
     amount: l.amount.toFixed(),
     currency: l.currency,
@@ -118,7 +131,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     for (const m of result.matched) {
       const fee = new Decimal(m.item.feeAmount);
       await tx.settlementLine.updateMany({
-        where: { batchId, type: m.claim.type, ...(m.claim.type === 'PAYMENT' ? { paymentId: m.claim.paymentId } : { refundId: m.claim.key }) },
+        where: { batchId, type: m.claim.type, ...(m.claim.type === 'PAYMENT' ? { paymentId: m.claim.paymentId } : { refundId: m.claim.refundId }) },
         data: {
           reported: true,
           amount: m.item.amount,
@@ -138,18 +151,46 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     }
     for (const c of result.missing) {
       // Not settled by the acquirer: released, so the next batch claims it again.
-      await tx.settlementLine.deleteMany({ where: { batchId, type: c.type, ...(c.type === 'PAYMENT' ? { paymentId: c.paymentId } : { refundId: c.key }) } });
+      await tx.settlementLine.deleteMany({
+        where: { batchId, type: c.type, ...(c.type === 'PAYMENT' ? { paymentId: c.paymentId } : { refundId: c.refundId }) },
+      });
+      const acquirerRef = c.type === 'PAYMENT' ? c.key : (lines.find((l) => l.refundId === c.refundId)?.acquirerRef ?? null);
       discrepancies.push({
         type: 'MISSING_FROM_REPORT',
         paymentId: c.paymentId,
-        acquirerRef: c.type === 'PAYMENT' ? c.key : null,
+        acquirerRef,
         currency: c.currency,
         expectedAmount: c.amount,
         reportedAmount: null,
       });
     }
     for (const item of result.unclaimed) {
-      if (item.type !== 'PAYMENT') continue; // a refund we do not know of cannot be recorded as anything of ours
+      if (item.type === 'REFUND') {
+        // Ours, paid after this batch's cut-off: the acquirer settled it, so it is in this batch. One we never sent is not ours to record.
+        const refund = item.refundReference
+          ? await tx.refund.findUnique({ where: { refundReference: item.refundReference }, include: { payment: true } })
+          : null;
+        if (refund && refund.merchantId === batch.merchantId && !(await tx.settlementLine.findFirst({ where: { type: 'REFUND', refundId: refund.id } }))) {
+          await tx.settlementLine.create({
+            data: {
+              batchId,
+              type: 'REFUND',
+              paymentId: refund.paymentId,
+              refundId: refund.id,
+              acquirerRef: item.acquirerRef,
+              pspReference: refund.payment.pspReference,
+              reference: refund.payment.reference,
+              amount: item.amount,
+              feeAmount: item.feeAmount,
+              netAmount: new Decimal(item.amount).negated().toFixed(),
+              currency: item.currency,
+              occurredAt: new Date(item.occurredAt),
+              reported: true,
+            },
+          });
+        }
+        continue;
+      }
       const known = await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef } });
       const fee = new Decimal(item.feeAmount);
       const line = {
@@ -178,13 +219,14 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
           continue;
         }
         await tx.settlementLine.create({ data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference } });
-        if (!new Decimal(known.amount).equals(item.amount)) {
+        const expected = known.capturedAmount ?? known.amount;
+        if (!expected.equals(item.amount)) {
           discrepancies.push({
             type: 'AMOUNT_MISMATCH',
             paymentId: known.id,
             acquirerRef: item.acquirerRef,
             currency: item.currency,
-            expectedAmount: known.amount.toFixed(),
+            expectedAmount: expected.toFixed(),
             reportedAmount: item.amount,
           });
         }
@@ -244,6 +286,7 @@ async function recordReportOnlyPayment(
       pspReference: newPspReference(),
       status: 'SETTLED',
       amount: item.amount,
+      capturedAmount: item.amount,
       currency: item.currency,
       reference: item.reference ?? null,
       requestedModes: [item.paymentMethod ?? 'CARD'],

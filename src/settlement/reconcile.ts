@@ -11,6 +11,8 @@ export interface Claim {
   /** The line's key: acquirerRef for a payment, the refund reference for a refund. */
   key: string;
   paymentId: string;
+  /** A refund line's refund id. */
+  refundId?: string;
   amount: string;
   currency: string;
 }

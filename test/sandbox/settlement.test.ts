@@ -60,6 +60,20 @@ describe('sandbox settlement report', () => {
     expect((await acquirer.closeBatch(d, 'later', far())).items.map((i) => i.acquirerRef)).toEqual([ref]);
   });
 
+  it('a succeeded refund is reported once, without a fee; a failed one never', async () => {
+    const d = newDevice();
+    const ref = await paid(d, '40.00');
+    expect((await acquirer.closeBatch(d, 'sale', far())).items).toHaveLength(1);
+    expect((await acquirer.refund(d, ref, { refundReference: 'RF-1', amount: '15.00', currency: 'EUR' })).state).toBe('SUCCEEDED');
+    await call(sb, 'PUT', `/sim/devices/${d}`, { refundOutcome: 'FAILED' });
+    expect((await acquirer.refund(d, ref, { refundReference: 'RF-2', amount: '5.00', currency: 'EUR' })).state).toBe('FAILED');
+    const report = await acquirer.closeBatch(d, 'refunds', far());
+    expect(report.items).toEqual([
+      expect.objectContaining({ type: 'REFUND', acquirerRef: ref, refundReference: 'RF-1', amount: '15', currency: 'EUR', feeAmount: '0.00' }),
+    ]);
+    expect((await acquirer.closeBatch(d, 'again', far())).items).toEqual([]);
+  });
+
   it('a voided bill is not settled', async () => {
     const d = newDevice();
     const ref = await paid(d, '10.00');

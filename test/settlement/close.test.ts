@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { startTestStack, type TestStack } from '../support/stack';
 import { call, expectErrorShape } from '../support/http';
 import { openShop, paymentAction, sim, type Shop } from '../payments/helpers';
@@ -144,6 +146,46 @@ describe('closing a batch', () => {
     expect(expectErrorShape(res, 400)).toContain('storeExternalId');
     const bad = await call(stack.apiUrl, 'GET', '/api/dashboard/settlements?from=yesterday', { token: finance });
     expect(expectErrorShape(bad, 400)).toContain('from');
+  });
+});
+
+describe('refunds in batches', () => {
+  it('a succeeded refund is settled in the next batch: refundAmount, no fee, a negative net line; never twice', async () => {
+    const shop = await openShop(stack);
+    const finance = await userOf(stack, shop, ['FINANCE']);
+    const sale = await capturedPayment(stack, shop, 40);
+    expect((await closeBatch(stack, finance, shop.storeExternalId)).status).toBe(201);
+    // a refund the service made, as the refund workflow records it, and the acquirer paid it
+    const refundReference = `REFUND-${sale.pspReference}-1`;
+    const acquirer = new HttpAcquirer(stack.sandboxUrl);
+    expect((await acquirer.refund(shop.deviceId, sale.acquirerRef!, { refundReference, amount: '15', currency: 'EUR' })).state).toBe('SUCCEEDED');
+    await stack.db.refund.create({
+      data: {
+        id: crypto.randomUUID(),
+        merchantId: shop.merchantId,
+        paymentId: sale.id,
+        mode: sale.mode,
+        refundReference,
+        amount: '15',
+        currency: 'EUR',
+        status: 'SUCCEEDED',
+        createdBy: 'finance',
+        decidedAt: new Date(),
+      },
+    });
+    const res = await closeBatch(stack, finance, shop.storeExternalId);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'SETTLED',
+      totals: [{ currency: 'EUR', paymentCount: 0, grossAmount: 0, refundCount: 1, refundAmount: 15, feeAmount: 0, netAmount: -15 }],
+    });
+    const lines = await settlementsApi(stack, finance).lines(res.body.id);
+    expect(lines.body.content).toEqual([
+      expect.objectContaining({ type: 'REFUND', paymentId: sale.id, pspReference: sale.pspReference, amount: 15, feeAmount: 0, netAmount: -15 }),
+    ]);
+    expect((await closeBatch(stack, finance, shop.storeExternalId)).status).toBe(409);
+    // the payment was settled once, by the first batch
+    expect(await settledEvents(sale.id)).toHaveLength(1);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { SUPPORTED_CURRENCIES } from '../../money/currencies';
 import type { PaymentMode, SettlementReport, SettlementReportItem } from '../port';
-import type { Bill, SandboxStore } from './state';
+import type { Bill, SandboxRefund, SandboxStore } from './state';
 
 /**
  * The sandbox's settlement (contracts 8): per device, a close reports every bill captured up to
@@ -23,18 +23,34 @@ export function sandboxFee(amount: string, currency: string, mode: PaymentMode):
 
 function paymentItem(bill: Bill): SettlementReportItem {
   const mode = bill.paymentMethod ?? 'CARD';
+  const amount = bill.capturedAmount ?? bill.amount; // a two-step completion may take less than authorised
   return {
     type: 'PAYMENT',
     acquirerRef: bill.acquirerRef,
     ...(bill.offline ? {} : { paymentId: bill.paymentId, pspReference: bill.pspReference }),
     reference: bill.reference,
-    amount: bill.amount,
+    amount,
     currency: bill.currency,
-    feeAmount: sandboxFee(bill.amount, bill.currency, mode),
+    feeAmount: sandboxFee(amount, bill.currency, mode),
     paymentMethod: mode,
     ...(bill.cardBrand ? { cardBrand: bill.cardBrand } : {}),
     ...(bill.last4 ? { last4: bill.last4 } : {}),
-    occurredAt: bill.decidedAt ?? bill.createdAt,
+    occurredAt: bill.capturedAt ?? bill.decidedAt ?? bill.createdAt,
+  };
+}
+
+function refundItem(r: SandboxRefund, bill: Bill | undefined): SettlementReportItem {
+  const digits = SUPPORTED_CURRENCIES[r.currency]?.minorUnits ?? 2;
+  return {
+    type: 'REFUND',
+    acquirerRef: r.acquirerRef,
+    refundReference: r.refundReference,
+    ...(bill && !bill.offline ? { paymentId: bill.paymentId, pspReference: bill.pspReference } : {}),
+    reference: bill?.reference ?? null,
+    amount: r.amount,
+    currency: r.currency,
+    feeAmount: new Decimal(0).toFixed(digits), // no fee on refunds
+    occurredAt: r.decidedAt ?? r.submittedAt,
   };
 }
 
@@ -48,10 +64,15 @@ export function closeDeviceBatch(store: SandboxStore, deviceId: string, batchRef
   const items: SettlementReportItem[] = [];
   for (const bill of store.billsOfDevice(deviceId)) {
     if (bill.state !== 'CAPTURED' || bill.voided || bill.reportedIn) continue;
-    if (Date.parse(bill.decidedAt ?? bill.createdAt) > untilMs) continue;
+    if (Date.parse(bill.capturedAt ?? bill.decidedAt ?? bill.createdAt) > untilMs) continue;
     if (omit.has(bill.acquirerRef)) continue;
     bill.reportedIn = batchReference;
     items.push(paymentItem(bill));
+  }
+  for (const r of store.refundsOfDevice(deviceId)) {
+    if (r.state !== 'SUCCEEDED' || r.reportedIn || Date.parse(r.decidedAt ?? r.submittedAt) > untilMs) continue;
+    r.reportedIn = batchReference;
+    items.push(refundItem(r, store.bill(r.acquirerRef)));
   }
   device.omitFromReport = []; // left out once: the following report carries them
   const report: SettlementReport = { deviceId, batchReference, closedAt: now.toISOString(), items };

@@ -86,6 +86,8 @@ export interface SandboxRefund {
   decideAt: string;
   decidedAt?: string;
   message?: string;
+  /** The batch reference of the settlement report that carried this refund. */
+  reportedIn?: string;
 }
 
 export interface Reversal {
@@ -288,6 +290,10 @@ export class SandboxStore {
 
   refundsOfBill(acquirerRef: string): SandboxRefund[] {
     return Object.values(this.data.refunds ?? {}).filter((r) => r.acquirerRef === acquirerRef);
+  }
+
+  refundsOfDevice(deviceId: string): SandboxRefund[] {
+    return Object.values(this.data.refunds ?? {}).filter((r) => r.deviceId === deviceId);
   }
 
   pendingRefunds(): SandboxRefund[] {
