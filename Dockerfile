@@ -10,6 +10,8 @@ COPY prisma.config.ts ./
 ENV TEMPORAL_CLI_PATH=/bin/true
 RUN npm ci --no-audit --no-fund
 COPY . .
+# The service runs compiled: dist/ from tsconfig.build.json (npm ci above skipped the build: no sources yet).
+RUN npm run build
 ENV NODE_ENV=production HOST=0.0.0.0
 EXPOSE 3000 3100
-CMD ["node", "node_modules/tsx/dist/cli.mjs", "src/main.ts"]
+CMD ["node", "dist/src/main.js"]

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { PROJECT_ROOT } from '../paths';
 
 /**
  * Applies pending hand-written migrations from prisma/migrations (Prisma's own layout) in name
  * order, each in its own transaction, recorded in "_migrations". An advisory lock lets several
  * processes start at once against one PostgreSQL.
  */
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../prisma/migrations');
+export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma/migrations');
 const LOCK_KEY = 7_320_411;
 
 export function listMigrations(dir = MIGRATIONS_DIR): { name: string; sql: string }[] {
