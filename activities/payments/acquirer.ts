@@ -1,5 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { AcquirerRejectedError, type BillStatus, type SendBillRequest, type SendBillResult, type VoidStatus } from '../../src/acquirer/port';
+import {
+  AcquirerRejectedError,
+  type BillStatus,
+  type RefundRequest,
+  type RefundStatus,
+  type SendBillRequest,
+  type SendBillResult,
+  type VoidStatus,
+} from '../../src/acquirer/port';
 import type { ActivityDeps } from '../index';
 
 /**
@@ -67,6 +75,27 @@ export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
 
     async submitVoid(input: BillRef & { voidReference: string }): Promise<VoidStatus> {
       return rejectedIsFinal(() => acquirer.submitVoid(input.deviceId, input.acquirerRef, input.voidReference));
+    },
+
+    /** Completes a two-step authorisation; idempotent per bill at the acquirer. */
+    async completeAuthorization(input: BillRef & { amount: string; captureReference: string }): Promise<BillStatus> {
+      return rejectedIsFinal(() =>
+        acquirer.completeAuthorization(input.deviceId, input.acquirerRef, { amount: input.amount, captureReference: input.captureReference }),
+      );
+    },
+
+    /** Releases a two-step authorisation; a released or completed bill is answered as it is. */
+    async releaseAuthorization(ref: BillRef): Promise<BillStatus> {
+      return rejectedIsFinal(() => acquirer.releaseAuthorization(ref.deviceId, ref.acquirerRef));
+    },
+
+    /**
+     * Submits a refund, or re-reads it: the acquirer keeps one refund per refundReference, so a
+     * retry after a lost answer answers the same refund and never pays twice.
+     */
+    async submitRefund(input: BillRef & RefundRequest): Promise<RefundStatus> {
+      const { deviceId, acquirerRef, ...request } = input;
+      return rejectedIsFinal(() => acquirer.refund(deviceId, acquirerRef, request));
     },
 
     /** The reversal's state, or null when the acquirer never received it. */

@@ -1,4 +1,4 @@
-import type { ProjectedFields, StatusEvent } from '../../workflows/payment/transition';
+import type { DecidedRefund, ProjectedFields, StatusEvent } from '../../workflows/payment/transition';
 import { paymentStatusEvents } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';
 
@@ -6,6 +6,24 @@ export interface RecordStatusEventInput {
   paymentId: string;
   event: StatusEvent;
   fields: ProjectedFields;
+  /** A refund decided by this status event: its row changes in the same transaction. */
+  refund?: DecidedRefund;
+}
+
+/** A refund row as the workflow writes it: created PENDING, later decided. */
+export interface RecordRefundInput {
+  id: string;
+  paymentId: string;
+  amount: string;
+  refundReference: string;
+  reason: string | null;
+  createdBy: string;
+  createdByUserId: number | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  failureReason?: string | null;
+  decidedAt?: string | null;
 }
 
 /**
@@ -17,7 +35,7 @@ export interface RecordStatusEventInput {
  */
 export function paymentProjectionActivities({ db }: ActivityDeps) {
   return {
-    async recordStatusEvent({ paymentId, event, fields }: RecordStatusEventInput): Promise<void> {
+    async recordStatusEvent({ paymentId, event, fields, refund }: RecordStatusEventInput): Promise<void> {
       const occurredAt = new Date(event.occurredAt);
       const [written] = await db.$transaction([
         db.$executeRaw`
@@ -34,12 +52,51 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
             ...fields,
             capturedAt: fields.capturedAt ? new Date(fields.capturedAt) : null,
             ...(fields.settledAt ? { settledAt: new Date(fields.settledAt) } : {}),
+            authorizedAt: fields.authorizedAt ? new Date(fields.authorizedAt) : null,
+            // Runs started before these fields existed carry none: the row keeps what it has.
+            capturedAmount: fields.capturedAmount === undefined ? undefined : fields.capturedAmount,
+            refundedAmount: fields.refundedAmount === undefined ? undefined : fields.refundedAmount,
             historySequence: event.sequence,
           },
         }),
+        ...(refund
+          ? [db.refund.updateMany({ where: { id: refund.id, status: 'PENDING' }, data: { status: refund.status, decidedAt: new Date(refund.decidedAt) } })]
+          : []),
       ]);
       // counted once per status event: a retried activity writes nothing and counts nothing
       if (written > 0) paymentStatusEvents.inc({ status: event.status });
+    },
+
+    /**
+     * Writes a refund row: created PENDING once (a retry changes nothing), then its decision. Only
+     * the payment's workflow calls this, so a refund row never races its payment's status.
+     */
+    async recordRefund(input: RecordRefundInput): Promise<void> {
+      const payment = await db.payment.findUniqueOrThrow({ where: { id: input.paymentId }, select: { merchantId: true, mode: true, currency: true } });
+      const decided =
+        input.status === 'PENDING'
+          ? {}
+          : { status: input.status, failureReason: input.failureReason ?? null, decidedAt: input.decidedAt ? new Date(input.decidedAt) : new Date() };
+      await db.refund.upsert({
+        where: { id: input.id },
+        create: {
+          id: input.id,
+          merchantId: payment.merchantId,
+          paymentId: input.paymentId,
+          mode: payment.mode,
+          refundReference: input.refundReference,
+          amount: input.amount,
+          currency: payment.currency,
+          status: 'PENDING',
+          reason: input.reason,
+          idempotencyKey: input.idempotencyKey,
+          requestFingerprint: input.requestFingerprint,
+          createdBy: input.createdBy,
+          createdByUserId: input.createdByUserId,
+          ...decided,
+        },
+        update: decided,
+      });
     },
   };
 }

@@ -1,21 +1,26 @@
+import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
 import { dispatchEvent } from '../../src/webhooks/dispatch';
-import { eventTypeForEntry, paymentEventId } from '../../src/webhooks/events';
+import { type EventType, eventTypeForEntry, paymentEventId, refundFailedEventId } from '../../src/webhooks/events';
 import { settlementDataOf } from '../../src/settlement/events';
-import { paymentEventBody, storedBody } from '../../src/webhooks/payload';
+import { type EventRefund, paymentEventBody, storedBody } from '../../src/webhooks/payload';
 import type { ActivityDeps } from '../index';
 
 export interface PublishPaymentEventInput {
   paymentId: string;
-  /** The PaymentHistory sequence of the status event. */
+  /** The PaymentHistory sequence of the status event (a failed refund: the payment's current one). */
   sequence: number;
+  /** The refund this event is about (data.refund). */
+  refundId?: string;
+  /** A failed refund: PAYMENT_REFUND_FAILED, with no status event of its own. */
+  refundFailed?: boolean;
 }
 
 /**
- * Records the webhook event of one payment status event and hands it to every matching
- * destination (a delivery row and a delivery workflow each). Idempotent end to end: the event id
- * is derived from payment id and sequence, the delivery row is unique per (event, destination),
- * and a delivery workflow is never started twice for the same pair. Returns the event id, or null
- * when this status emits no event.
+ * Records the webhook event of one payment status event (or of a failed refund) and hands it to
+ * every matching destination (a delivery row and a delivery workflow each). Idempotent end to
+ * end: the event id is derived from payment id and sequence (a failed refund: from the refund
+ * id), the delivery row is unique per (event, destination), and a delivery workflow is never
+ * started twice for the same pair. Returns the event id, or null when this status emits no event.
  */
 export function publishPaymentEventActivity(deps: ActivityDeps) {
   return async function publishPaymentEvent(input: PublishPaymentEventInput): Promise<string | null> {
@@ -24,12 +29,23 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
       include: { payment: { include: { merchant: true } } },
     });
     if (!entry) throw new Error(`no history entry ${input.sequence} for payment ${input.paymentId}`);
-    const eventType = eventTypeForEntry(entry);
+    const eventType: EventType | undefined = input.refundFailed ? 'PAYMENT_REFUND_FAILED' : eventTypeForEntry(entry);
     if (!eventType) return null;
     const p = entry.payment;
-    const eventId = paymentEventId(p.id, entry.sequence);
     const settlement = eventType === 'PAYMENT_SETTLED' ? await settlementDataOf(deps.db, p.id) : undefined;
-    const stored = storedBody(paymentEventBody(eventId, eventType, p.merchant.externalId, p, entry, settlement));
+    const refund = input.refundId ? await deps.db.refund.findUniqueOrThrow({ where: { id: input.refundId } }) : null;
+    const eventRefund: EventRefund | undefined = refund
+      ? {
+          id: refund.id,
+          amount: refund.amount.toFixed(SUPPORTED_CURRENCIES[refund.currency]?.minorUnits ?? Math.max(2, refund.amount.decimalPlaces())),
+          status: refund.status,
+          reason: refund.reason,
+        }
+      : undefined;
+    const eventId = input.refundFailed && refund ? refundFailedEventId(refund.id) : paymentEventId(p.id, entry.sequence);
+    // A failed refund leaves the payment as it is: its event is dated by the refund's decision.
+    const at = input.refundFailed && refund?.decidedAt ? { ...entry, occurredAt: refund.decidedAt } : entry;
+    const stored = storedBody(paymentEventBody(eventId, eventType, p.merchant.externalId, p, at, settlement, eventRefund));
     await deps.db.webhookEvent.upsert({
       where: { id: eventId },
       create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, ...stored },

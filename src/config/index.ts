@@ -89,6 +89,10 @@ export const configSchema = z
     /** How often the daily close looks for stores whose business day has ended. */
     SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS: positive.default(60),
     VOID_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
+    /** Two-step: an authorisation neither completed nor released this long after its approval is released (contracts 6). */
+    AUTHORIZATION_WINDOW_MINUTES: positive.default(2160),
+    /** How long a refund request waits for the acquirer's decision before answering PENDING (contracts 7). */
+    REFUND_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
     /** How long a payment creation waits for the bill to reach the device before answering 503 (the payment stays open). */
     PAYMENT_PLACEMENT_WAIT_SECONDS: positive.default(10),
     DELETE_GUARD_HOURS: positive.default(24),

@@ -10,6 +10,7 @@ export interface AcquirerNotification {
   acquirerRef: string;
   event: string;
   voidReference?: string;
+  refundReference?: string;
 }
 
 /**
@@ -18,15 +19,19 @@ export interface AcquirerNotification {
  * forged, replayed or stale notification changes nothing. No matching payment: nothing to do.
  */
 export async function relayAcquirerNotification(deps: { db: Db; temporal: Client; logger: Logger }, notification: AcquirerNotification): Promise<void> {
-  const { deviceId, acquirerRef, event, voidReference } = notification;
+  const { deviceId, acquirerRef, event, voidReference, refundReference } = notification;
+  const aboutRefund = event === 'REFUND_SUCCEEDED' || event === 'REFUND_FAILED';
   const payment = await deps.db.payment.findFirst({
     where: { acquirerRef, deviceId },
     select: { id: true, workflowId: true, status: true },
   });
   // Only a payment still open, or captured with a reversal to confirm, has anything to re-read.
-  if (!payment || !(isOpen(payment.status) || payment.status === 'CAPTURED')) return;
+  // A refund's decision matters whatever the payment's status: its workflow follows the refund.
+  if (!payment || !(aboutRefund || isOpen(payment.status) || payment.status === 'CAPTURED')) return;
   try {
-    await deps.temporal.workflow.getHandle(payment.workflowId).signal(acquirerNotifiedSignal, { event, ...(voidReference ? { voidReference } : {}) });
+    await deps.temporal.workflow
+      .getHandle(payment.workflowId)
+      .signal(acquirerNotifiedSignal, { event, ...(voidReference ? { voidReference } : {}), ...(refundReference ? { refundReference } : {}) });
   } catch (err) {
     // The workflow is gone: the sweep settles the payment from the acquirer's answer.
     deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'acquirer notification not delivered to the payment workflow');

@@ -4,7 +4,9 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
-import { conflict, notFound, unavailable } from '../domain/errors';
+import { conflict, invalid, notFound, unavailable } from '../domain/errors';
+import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import Decimal from 'decimal.js';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
 import { isFinal } from '../../workflows/payment/statuses';
@@ -33,9 +35,15 @@ export async function findOwnPayment(db: Db, principal: ApiKeyPrincipal, id: str
 
 const reread = (db: Db, id: string) => db.payment.findUniqueOrThrow({ where: { id } });
 
-async function askWorkflow(deps: OperationDeps, payment: Payment, principal: ApiKeyPrincipal, operation: PaymentOperation): Promise<WorkflowAnswer> {
+export async function askWorkflow(
+  deps: OperationDeps,
+  payment: Payment,
+  principal: { merchantExternalId: string },
+  operation: PaymentOperation,
+  args: unknown[] = [],
+): Promise<WorkflowAnswer> {
   try {
-    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation);
+    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation, 'API', args);
   } catch (err) {
     deps.logger.error({ err, operation }, 'payment workflow could not be reached'); // the logger names the payment
     throw unavailable('the payment could not be reached right now; retry shortly', 2);
@@ -79,17 +87,49 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
 // ---- cancel ----
 
 /**
- * Withdraws a bill still waiting at the terminal. 409 when the payment is already decided (a
- * final status, or AUTHORIZED); 200 with the resulting payment otherwise: CANCELLED, CAPTURED when
- * the customer completed first, or still AWAITING_TERMINAL when the acquirer could not be reached.
+ * Withdraws a bill still waiting at the terminal, or releases a two-step authorisation (contracts
+ * 6). 409 when the payment is already decided (a final status); 200 with the resulting payment
+ * otherwise: CANCELLED, CAPTURED when the customer completed first, or unchanged
+ * (AWAITING_TERMINAL, AUTHORIZED) when the acquirer could not be reached.
  */
 export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
   const payment = await findOwnPayment(deps.db, principal, id);
-  if (isFinal(payment.status) || payment.status === 'AUTHORIZED') throw conflict(`payment already decided: it is ${payment.status}`);
+  if (isFinal(payment.status)) throw conflict(`payment already decided: it is ${payment.status}`);
   const answer = await askWorkflow(deps, payment, principal, 'cancel');
   const current = await reread(deps.db, payment.id);
   if (answer.kind === 'rejected') throw conflict(answer.message);
   if (answer.kind === 'closed') throw conflict(`payment already decided: it is ${current.status}`);
+  return current;
+}
+
+// ---- capture (two-step completion) ----
+
+/** An amount of the payment's currency: greater than 0, with at most its minor-unit decimals. */
+export function checkAmount(amount: number, currency: string, field = 'amount'): string {
+  const minor = SUPPORTED_CURRENCIES[currency]?.minorUnits ?? 2;
+  const d = new Decimal(amount.toString());
+  if (d.lte(0)) throw invalid(`${field}: must be greater than 0`);
+  if (d.decimalPlaces() > minor) throw invalid(`${field}: must have at most ${minor} decimal places for ${currency}`);
+  return d.toFixed();
+}
+
+/**
+ * Completes a two-step authorisation (contracts 6): all of it, or part. 200 CAPTURED; 200 still
+ * AUTHORIZED when the acquirer could not be reached (the workflow keeps the capture and completes
+ * it later); 400 for an amount above the authorised one; 409 for any status but AUTHORIZED.
+ */
+export async function capturePayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string, amount: number | undefined): Promise<Payment> {
+  const payment = await findOwnPayment(deps.db, principal, id);
+  const exact = amount === undefined ? undefined : checkAmount(amount, payment.currency);
+  if (exact !== undefined && new Decimal(exact).gt(payment.amount)) {
+    throw invalid(`amount: ${exact} is more than the authorised ${payment.amount.toFixed()}`);
+  }
+  if (payment.status !== 'AUTHORIZED') throw conflict(`capture not permitted: the payment is ${payment.status}, not AUTHORIZED`);
+  const answer = await askWorkflow(deps, payment, principal, 'capture', [exact === undefined ? {} : { amount: exact }]);
+  const current = await reread(deps.db, payment.id);
+  if (answer.kind === 'rejected') throw answer.message.startsWith('amount:') ? invalid(answer.message) : conflict(answer.message);
+  if (answer.kind === 'closed') throw conflict(`capture not permitted: the payment is ${current.status}, not AUTHORIZED`);
+  if (answer.outcome.notice === 'CAPTURE_REJECTED') throw conflict(`capture not permitted: ${answer.outcome.message ?? 'the acquirer refused it'}`);
   return current;
 }
 

@@ -78,6 +78,19 @@ export const CreatePaymentBody = z
   .openapi('CreatePaymentRequest');
 export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;
 
+/** Two-step completion (contracts 6): the amount to capture, all of it when absent. */
+export const CaptureBody = z
+  .strictObject({
+    amount: z
+      .number({ error: 'must be a number' })
+      .positive('must be greater than 0')
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
+      .optional()
+      .openapi({ description: 'At most the authorised amount; default all of it' }),
+  })
+  .optional()
+  .openapi('CaptureRequest');
+
 export const PaymentParams = z.object({ id: z.string().min(1).max(100).openapi({ description: 'The payment id (opaque text)' }) });
 
 export const PaymentRecordSchema = z

@@ -6,10 +6,12 @@ import type { Logger } from '../logger';
 import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
 import {
   cancelUpdate,
+  captureUpdate,
   operatorClearUpdate,
   PAYMENT_WORKFLOW_TYPE,
   type PaymentOutcome,
   placeBillUpdate,
+  refundUpdate,
   syncStatusUpdate,
   voidUpdate,
 } from '../../workflows/payment/messages';
@@ -30,8 +32,12 @@ export const PAYMENT_OPERATIONS = {
   cancel: cancelUpdate,
   void: voidUpdate,
   operatorClear: operatorClearUpdate,
+  capture: captureUpdate,
+  refund: refundUpdate,
 } as const;
 export type PaymentOperation = keyof typeof PAYMENT_OPERATIONS;
+/** Operations after the sale: they carry arguments, are never coalesced, and reach an ended payment through a new run. */
+const AFTER_SALE: readonly PaymentOperation[] = ['capture', 'refund'];
 
 export type WorkflowAnswer =
   | { kind: 'outcome'; outcome: PaymentOutcome }
@@ -55,9 +61,10 @@ export function callPaymentWorkflow(
   merchantExternalId: string,
   operation: PaymentOperation,
   startedBy: HistorySource = 'API',
+  args: unknown[] = [],
 ): Promise<WorkflowAnswer> {
-  const send = () => sendUpdate(deps, payment, merchantExternalId, operation, startedBy);
-  return operation === 'void' ? send() : flights.run(`${operation}:${payment.id}`, send);
+  const send = () => sendUpdate(deps, payment, merchantExternalId, operation, startedBy, args);
+  return operation === 'void' || AFTER_SALE.includes(operation) ? send() : flights.run(`${operation}:${payment.id}`, send);
 }
 
 async function sendUpdate(
@@ -66,12 +73,18 @@ async function sendUpdate(
   merchantExternalId: string,
   operation: PaymentOperation,
   startedBy: HistorySource,
+  args: unknown[],
 ): Promise<WorkflowAnswer> {
   const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, startedBy);
+  const afterSale = AFTER_SALE.includes(operation);
   try {
     const outcome = await withInFlightRetry(() =>
-      deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], {
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config)),
+      deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation] as typeof syncStatusUpdate, {
+        args: args as [],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(
+          PAYMENT_WORKFLOW_TYPE,
+          paymentWorkflowStartOptions(input, deps.config, { afterSale }),
+        ),
       }),
     );
     return { kind: 'outcome', outcome };

@@ -43,12 +43,18 @@ export function workflowInputFromPayment(p: Payment, merchantExternalId: string,
       voidConfirmTimeoutMs: Math.round(config.VOID_CONFIRM_TIMEOUT_SECONDS * 1000),
       placementWaitMs: Math.round(config.PAYMENT_PLACEMENT_WAIT_SECONDS * 1000),
       acquirerRetryMaxMs: Math.min(ACQUIRER_RETRY_MAX_MS, Math.max(1000, Math.round(config.SWEEP_INTERVAL_SECONDS * 1000))),
+      authorizationWindowMs: Math.round(config.AUTHORIZATION_WINDOW_MINUTES * 60_000),
+      refundConfirmTimeoutMs: Math.round(config.REFUND_CONFIRM_TIMEOUT_SECONDS * 1000),
     },
     status: p.status as Status,
     historySequence: p.historySequence,
     acquirerRef: p.acquirerRef,
     capturedAtMs: p.capturedAt ? p.capturedAt.getTime() : null,
     settledAtMs: p.settledAt ? p.settledAt.getTime() : null,
+    twoStep: p.twoStep,
+    authorizedAtMs: p.authorizedAt ? p.authorizedAt.getTime() : null,
+    capturedAmount: p.capturedAmount ? p.capturedAmount.toFixed() : null,
+    refundedAmount: p.refundedAmount.toFixed(),
     startedBy,
   };
 }
@@ -67,7 +73,7 @@ export function paymentSearchAttributes(input: PaymentWorkflowInput): SearchAttr
 }
 
 /** Start options shared by update-with-start (API) and signal-with-start (sweep). */
-export function paymentWorkflowStartOptions(input: PaymentWorkflowInput, config: Config) {
+export function paymentWorkflowStartOptions(input: PaymentWorkflowInput, config: Config, opts: { afterSale?: boolean } = {}) {
   return {
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowId: paymentWorkflowId(input.paymentId),
@@ -75,7 +81,9 @@ export function paymentWorkflowStartOptions(input: PaymentWorkflowInput, config:
     typedSearchAttributes: paymentSearchAttributes(input),
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     // A run that failed or was terminated may be replaced; a completed one only by the sweep's override.
-    workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY' as const,
+    // After the sale (capture, refund) a payment whose run has ended gets a new run from its row:
+    // the workflow stays the one writer of the payment however late the change comes.
+    workflowIdReusePolicy: opts.afterSale ? ('ALLOW_DUPLICATE' as const) : ('ALLOW_DUPLICATE_FAILED_ONLY' as const),
   };
 }
 

@@ -8,6 +8,9 @@ export const PAYMENT_EVENT_TYPES = [
   'PAYMENT_CANCELLED',
   'PAYMENT_ERROR',
   'PAYMENT_SETTLED',
+  // after the sale (contracts 7)
+  'PAYMENT_REFUNDED',
+  'PAYMENT_REFUND_FAILED',
 ] as const;
 export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'TEST'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -28,6 +31,9 @@ export function eventTypeForStatus(status: string): EventType | undefined {
       return 'PAYMENT_ERROR';
     case 'SETTLED':
       return 'PAYMENT_SETTLED';
+    case 'PARTIALLY_REFUNDED':
+    case 'REFUNDED':
+      return 'PAYMENT_REFUNDED';
     default:
       return undefined;
   }
@@ -45,6 +51,12 @@ export const SETTLE_PREFIX = 'SETTLE-';
  */
 export function paymentEventId(paymentId: string, sequence: number): string {
   const digest = crypto.createHash('sha256').update(`${paymentId}:${sequence}`).digest('hex');
+  return `evt_${digest.slice(0, 32)}`;
+}
+
+/** The event id of a failed refund (no status event of its own): derived from the refund id. */
+export function refundFailedEventId(refundId: string): string {
+  const digest = crypto.createHash('sha256').update(`refund-failed:${refundId}`).digest('hex');
   return `evt_${digest.slice(0, 32)}`;
 }
 

@@ -13,7 +13,19 @@ import { cardSummary, type EventType } from './events';
  */
 export const EVENT_DATA_FIELDS = ['pspReference', 'merchantReference', 'amount', 'currency', 'status', 'cardSummary', 'cardBrand', 'paymentMethod'] as const;
 
-export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string | null>;
+/** A refund in the data of PAYMENT_REFUNDED and PAYMENT_REFUND_FAILED (contracts 7); amount a decimal string. */
+export interface EventRefund {
+  id: string;
+  amount: string;
+  status: string;
+  reason: string | null;
+}
+
+export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string | null> & {
+  /** The payment's history sequence: receivers order a payment's events by it (absent only on TEST). */
+  sequence?: number;
+  refund?: EventRefund;
+};
 
 export interface WebhookEventBody {
   eventId: string;
@@ -47,6 +59,9 @@ export function serializeEventBody(body: unknown): Buffer {
       ...(d.settlement && typeof d.settlement === 'object'
         ? { settlement: Object.fromEntries(SETTLEMENT_FIELDS.map((f) => [f, text((d.settlement as Record<string, unknown>)[f])])) }
         : {}),
+      // After them: the payment's history sequence, then a refund event's refund.
+      ...(typeof d.sequence === 'number' ? { sequence: d.sequence } : {}),
+      ...(d.refund && typeof d.refund === 'object' ? { refund: d.refund } : {}),
     },
   };
   return Buffer.from(JSON.stringify(ordered), 'utf8');
@@ -68,8 +83,9 @@ export function paymentEventBody(
   eventType: EventType,
   merchantExternalId: string,
   payment: Payment,
-  entry: Pick<PaymentHistory, 'status' | 'occurredAt'>,
+  entry: Pick<PaymentHistory, 'status' | 'occurredAt'> & { sequence: number },
   settlement?: SettlementData,
+  refund?: EventRefund,
 ): WebhookEventBody {
   return {
     eventId,
@@ -87,6 +103,8 @@ export function paymentEventBody(
       cardBrand: payment.cardBrand,
       paymentMethod: payment.paymentMethod,
       ...(settlement ? { settlement } : {}),
+      sequence: entry.sequence,
+      ...(refund ? { refund } : {}),
     },
   };
 }

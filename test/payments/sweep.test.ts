@@ -121,6 +121,9 @@ describe('a row left open after its workflow completed (a lost write)', () => {
       refusalReason: null,
       previousStatus: 'CREATED' as const,
       capturedAt: null,
+      authorizedAt: null,
+      capturedAmount: null,
+      refundedAmount: '0',
     };
     await project.recordStatusEvent({ paymentId: created.id, event: expired, fields });
     await project.recordStatusEvent({ paymentId: created.id, event: expired, fields }); // a retry writes nothing new

@@ -34,7 +34,15 @@ export interface PaymentTiming {
    * acquirer coming back. Absent in runs started before it existed (then ACQUIRER_RETRY_MAX_MS).
    */
   acquirerRetryMaxMs?: number;
+  /** AUTHORIZATION_WINDOW_MINUTES, from the approval. Absent in runs started before it existed (then the default). */
+  authorizationWindowMs?: number;
+  /** REFUND_CONFIRM_TIMEOUT_SECONDS: how long a refund request waits for the acquirer's decision. */
+  refundConfirmTimeoutMs?: number;
 }
+
+/** Defaults for runs started before the two-step and refund settings existed. */
+export const DEFAULT_AUTHORIZATION_WINDOW_MS = 2160 * 60_000;
+export const DEFAULT_REFUND_CONFIRM_TIMEOUT_MS = 10_000;
 
 /**
  * Everything a run needs, taken from the payment row. A first run starts from CREATED; a run
@@ -64,6 +72,12 @@ export interface PaymentWorkflowInput {
   capturedAtMs: number | null;
   /** When settlement applied to the row (absent in runs started before settlement existed). */
   settledAtMs?: number | null;
+  /** Absent in runs started before two-step completion existed: those follow what the device says. */
+  twoStep?: boolean;
+  authorizedAtMs?: number | null;
+  /** Exact decimal texts from the row (absent in older runs). */
+  capturedAmount?: string | null;
+  refundedAmount?: string;
   /** Who started this run: API for creation, SWEEP when the sweep found the workflow missing. */
   startedBy: HistorySource;
   /** Receipt details for the acquirer; absent in runs started before they were passed through. */
@@ -76,14 +90,41 @@ export interface PaymentOutcome {
   sequence: number;
   notice?: PaymentNotice;
   message?: string;
+  /** The refund a refund update created (or found by its idempotency key). */
+  refund?: { id: string; status: RefundStatusName };
 }
+export type RefundStatusName = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 export type PaymentNotice =
   /** The acquirer did not answer in time; nothing changed. */
   | 'ACQUIRER_UNREACHABLE'
   /** The reversal was accepted (or its answer lost) but is not confirmed yet. */
   | 'VOID_PENDING'
   /** The acquirer refused the reversal. */
-  | 'VOID_REJECTED';
+  | 'VOID_REJECTED'
+  /** The acquirer refused to complete the authorisation (it was released or completed meanwhile). */
+  | 'CAPTURE_REJECTED'
+  /** The same Idempotency-Key came with another request body. */
+  | 'IDEMPOTENCY_MISMATCH';
+
+/** Two-step completion: the amount to capture (exact decimal text), all of it when absent. */
+export interface CaptureRequest {
+  amount?: string;
+}
+
+/** A refund request as the API hands it to the payment's workflow (the one writer). */
+export interface RefundRequestInput {
+  /** Minted by the API; the acquirer's refundReference derives from it. */
+  refundId: string;
+  /** Exact decimal text; absent: all that is still refundable. */
+  amount?: string;
+  reason: string | null;
+  createdBy: string;
+  createdByUserId: number | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+}
+/** The stable reference of a refund at the acquirer. */
+export const refundReferenceOf = (refundId: string): string => `REFUND-${refundId}`;
 
 /** Start update of creation (update-with-start): answers once the bill is on the device or refused, or after placementWaitMs. */
 export const placeBillUpdate = defineUpdate<PaymentOutcome, []>('placeBill');
@@ -98,12 +139,17 @@ export interface SettleRequest {
   batchId: string;
 }
 export const settleUpdate = defineUpdate<PaymentOutcome, [SettleRequest]>('settle');
+/** Two-step completion: capture the authorisation (contracts 6). */
+export const captureUpdate = defineUpdate<PaymentOutcome, [CaptureRequest]>('capture');
+/** A refund by a dashboard user (contracts 7): reserved, recorded, submitted and followed by the workflow. */
+export const refundUpdate = defineUpdate<PaymentOutcome, [RefundRequestInput]>('refund');
 /** terminal:clear (operator only): force the bill off the device; the payment ends CANCELLED unless the customer already decided. */
 export const operatorClearUpdate = defineUpdate<PaymentOutcome, []>('operatorClear');
 
 export interface AcquirerNudge {
   event: string;
   voidReference?: string;
+  refundReference?: string;
 }
 /** The acquirer sent a (verified) notification: only a reason to re-read, never the outcome itself. */
 export const acquirerNotifiedSignal = defineSignal<[AcquirerNudge]>('acquirerNotified');

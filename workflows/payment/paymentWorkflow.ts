@@ -5,6 +5,7 @@ import {
   CancellationScope,
   CancelledFailure,
   condition,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -14,12 +15,16 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { SendBillRequest, SendBillResult, VoidStatus } from '../../src/acquirer/port';
+import Decimal from 'decimal.js';
+import type { BillStatus, RefundStatus, SendBillRequest, SendBillResult, VoidStatus } from '../../src/acquirer/port';
 import { PaymentStatus as PaymentStatusAttribute } from '../definitions/searchAttributes';
 import {
   ACQUIRER_RETRY_MAX_MS,
   acquirerNotifiedSignal,
   cancelUpdate,
+  captureUpdate,
+  DEFAULT_AUTHORIZATION_WINDOW_MS,
+  DEFAULT_REFUND_CONFIRM_TIMEOUT_MS,
   operatorClearUpdate,
   type PaymentNotice,
   type PaymentOutcome,
@@ -27,12 +32,16 @@ import {
   paymentStateQuery,
   placeBillUpdate,
   settleUpdate,
+  type RefundRequestInput,
+  refundReferenceOf,
+  type RefundStatusName,
+  refundUpdate,
   sweepNudgeSignal,
   syncStatusUpdate,
   voidUpdate,
 } from './messages';
-import { type HistorySource, isSettleable, REASONS } from './statuses';
-import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from './transition';
+import { type HistorySource, isRefundable, isSettleable, REASONS } from './statuses';
+import { initialState, type PaymentEvent, type PaymentState, type ReadCause, refundableAmount, transition } from './transition';
 
 /**
  * One payment, from the bill on the device to the end of its void window (DESIGN.md):
@@ -65,6 +74,23 @@ const persistentCalls = (maximumIntervalMs = ACQUIRER_RETRY_MAX_MS) =>
 
 /** Reads of a reversal not confirmed within the void request: bounded, increasingly spaced. */
 const VOID_FOLLOW_UP_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+/** Re-submissions (same reference) of a refund still undecided; the last delay repeats until the acquirer decides. */
+const REFUND_FOLLOW_UP_DELAYS_MS = [2_000, 10_000, 60_000, 600_000, 3_600_000];
+/** Versions the AUTHORIZED phase: before it, a run followed the acquirer with no window of its own. */
+const AUTHORIZATION_WINDOW_PATCH = 'authorization-window';
+
+/** One refund as the workflow follows it. */
+interface RefundInFlight {
+  id: string;
+  amount: string;
+  status: RefundStatusName;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+  /** Its row is written (answers wait for it). */
+  recorded: boolean;
+  /** A background follow-up is running. */
+  following: boolean;
+}
 
 /** An activity's failure: wrapped in ActivityFailure, or (local activities) the failure itself. */
 const activityCause = (err: unknown): TemporalFailure | undefined =>
@@ -86,6 +112,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     paymentMethod: input.paymentMethod,
     capturedAt: input.capturedAtMs !== null ? new Date(input.capturedAtMs).toISOString() : null,
     settledAt: input.settledAtMs ? new Date(input.settledAtMs).toISOString() : null,
+    amount: input.amount,
+    authorizedAt: input.authorizedAtMs ? new Date(input.authorizedAtMs).toISOString() : null,
+    // Runs from before these fields: a captured payment captured all of its amount.
+    capturedAmount: input.capturedAmount !== undefined ? input.capturedAmount : input.capturedAtMs !== null ? input.amount : null,
+    refundedAmount: input.refundedAmount ?? '0',
   });
   /** The device's own timeout, and our expiry a grace period later. */
   const terminalDeadlineMs = input.createdAtMs + timing.terminalTimeoutMs;
@@ -99,22 +130,42 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let cancelAttempts = 0;
   let voidAttempts = 0;
   const pendingVoids = new Set<string>();
+  /** A two-step completion asked for and not yet answered by the acquirer (exact decimal text). */
+  let pendingCapture: string | null = null;
+  const refunds = new Map<string, RefundInFlight>();
+  const refundsByKey = new Map<string, RefundInFlight>();
+  const pendingRefundTotal = (): Decimal => [...refunds.values()].filter((r) => r.status === 'PENDING').reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+  const refundsUndecided = (): boolean => [...refunds.values()].some((r) => r.status === 'PENDING');
   // Distinguishes void references of a later run from those of an earlier one.
   const runTag = workflowInfo().runId.slice(0, 8);
 
   // ---- applying transitions ----
 
   async function apply(event: PaymentEvent): Promise<void> {
+    if (
+      event.type === 'BILL_OBSERVED' &&
+      event.bill.state === 'AUTHORIZED' &&
+      input.twoStep === false &&
+      (state.status === 'CREATED' || state.status === 'AWAITING_TERMINAL')
+    ) {
+      // Only a terminal linked two-step authorises: a one-step terminal's authorisation is completed at once.
+      const completed = await complete(input.amount, event.bill.acquirerRef);
+      if (completed) event = { ...event, bill: completed };
+      else {
+        pendingCapture = input.amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers
+        followCapture();
+      }
+    }
     const result = transition(state, event, { now: new Date(Date.now()).toISOString() });
     state = result.state;
     for (const effect of result.effects) {
       if (effect.type === 'RECORD_STATUS_EVENT') {
-        await effects.recordStatusEvent({ paymentId, event: effect.event, fields: effect.fields });
+        await effects.recordStatusEvent({ paymentId, event: effect.event, fields: effect.fields, ...(effect.refund ? { refund: effect.refund } : {}) });
         projectedSequence = Math.max(projectedSequence, effect.event.sequence);
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
         upsertSearchAttributes([{ key: PaymentStatusAttribute, value: effect.status }]);
       } else {
-        await effects.publishPaymentEvent({ paymentId, sequence: effect.sequence });
+        await effects.publishPaymentEvent({ paymentId, sequence: effect.sequence, ...(effect.refundId ? { refundId: effect.refundId } : {}) });
       }
     }
   }
@@ -186,6 +237,105 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     })().catch(() => undefined);
   }
 
+  // ---- two-step completion and release ----
+
+  /** Completes the authorisation at the acquirer; the completed bill, or null when the acquirer did not answer. */
+  async function complete(amount: string, acquirerRef = state.acquirerRef!): Promise<BillStatus | null> {
+    try {
+      return await quick.completeAuthorization({ deviceId, acquirerRef, amount, captureReference: `CAPTURE-${pspReference}` });
+    } catch (err) {
+      if (isNoAnswer(err)) return null;
+      if (!isRejected(err)) throw err;
+      // Refused: released or completed meanwhile; what the bill says now decides.
+      return quick.readBill({ deviceId, acquirerRef }).catch(() => null);
+    }
+  }
+
+  /** A completion the acquirer did not answer: kept, and completed by the workflow once it answers. */
+  function followCapture(): void {
+    void (async () => {
+      while (pendingCapture !== null && state.status === 'AUTHORIZED') {
+        let bill: BillStatus;
+        try {
+          bill = await persistent.completeAuthorization({ ...billRef(), amount: pendingCapture, captureReference: `CAPTURE-${pspReference}` });
+        } catch (err) {
+          if (!isRejected(err)) throw err;
+          bill = await persistent.readBill(billRef());
+        }
+        await apply({ type: 'BILL_OBSERVED', bill, cause: 'COMPLETE', source: 'WORKFLOW', actionReference: `CAPTURE-${pspReference}` });
+        if (state.status !== 'AUTHORIZED' || bill.state === 'AUTHORIZED') break;
+      }
+      pendingCapture = null;
+    })();
+  }
+
+  // ---- refunds ----
+
+  async function decideRefund(r: RefundInFlight, status: RefundStatus, source: HistorySource): Promise<void> {
+    if (r.status !== 'PENDING' || status.state === 'PENDING') return;
+    r.status = status.state; // at once: a concurrent read must not apply it twice
+    if (status.state === 'SUCCEEDED') {
+      await apply({ type: 'REFUND_SUCCEEDED', refundId: r.id, amount: r.amount, actionReference: refundReferenceOf(r.id), source });
+    } else {
+      await effects.recordRefund({
+        ...refundRow(r),
+        status: 'FAILED',
+        failureReason: status.message ?? 'the acquirer failed the refund',
+        decidedAt: new Date(Date.now()).toISOString(),
+      });
+      await effects.publishPaymentEvent({ paymentId, sequence: state.sequence, refundId: r.id, refundFailed: true });
+    }
+  }
+
+  function refundRow(r: RefundInFlight) {
+    const req = refundRequests.get(r.id)!;
+    return {
+      id: r.id,
+      paymentId,
+      amount: r.amount,
+      refundReference: refundReferenceOf(r.id),
+      reason: req.reason,
+      createdBy: req.createdBy,
+      createdByUserId: req.createdByUserId,
+      idempotencyKey: r.idempotencyKey,
+      requestFingerprint: r.requestFingerprint,
+    };
+  }
+  const refundRequests = new Map<string, RefundRequestInput>();
+
+  /** Submits (or re-submits: same reference) and applies the acquirer's answer; false when it did not answer. */
+  async function submitRefund(r: RefundInFlight, source: HistorySource, persistently = false): Promise<boolean> {
+    const request = { ...billRef(), refundReference: refundReferenceOf(r.id), amount: r.amount, currency: input.currency };
+    let status: RefundStatus;
+    try {
+      status = persistently ? await persistent.submitRefund(request) : await quick.submitRefund(request);
+    } catch (err) {
+      if (isRejected(err)) {
+        await decideRefund(r, { refundReference: request.refundReference, state: 'FAILED', amount: r.amount, message: activityCause(err)?.message }, source);
+        return true;
+      }
+      if (isNoAnswer(err)) return false;
+      throw err;
+    }
+    await decideRefund(r, status, source);
+    return true;
+  }
+
+  /** A refund still undecided: re-submitted (same reference) until the acquirer decides. */
+  function followRefund(r: RefundInFlight): void {
+    if (r.following) return;
+    r.following = true;
+    void (async () => {
+      for (let i = 0; r.status === 'PENDING'; i++) {
+        const delay = REFUND_FOLLOW_UP_DELAYS_MS[Math.min(i, REFUND_FOLLOW_UP_DELAYS_MS.length - 1)]!;
+        await condition(() => r.status !== 'PENDING', delay);
+        if (r.status !== 'PENDING') break;
+        await submitRefund(r, 'WORKFLOW', true);
+      }
+      r.following = false;
+    })();
+  }
+
   // ---- handlers: all registered before the first await ----
 
   setHandler(paymentStateQuery, () => ({ status: state.status, sequence: state.sequence, acquirerRef: state.acquirerRef, pendingVoids: [...pendingVoids] }));
@@ -210,13 +360,108 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         cancelRequested = true; // withdrawn as soon as the bill is placed
         return answer('ACQUIRER_UNREACHABLE');
       }
+      if (state.status === 'AUTHORIZED') {
+        // Two-step: release the hold at the acquirer.
+        const actionReference = `RELEASE-${pspReference}-${++cancelAttempts}`;
+        let bill: BillStatus;
+        try {
+          bill = await quick.releaseAuthorization(billRef());
+        } catch (err) {
+          if (isNoAnswer(err)) return answer('ACQUIRER_UNREACHABLE');
+          if (!isRejected(err)) throw err;
+          return answer('ACQUIRER_UNREACHABLE', activityCause(err)?.message);
+        }
+        await apply({ type: 'BILL_OBSERVED', bill, cause: 'RELEASE', source: 'API', actionReference });
+        return answer();
+      }
       if (state.status !== 'AWAITING_TERMINAL') return answer(); // decided meanwhile: the payment stands
       const answered = await withdraw('CANCEL', `CANCEL-${pspReference}-${++cancelAttempts}`);
       return answer(answered ? undefined : 'ACQUIRER_UNREACHABLE');
     },
     {
       validator: () => {
-        if (state.status === 'AUTHORIZED') throw new Error('payment already decided: it is AUTHORIZED');
+        if (state.status === 'AUTHORIZED' && pendingCapture !== null) throw new Error('payment already decided: its capture is being completed');
+      },
+    },
+  );
+
+  setHandler(
+    captureUpdate,
+    async (request) => {
+      const amount = request.amount ?? input.amount;
+      pendingCapture = amount; // before any await: a second capture is refused by the validator
+      const bill = await complete(amount);
+      if (!bill) {
+        followCapture();
+        return answer('ACQUIRER_UNREACHABLE', 'the acquirer did not answer; the capture is kept and completed later');
+      }
+      await apply({ type: 'BILL_OBSERVED', bill, cause: 'COMPLETE', source: 'API', actionReference: `CAPTURE-${pspReference}` });
+      pendingCapture = null;
+      if (state.status !== 'CAPTURED') return answer('CAPTURE_REJECTED', `the acquirer did not complete the authorisation: the payment is ${state.status}`);
+      return answer();
+    },
+    {
+      validator: (request) => {
+        if (state.status !== 'AUTHORIZED') throw new Error(`capture not permitted: the payment is ${state.status}, not AUTHORIZED`);
+        if (pendingCapture !== null) throw new Error('capture not permitted: a capture of this payment is already being completed');
+        if (request?.amount !== undefined && (new Decimal(request.amount).lte(0) || new Decimal(request.amount).gt(input.amount))) {
+          throw new Error(`amount: must be greater than 0 and at most the authorised ${input.amount}`);
+        }
+      },
+    },
+  );
+
+  setHandler(
+    refundUpdate,
+    async (request) => {
+      const known = refunds.get(request.refundId) ?? (request.idempotencyKey ? refundsByKey.get(request.idempotencyKey) : undefined);
+      if (known) {
+        if (known.requestFingerprint !== request.requestFingerprint && known.id !== request.refundId) {
+          return answer('IDEMPOTENCY_MISMATCH', 'Idempotency-Key was already used with another request');
+        }
+        await condition(() => known.recorded);
+        return { ...(await answer()), refund: { id: known.id, status: known.status } };
+      }
+      // Reserved before any await: concurrent refunds see it in what is still refundable.
+      const amount = request.amount ?? refundableAmount(state).minus(pendingRefundTotal()).toFixed();
+      const r: RefundInFlight = {
+        id: request.refundId,
+        amount,
+        status: 'PENDING',
+        idempotencyKey: request.idempotencyKey,
+        requestFingerprint: request.requestFingerprint,
+        recorded: false,
+        following: false,
+      };
+      refunds.set(r.id, r);
+      refundRequests.set(r.id, request);
+      if (r.idempotencyKey) refundsByKey.set(r.idempotencyKey, r);
+      await effects.recordRefund({ ...refundRow(r), status: 'PENDING' });
+      r.recorded = true;
+      const answered = await submitRefund(r, 'API');
+      if (r.status === 'PENDING') {
+        // Wait for the decision (the acquirer's notification re-reads it), then read once more.
+        const timeout = timing.refundConfirmTimeoutMs ?? DEFAULT_REFUND_CONFIRM_TIMEOUT_MS;
+        if (answered) {
+          await condition(() => r.status !== 'PENDING', timeout);
+          if (r.status === 'PENDING') await submitRefund(r, 'API');
+        }
+        if (r.status === 'PENDING') followRefund(r);
+      }
+      await condition(() => projectedSequence >= state.sequence);
+      return { ...(await answer()), refund: { id: r.id, status: r.status } };
+    },
+    {
+      validator: (request) => {
+        const known = refunds.get(request.refundId) ?? (request.idempotencyKey ? refundsByKey.get(request.idempotencyKey) : undefined);
+        if (known) return; // answered with the refund it already is
+        if (!isRefundable(state.status)) throw new Error(`refund not permitted: the payment is ${state.status}`);
+        const left = refundableAmount(state).minus(pendingRefundTotal());
+        if (request.amount === undefined) {
+          if (left.lte(0)) throw new Error('amount: nothing is left to refund');
+        } else if (new Decimal(request.amount).gt(left)) {
+          throw new Error(`amount: ${request.amount} is more than the ${left.toFixed()} still refundable`);
+        }
       },
     },
   );
@@ -266,6 +511,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     {
       validator: () => {
         if (state.status !== 'CAPTURED') throw new Error(`void not permitted: the payment is ${state.status}`);
+        if (refundsUndecided()) throw new Error('void not permitted: a refund of this payment is under way');
         if (state.capturedAt && Date.now() >= Date.parse(state.capturedAt) + timing.voidWindowMs) {
           throw new Error('void not permitted: the void window has closed');
         }
@@ -292,6 +538,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       for (const ref of [...pendingVoids]) if (state.status === 'CAPTURED') await checkVoid(ref, 'TERMINAL');
       return;
     }
+    if (nudge.event === 'REFUND_SUCCEEDED' || nudge.event === 'REFUND_FAILED') {
+      for (const r of [...refunds.values()]) {
+        if (r.status === 'PENDING' && (!nudge.refundReference || nudge.refundReference === refundReferenceOf(r.id))) await submitRefund(r, 'TERMINAL');
+      }
+      return;
+    }
     if (state.status === 'CREATED') nudgedWhilePlacing = true;
     else await refresh('TERMINAL');
   });
@@ -305,11 +557,14 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   if (state.status === 'CREATED') await place();
   if (state.status === 'AWAITING_TERMINAL') await awaitDecision();
-  // Two-step completion is outside this service: follow the acquirer (reads on nudges and syncs).
-  if (state.status === 'AUTHORIZED') await condition(() => state.status !== 'AUTHORIZED');
+  if (state.status === 'AUTHORIZED') {
+    if (patched(AUTHORIZATION_WINDOW_PATCH)) await authorizationWindow();
+    else await condition(() => state.status !== 'AUTHORIZED'); // runs from before two-step completion
+  }
   if (state.status === 'CAPTURED') await voidWindow();
 
-  await condition(allHandlersFinished);
+  // Post-sale changes (refunds) reach the running workflow; it ends only once each is decided.
+  await condition(() => allHandlersFinished() && !refundsUndecided() && pendingCapture === null);
   return { status: state.status, sequence: state.sequence };
 
   // ---- phases ----
@@ -421,6 +676,46 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       return apply({ type: 'BILL_UNKNOWN', actionReference, source });
     }
     await apply({ type: 'BILL_OBSERVED', bill, cause: 'EXPIRY', source, actionReference });
+  }
+
+  /**
+   * Two-step: waits for the completion or the release; at the end of the authorisation window the
+   * service releases the hold itself (CANCELLED, AUTHORIZATION_EXPIRED), unless a completion is
+   * under way: a capture asked for in time is completed even after the window.
+   */
+  async function authorizationWindow(): Promise<void> {
+    const fromMs = state.authorizedAt ? Date.parse(state.authorizedAt) : Date.now();
+    const endMs = fromMs + (timing.authorizationWindowMs ?? DEFAULT_AUTHORIZATION_WINDOW_MS);
+    let ended = Date.now() >= endMs;
+    const timer = new CancellationScope();
+    if (!ended) {
+      timer
+        .run(() => sleep(endMs - Date.now()))
+        .then(
+          () => (ended = true),
+          () => undefined,
+        );
+    }
+    await condition(() => (ended && pendingCapture === null) || state.status !== 'AUTHORIZED');
+    if (state.status !== 'AUTHORIZED') {
+      if (!ended) timer.cancel();
+      return;
+    }
+    let bill: BillStatus;
+    try {
+      bill = await persistent.releaseAuthorization(billRef());
+    } catch (err) {
+      if (!isRejected(err)) throw err;
+      bill = await persistent.readBill(billRef());
+    }
+    if (state.status !== 'AUTHORIZED') return; // completed or released while the release was under way
+    await apply({
+      type: 'BILL_OBSERVED',
+      bill,
+      cause: 'AUTH_EXPIRY',
+      source: sweepNudged ? 'SWEEP' : 'WORKFLOW',
+      actionReference: `AUTH-EXPIRY-${pspReference}`,
+    });
   }
 
   /** After a capture: one timer to the end of the void window; void updates run meanwhile. */

@@ -1,5 +1,6 @@
+import Decimal from 'decimal.js';
 import type { BillStatus } from '../../src/acquirer/port';
-import { type HistorySource, isFinal, isSettleable, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
+import { type HistorySource, isFinal, isRefundable, isSettleable, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
 
 /**
  * The payment state machine of spec section 3 as one pure function:
@@ -22,10 +23,21 @@ export interface PaymentState {
   capturedAt: string | null;
   /** Set once by settlement (contracts 8); absent in runs started before settlement existed. */
   settledAt?: string | null;
+  /** The payment's amount (exact decimal text); not projected, the row has it. */
+  amount: string;
+  /** Two-step: when the acquirer approved the authorisation (its window runs from it). */
+  authorizedAt: string | null;
+  /** Exact decimal captured: the amount, or what a two-step completion took. */
+  capturedAmount: string | null;
+  /** Exact decimal: the sum of succeeded refunds. */
+  refundedAmount: string;
 }
 
-/** Why the workflow asked the acquirer; decides what a WITHDRAWN bill means. */
-export type ReadCause = 'READ' | 'CANCEL' | 'CLEAR' | 'EXPIRY' | 'PROBE';
+/**
+ * Why the workflow asked the acquirer; decides what a WITHDRAWN or RELEASED bill means.
+ * COMPLETE, RELEASE and AUTH_EXPIRY are answers about a two-step authorisation.
+ */
+export type ReadCause = 'READ' | 'CANCEL' | 'CLEAR' | 'EXPIRY' | 'PROBE' | 'COMPLETE' | 'RELEASE' | 'AUTH_EXPIRY';
 
 export type PaymentEvent =
   /** send-bill answered ON_DEVICE. */
@@ -45,7 +57,9 @@ export type PaymentEvent =
   /** The acquirer confirmed a reversal of the capture. */
   | { type: 'VOID_CONFIRMED'; voidReference: string; source: HistorySource }
   /** A settlement batch the acquirer reported this payment in (contracts 8). */
-  | { type: 'SETTLED'; batchId: string };
+  | { type: 'SETTLED'; batchId: string }
+  /** The acquirer paid a refund back to the customer. */
+  | { type: 'REFUND_SUCCEEDED'; refundId: string; amount: string; actionReference: string; source: HistorySource };
 
 /** One append-only history entry (contracts 2), numbered by the workflow. */
 export interface StatusEvent {
@@ -60,13 +74,31 @@ export interface StatusEvent {
 /** Payment row fields written together with a status event. */
 export type ProjectedFields = Pick<
   PaymentState,
-  'status' | 'acquirerRef' | 'paymentMethod' | 'cardBrand' | 'last4' | 'reason' | 'refusalReason' | 'previousStatus' | 'capturedAt'
+  | 'status'
+  | 'acquirerRef'
+  | 'paymentMethod'
+  | 'cardBrand'
+  | 'last4'
+  | 'reason'
+  | 'refusalReason'
+  | 'previousStatus'
+  | 'capturedAt'
+  | 'authorizedAt'
+  | 'capturedAmount'
+  | 'refundedAmount'
 > & { settledAt?: string | null };
 
+/** A refund decided together with a status event: its row is written in the same transaction. */
+export interface DecidedRefund {
+  id: string;
+  status: 'SUCCEEDED' | 'FAILED';
+  decidedAt: string;
+}
+
 export type Effect =
-  | { type: 'RECORD_STATUS_EVENT'; event: StatusEvent; fields: ProjectedFields }
+  | { type: 'RECORD_STATUS_EVENT'; event: StatusEvent; fields: ProjectedFields; refund?: DecidedRefund }
   | { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE'; status: PaymentStatus }
-  | { type: 'PUBLISH_PAYMENT_EVENT'; sequence: number };
+  | { type: 'PUBLISH_PAYMENT_EVENT'; sequence: number; refundId?: string };
 
 export interface TransitionResult {
   state: PaymentState;
@@ -89,8 +121,17 @@ export function initialState(init: Partial<PaymentState> & Pick<PaymentState, 's
     refusalReason: null,
     previousStatus: null,
     capturedAt: null,
+    amount: '0',
+    authorizedAt: null,
+    capturedAmount: null,
+    refundedAmount: '0',
     ...init,
   };
+}
+
+/** What is left to refund: captured minus succeeded (callers also subtract pending refunds). */
+export function refundableAmount(state: PaymentState): Decimal {
+  return new Decimal(state.capturedAmount ?? 0).minus(state.refundedAmount);
 }
 
 const DECLINED_AT_TERMINAL = 'declined at the terminal';
@@ -107,6 +148,15 @@ export function transition(state: PaymentState, event: PaymentEvent, ctx: Transi
     // Once only; a refunded payment keeps its refund status and only gains settledAt.
     if (state.settledAt || !isSettleable(from)) return unchanged;
     return change(state, { status: from === 'CAPTURED' ? 'SETTLED' : from, settledAt: ctx.now }, `SETTLE-${event.batchId}`, 'WORKFLOW', ctx);
+  }
+  if (event.type === 'REFUND_SUCCEEDED') {
+    if (!isRefundable(from)) return unchanged;
+    // The refund's own status event: refundedAmount grows; REFUNDED once nothing captured is left.
+    const refunded = new Decimal(state.refundedAmount).plus(event.amount);
+    const status: PaymentStatus = refunded.gte(state.capturedAmount ?? 0) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    return change(state, { status, refundedAmount: refunded.toFixed() }, event.actionReference, event.source, ctx, {
+      refund: { id: event.refundId, status: 'SUCCEEDED', decidedAt: ctx.now },
+    });
   }
   if (isFinal(from)) return unchanged; // final states never change
 
@@ -160,12 +210,26 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
     // Completion of the two-step flow is not part of this service; follow what the acquirer reports.
     switch (bill.state) {
       case 'CAPTURED':
-        return change(state, { status: 'CAPTURED', ...tender(), capturedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
+        // Completed: the void window runs from this capture, not from the authorisation.
+        return change(
+          state,
+          { status: 'CAPTURED', ...tender(), capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now, capturedAmount: bill.capturedAmount ?? state.amount },
+          ref,
+          source,
+          ctx,
+        );
       case 'CANCELLED':
       case 'WITHDRAWN':
         return change(state, { status: 'CANCELLED' }, ref, source, ctx);
       case 'RELEASED':
-        return change(state, { status: 'CANCELLED', previousStatus: 'AUTHORIZED' }, ref, source, ctx);
+        // The hold is gone: released on request, or by the service when the authorisation window passed.
+        return change(
+          state,
+          { status: 'CANCELLED', previousStatus: 'AUTHORIZED', reason: cause === 'AUTH_EXPIRY' ? REASONS.authorizationExpired : state.reason },
+          ref,
+          source,
+          ctx,
+        );
       case 'EXPIRED':
         return change(state, { status: 'EXPIRED' }, ref, source, ctx);
       default:
@@ -179,9 +243,15 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
       if (from === 'CREATED') return change(state, { status: 'AWAITING_TERMINAL', acquirerRef }, bill.acquirerRef, source, ctx);
       return unchanged;
     case 'AUTHORIZED':
-      return change(state, { status: 'AUTHORIZED', ...tender() }, ref, source, ctx);
+      return change(state, { status: 'AUTHORIZED', ...tender(), authorizedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
     case 'CAPTURED':
-      return change(state, { status: 'CAPTURED', ...tender(), capturedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
+      return change(
+        state,
+        { status: 'CAPTURED', ...tender(), capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now, capturedAmount: bill.capturedAmount ?? state.amount },
+        ref,
+        source,
+        ctx,
+      );
     case 'DECLINED':
       return change(state, { status: 'REFUSED', acquirerRef, refusalReason: DECLINED_AT_TERMINAL }, ref, source, ctx);
     case 'CANCELLED':
@@ -214,7 +284,7 @@ function change(
   actionReference: string,
   source: HistorySource,
   ctx: TransitionContext,
-  opts: { publish?: boolean } = {},
+  opts: { publish?: boolean; refund?: DecidedRefund } = {},
 ): TransitionResult {
   const next: PaymentState = { ...state, ...patch, sequence: state.sequence + 1 };
   const event: StatusEvent = {
@@ -226,11 +296,11 @@ function change(
     occurredAt: ctx.now,
   };
   const effects: Effect[] = [
-    { type: 'RECORD_STATUS_EVENT', event, fields: projectedFields(next) },
+    { type: 'RECORD_STATUS_EVENT', event, fields: projectedFields(next), ...(opts.refund ? { refund: opts.refund } : {}) },
     { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE', status: next.status },
   ];
   // The publish activity decides which statuses emit a webhook event (AWAITING_TERMINAL and EXPIRED emit none).
-  if (opts.publish !== false) effects.push({ type: 'PUBLISH_PAYMENT_EVENT', sequence: next.sequence });
+  if (opts.publish !== false) effects.push({ type: 'PUBLISH_PAYMENT_EVENT', sequence: next.sequence, ...(opts.refund ? { refundId: opts.refund.id } : {}) });
   return { state: next, effects };
 }
 
@@ -246,5 +316,8 @@ export function projectedFields(s: PaymentState): ProjectedFields {
     previousStatus: s.previousStatus,
     capturedAt: s.capturedAt,
     ...(s.settledAt ? { settledAt: s.settledAt } : {}),
+    authorizedAt: s.authorizedAt,
+    capturedAmount: s.capturedAmount,
+    refundedAmount: s.refundedAmount,
   };
 }

@@ -14,6 +14,7 @@ const Notification = z.object({
   acquirerRef: z.string().min(1).max(200),
   event: z.string().min(1).max(50),
   voidReference: z.string().max(200).optional(),
+  refundReference: z.string().max(200).optional(),
 });
 
 export const acquirerNotificationRoutes: RouteModule = (router, registry) => {

@@ -6,6 +6,7 @@ import { authRoutes } from './auth';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
+import { refundRoutes } from './refunds';
 import { storeRoutes } from './stores';
 import { terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
@@ -24,6 +25,7 @@ export const routeModules: RouteModule[] = [
   auditLogRoutes,
   webhookRoutes,
   paymentRoutes,
+  refundRoutes,
   settlementRoutes,
   acquirerNotificationRoutes,
 ];

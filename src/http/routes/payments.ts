@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import { createPayment } from '../../payments/createPayment';
-import { cancelPayment, syncStatus, voidPayment } from '../../payments/operations';
+import { cancelPayment, capturePayment, syncStatus, voidPayment } from '../../payments/operations';
 import { toPaymentRecord } from '../../payments/record';
-import { CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
+import { CaptureBody, CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
 import { logWithPayment } from '../requestId';
@@ -71,7 +71,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
       method: 'post',
       path: `${BASE}/{id}/cancel`,
       summary:
-        'Withdraw a bill still waiting at the terminal. 200 with the resulting payment: CANCELLED, CAPTURED when the customer completed first, AWAITING_TERMINAL when the acquirer could not be reached (the sweep settles it). 409 when the payment is already decided',
+        'Withdraw a bill still waiting at the terminal, or release a two-step authorisation (AUTHORIZED: 200 CANCELLED, previousStatus AUTHORIZED). 200 with the resulting payment: CANCELLED, CAPTURED when the customer completed first, AWAITING_TERMINAL when the acquirer could not be reached (the sweep settles it). 409 when the payment is already decided',
       tag: TAG,
       auth: 'apiKey',
       area: 'payments',
@@ -82,6 +82,28 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     async (ctx, { params }) => {
       logWithPayment(ctx, params.id);
       ctx.body = toPaymentRecord(await cancelPayment(depsOf(ctx), principalOf(ctx), params.id));
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: `${BASE}/{id}/capture`,
+      summary:
+        'Complete a two-step authorisation, all of it or the amount given (at most the authorised amount). 200 CAPTURED with capturedAmount and capturedAt (the void window runs from this capture); 200 still AUTHORIZED when the acquirer could not be reached: the capture is kept and completed by the service later. 409 for any status but AUTHORIZED',
+      tag: TAG,
+      auth: 'apiKey',
+      area: 'payments',
+      params: PaymentParams,
+      body: CaptureBody,
+      responses: { 200: { description: 'The payment: CAPTURED, or still AUTHORIZED with the capture under way', schema: PaymentRecordSchema } },
+      errors: [403, 404, 409, 503],
+    },
+    async (ctx, { params, body }) => {
+      logWithPayment(ctx, params.id);
+      ctx.body = toPaymentRecord(await capturePayment(depsOf(ctx), principalOf(ctx), params.id, body?.amount));
     },
   );
 

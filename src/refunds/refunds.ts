@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { UserPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { conflict, invalid, notFound } from '../domain/errors';
+import type { Payment, Refund } from '../generated/prisma/client';
+import { askWorkflow, checkAmount, type OperationDeps } from '../payments/operations';
+import type { RefundRequestInput } from '../../workflows/payment/messages';
+import { isRefundable } from '../../workflows/payment/statuses';
+import type { CreateRefundBody } from './record';
+
+/**
+ * Refunds by signed-in dashboard users (contracts 7). The API checks what it can from the rows
+ * (400, 404, 409, the Idempotency-Key) and hands the refund to the payment's workflow, the one
+ * writer of the payment: it reserves the amount (so concurrent refunds from any number of API
+ * processes never add up to more than capturedAmount), writes the refund row, submits it to the
+ * acquirer with a stable reference and follows it until the acquirer decides. See docs/refunds.md.
+ */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+/** A payment of the user's business, live or test alike. */
+export async function findMerchantPayment(db: Db, merchantId: string, paymentId: string): Promise<Payment> {
+  const payment = await db.payment.findFirst({ where: { id: paymentId, merchantId } });
+  if (!payment) throw notFound('payment');
+  return payment;
+}
+
+export async function listRefunds(db: Db, payment: Payment): Promise<Refund[]> {
+  return db.refund.findMany({ where: { paymentId: payment.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+function notRefundable(payment: Payment): string {
+  if (payment.status === 'AUTHORIZED') return 'refund not permitted: the payment is AUTHORIZED; release it (cancel) or capture it first';
+  if (payment.status === 'CANCELLED' && payment.previousStatus === 'CAPTURED') return 'refund not permitted: the payment was voided, its money is already back';
+  return `refund not permitted: the payment is ${payment.status}; only CAPTURED, SETTLED and PARTIALLY_REFUNDED payments are refundable`;
+}
+
+export interface CreateRefundResult {
+  refund: Refund;
+  /** The same Idempotency-Key was seen before: this is the refund it created. */
+  replayed: boolean;
+}
+
+export async function createRefund(
+  deps: OperationDeps,
+  user: UserPrincipal,
+  paymentId: string,
+  body: CreateRefundBody,
+  idempotencyKey: string | null,
+): Promise<CreateRefundResult> {
+  const { db } = deps;
+  const payment = await findMerchantPayment(db, user.merchantId, paymentId);
+  const amount = body?.amount === undefined ? undefined : checkAmount(body.amount, payment.currency);
+  const reason = body?.reason ?? null;
+  const requestFingerprint = crypto
+    .createHash('sha256')
+    .update(JSON.stringify({ amount: amount ?? null, reason }))
+    .digest('hex');
+
+  if (idempotencyKey !== null) {
+    const earlier = await db.refund.findFirst({
+      where: { paymentId: payment.id, idempotencyKey, createdAt: { gte: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) } },
+      orderBy: { createdAt: 'desc' },
+    });
+    if (earlier) {
+      if (earlier.requestFingerprint !== requestFingerprint) throw conflict('Idempotency-Key was already used for another refund request of this payment');
+      return { refund: earlier, replayed: true };
+    }
+  }
+  if (!isRefundable(payment.status)) throw conflict(notRefundable(payment));
+  // A first look from the rows; the workflow decides (it sees the refunds still in flight).
+  const pending = await db.refund.aggregate({ where: { paymentId: payment.id, status: 'PENDING' }, _sum: { amount: true } });
+  const left = new Decimal(payment.capturedAmount?.toFixed() ?? 0).minus(payment.refundedAmount.toFixed()).minus(pending._sum.amount?.toFixed() ?? 0);
+  if (amount !== undefined && new Decimal(amount).gt(left)) throw conflict(`amount: ${amount} is more than the ${left.toFixed()} still refundable`);
+  if (amount === undefined && left.lte(0)) throw conflict('amount: nothing is left to refund');
+
+  const request: RefundRequestInput = {
+    refundId: crypto.randomUUID(),
+    ...(amount !== undefined ? { amount } : {}),
+    reason,
+    createdBy: user.username,
+    createdByUserId: user.userId,
+    idempotencyKey,
+    requestFingerprint,
+  };
+  // A run that was just ending answers "closed": the next attempt starts a new run from the row.
+  for (let attempt = 1; ; attempt++) {
+    const answer = await askWorkflow(deps, payment, user, 'refund', [request]);
+    if (answer.kind === 'closed') {
+      if (attempt >= 3) throw conflict(notRefundable(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })));
+      continue;
+    }
+    if (answer.kind === 'rejected') {
+      throw answer.message.startsWith('amount:') || answer.message.startsWith('refund not permitted') ? conflict(answer.message) : invalid(answer.message);
+    }
+    if (answer.outcome.notice === 'IDEMPOTENCY_MISMATCH') throw conflict('Idempotency-Key was already used for another refund request of this payment');
+    const id = answer.outcome.refund?.id ?? request.refundId;
+    return { refund: await db.refund.findUniqueOrThrow({ where: { id } }), replayed: id !== request.refundId };
+  }
+}
