@@ -1,6 +1,6 @@
 import { defineConfig } from 'prisma/config';
 
-// Only `prisma generate` runs here (see DESIGN.md); migrations are applied by src/db/migrate.ts.
+// Only `prisma generate` runs here (see docs/architecture.md); migrations are applied by src/db/migrate.ts.
 export default defineConfig({
   schema: 'prisma/schema.prisma',
   migrations: { path: 'prisma/migrations' },

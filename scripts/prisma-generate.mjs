@@ -1,5 +1,5 @@
 // `prisma generate` offline: Prisma only needs PRISMA_SCHEMA_ENGINE_BINARY to name an existing
-// file, since generation never runs the schema engine (see DESIGN.md).
+// file, since generation never runs the schema engine (see docs/architecture.md, "Known sharp edges").
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 

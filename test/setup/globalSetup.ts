@@ -1,6 +1,6 @@
 /**
- * One Temporal dev server and one database for the whole jest run (DESIGN.md: several dev servers
- * or runtimes per run cause 'Core is shut down' failures). With DATABASE_URL set, tests run against
+ * One Temporal dev server and one database for the whole jest run (docs/architecture.md, "Known
+ * sharp edges": several dev servers or runtimes per run cause 'Core is shut down' failures). With DATABASE_URL set, tests run against
  * that PostgreSQL; otherwise against the embedded database in a temporary folder.
  */
 import fs from 'node:fs';

@@ -44,7 +44,7 @@ import { type HistorySource, isRefundable, isSettleable, REASONS } from './statu
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, refundableAmount, transition } from './transition';
 
 /**
- * One payment, from the bill on the device to the end of its void window (DESIGN.md):
+ * One payment, from the bill on the device to the end of its void window (docs/architecture.md):
  * 1. placement: send the bill (answered to the creating request by the placeBill update);
  * 2. waiting: one timer to timeout plus grace; updates and signals re-read the acquirer;
  * 3. after a capture: one timer to the end of the void window, and the void update.
