@@ -22,3 +22,8 @@ export interface UserPrincipal {
 }
 
 export type Principal = ApiKeyPrincipal | UserPrincipal;
+
+/** The data world a caller acts in: an API key's own mode; a signed-in dashboard user sees live data. */
+export function modeOf(principal: Principal): KeyMode {
+  return principal.kind === 'apiKey' ? principal.mode : 'live';
+}

@@ -47,7 +47,8 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     throw invalid(`terminalTimeoutMinutes: must be between ${config.TERMINAL_TIMEOUT_MIN_MINUTES} and ${config.TERMINAL_TIMEOUT_MAX_MINUTES} minutes`);
   }
   if (body.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
-  const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId } });
+  // The key's own mode only: a test key cannot reach a live store's terminal (and its open bill), nor the other way round.
+  const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode } });
   if (!store) throw notFound('store');
   const terminal = await db.terminal.findFirst({ where: { merchantId: principal.merchantId, storeId: store.id, externalId: body.terminalExternalId } });
   if (!terminal) throw notFound('terminal');
@@ -114,7 +115,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
         const open = await findOpenWithReference(db, sameBill);
         if (open) return replay(deps, open, principal);
       }
-      const busy = await db.payment.findFirst({ where: { terminalExternalId: terminal.externalId, status: { in: [...ON_DEVICE_STATUSES] } } });
+      const busy = await db.payment.findFirst({ where: { terminalExternalId: terminal.externalId, mode: principal.mode, status: { in: [...ON_DEVICE_STATUSES] } } });
       if (busy) {
         const other = busy.reference ? ` (reference ${busy.reference})` : '';
         return { payment: await insertRefused(db, row, `another bill${other} is open on terminal ${terminal.externalId}`, now), replayed: false };

@@ -1,3 +1,4 @@
+import type { KeyMode } from '../auth/apiKeys';
 import type { Principal } from '../auth/principal';
 import type { Db } from '../db/client';
 import type { Store, Terminal } from '../generated/prisma/client';
@@ -11,8 +12,12 @@ export function requireOwnMerchant(principal: Principal, merchantExternalId: str
   if (principal.merchantExternalId !== merchantExternalId) throw notFound('merchant');
 }
 
-export async function findStore(db: Db, merchantId: string, storeExternalId: string): Promise<Store> {
-  const store = await db.store.findFirst({ where: { merchantId, externalId: storeExternalId } });
+/**
+ * A store of the caller's business in the caller's mode: a test key never sees or changes a live
+ * store (nor its terminals), and the other way round; the other mode's store is simply not found.
+ */
+export async function findStore(db: Db, merchantId: string, storeExternalId: string, mode: KeyMode): Promise<Store> {
+  const store = await db.store.findFirst({ where: { merchantId, externalId: storeExternalId, mode } });
   if (!store) throw notFound('store');
   return store;
 }

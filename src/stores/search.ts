@@ -30,8 +30,8 @@ const STORE_ORDER: Record<StoreSort, Prisma.Sql> = {
 /** `q` as a LIKE pattern matching it anywhere, with LIKE's own wildcards taken literally. */
 const containsPattern = (q: string): string => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 
-function storeWhere(merchantId: string, f: StoreFilter): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [Prisma.sql`s."merchantId" = ${merchantId}`];
+function storeWhere(merchantId: string, mode: string, f: StoreFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`s."merchantId" = ${merchantId}`, Prisma.sql`s."mode" = ${mode}`];
   if (f.q !== undefined && f.q.trim() !== '') {
     const p = containsPattern(f.q.trim());
     conditions.push(Prisma.sql`(s."name" ILIKE ${p} OR s."city" ILIKE ${p} OR s."externalId" ILIKE ${p} OR s."postalCode" ILIKE ${p})`);
@@ -54,11 +54,12 @@ function inOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
 export async function searchStores(
   db: Db,
   merchantId: string,
+  mode: string,
   filter: StoreFilter,
   sort: StoreSort,
   paging?: { page: number; size: number },
 ): Promise<{ stores: Store[]; total: number }> {
-  const where = storeWhere(merchantId, filter);
+  const where = storeWhere(merchantId, mode, filter);
   const limit = paging ? Prisma.sql`LIMIT ${paging.size} OFFSET ${paging.page * paging.size}` : Prisma.empty;
   const idRows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Store" s WHERE ${where} ORDER BY ${STORE_ORDER[sort]} ${limit}`;
   const ids = idRows.map((r) => r.id);

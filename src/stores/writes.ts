@@ -1,3 +1,4 @@
+import type { KeyMode } from '../auth/apiKeys';
 import { randomBase62 } from '../auth/apiKeys';
 import type { Config } from '../config';
 import { isUniqueViolation, type Db } from '../db/client';
@@ -42,18 +43,18 @@ async function deleteFound<T extends { id: string }>(deps: PlaceDeps, what: Plac
   return row;
 }
 
-export function createStore(db: Db, merchantId: string, input: StoreInput): Promise<Store> {
-  return db.store.create({ data: { merchantId, externalId: newStoreExternalId(), status: 'ACTIVE', ...storeData(input) } });
+export function createStore(db: Db, merchantId: string, mode: KeyMode, input: StoreInput): Promise<Store> {
+  return db.store.create({ data: { merchantId, mode, externalId: newStoreExternalId(), status: 'ACTIVE', ...storeData(input) } });
 }
 
-export async function replaceStore(db: Db, merchantId: string, storeExternalId: string, input: StoreInput): Promise<Store> {
-  const store = await findStore(db, merchantId, storeExternalId);
+export async function replaceStore(db: Db, merchantId: string, mode: KeyMode, storeExternalId: string, input: StoreInput): Promise<Store> {
+  const store = await findStore(db, merchantId, storeExternalId, mode);
   return replaceFound('store', () => db.store.update({ where: { id: store.id }, data: storeData(input) }));
 }
 
 /** Removes a store with its terminals and their device links; answers the removed store. */
-export async function deleteStore(deps: PlaceDeps, merchantId: string, storeExternalId: string, force: boolean): Promise<Store> {
-  return deleteFound(deps, 'store', await findStore(deps.db, merchantId, storeExternalId), force);
+export async function deleteStore(deps: PlaceDeps, merchantId: string, mode: KeyMode, storeExternalId: string, force: boolean): Promise<Store> {
+  return deleteFound(deps, 'store', await findStore(deps.db, merchantId, storeExternalId, mode), force);
 }
 
 export async function createTerminal(db: Db, store: Store, input: TerminalInput): Promise<Terminal> {

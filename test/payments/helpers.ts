@@ -24,7 +24,7 @@ export async function openShop(
 ): Promise<Shop> {
   const { merchant, key } = await createMerchantWithKey(stack.db, { mode: opts.mode });
   const store = await stack.db.store.create({
-    data: { merchantId: merchant.id, externalId: uniqueId('store'), name: 'Main street', country: 'DE', timezone: 'Europe/Berlin' },
+    data: { merchantId: merchant.id, mode: opts.mode ?? 'live', externalId: uniqueId('store'), name: 'Main street', country: 'DE', timezone: 'Europe/Berlin' },
   });
   const deviceId = uniqueId('dev');
   const terminal = await stack.db.terminal.create({

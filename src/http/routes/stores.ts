@@ -1,3 +1,4 @@
+import { modeOf } from '../../auth/principal';
 import { findStore, requireOwnMerchant } from '../../stores/lookup';
 import { DeleteQuery, MerchantParams, PAGE_SIZE_DEFAULT, StoreInput, StorePage, StoreParams, StoreRecord, StoreSearchQuery } from '../../stores/schemas';
 import { normalizeCountry } from '../../stores/places';
@@ -30,7 +31,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const { stores } = await searchStores(ctx.deps.db, principal.merchantId, {}, 'name');
+      const { stores } = await searchStores(ctx.deps.db, principal.merchantId, modeOf(principal), {}, 'name');
       ctx.body = stores.map(toStoreRecord);
     },
   );
@@ -59,6 +60,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
       const { stores, total } = await searchStores(
         ctx.deps.db,
         principal.merchantId,
+        modeOf(principal),
         {
           q: query.q,
           status: query.status,
@@ -90,7 +92,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, body }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await createStore(ctx.deps.db, principal.merchantId, body);
+      const store = await createStore(ctx.deps.db, principal.merchantId, modeOf(principal), body);
       ctx.status = 201;
       ctx.set('Location', `/api/merchants/${encodeURIComponent(params.merchantExternalId)}/stores/${store.externalId}`);
       ctx.body = toStoreRecord(store);
@@ -114,7 +116,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      ctx.body = toStoreRecord(await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId));
+      ctx.body = toStoreRecord(await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal)));
     },
   );
 
@@ -136,7 +138,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, body }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      ctx.body = toStoreRecord(await replaceStore(ctx.deps.db, principal.merchantId, params.storeExternalId, body));
+      ctx.body = toStoreRecord(await replaceStore(ctx.deps.db, principal.merchantId, modeOf(principal), params.storeExternalId, body));
     },
   );
 
@@ -158,7 +160,7 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await deleteStore(ctx.deps, principal.merchantId, params.storeExternalId, query.force === 'true');
+      const store = await deleteStore(ctx.deps, principal.merchantId, modeOf(principal), params.storeExternalId, query.force === 'true');
       ctx.state.log.info({ storeExternalId: store.externalId, force: query.force === 'true' }, 'store deleted');
       ctx.status = 204;
     },

@@ -1,3 +1,4 @@
+import { modeOf } from '../../auth/principal';
 import { findStore, findTerminal, requireOwnMerchant } from '../../stores/lookup';
 import { DeleteQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord } from '../../stores/schemas';
 import { listTerminals } from '../../stores/search';
@@ -29,7 +30,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     async (ctx, { params }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal));
       ctx.body = (await listTerminals(ctx.deps.db, store.id)).map((t) => toTerminalRecord(t, store.externalId));
     },
   );
@@ -52,7 +53,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, body }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal));
       const terminal = await createTerminal(ctx.deps.db, store, body);
       ctx.status = 201;
       ctx.set('Location', `/api/merchants/${encodeURIComponent(params.merchantExternalId)}/stores/${store.externalId}/terminals/${terminal.externalId}`);
@@ -77,7 +78,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     async (ctx, { params }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal));
       ctx.body = toTerminalRecord(await findTerminal(ctx.deps.db, store, params.terminalExternalId), store.externalId);
     },
   );
@@ -100,7 +101,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, body }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal));
       ctx.body = toTerminalRecord(await replaceTerminal(ctx.deps.db, store, params.terminalExternalId, body), store.externalId);
     },
   );
@@ -123,7 +124,7 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId);
+      const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal));
       const terminal = await deleteTerminal(ctx.deps, store, params.terminalExternalId, query.force === 'true');
       ctx.state.log.info({ terminalExternalId: terminal.externalId, force: query.force === 'true' }, 'terminal deleted');
       ctx.status = 204;
