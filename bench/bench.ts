@@ -26,8 +26,10 @@ import { startStack, type RunningStack } from '../support/serviceStack';
 import { openShop, type Shop, type Till } from '../support/shop';
 import { measureEmptyUpdateWithStart } from './emptyLoad';
 import { holdOpenPayments } from './hold';
-import { summarise } from './profileSummary';
+import { monotonicUs, summarise } from './profileSummary';
 import { round, summary } from './stats';
+import { dbCounters, perLifecycle } from './dbWork';
+import { cpuByRole, cpuPerLifecycle } from './processCpu';
 import { countTemporalWork } from './temporalWork';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
 
@@ -51,9 +53,7 @@ const cpuProfDir = arg('cpu-prof', '') ? path.resolve(arg('cpu-prof', '')) : '';
 const TASK_QUEUE = 'in-store-payments';
 
 if (database === 'postgresql' && !process.env.DATABASE_URL) {
-  const res = spawnSync(path.join(ROOT, 'scripts', 'with-postgres.sh'), [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-  });
+  const res = spawnSync(path.join(ROOT, 'scripts', 'with-postgres.sh'), [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(res.status ?? 1);
 }
 
@@ -65,12 +65,9 @@ function startBenchStack(): Promise<RunningStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-bench-'));
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   const env: Record<string, string> = {
-    LOG_LEVEL: 'warn',
-    WEBHOOK_ALLOW_INSECURE: 'true',
-    TEMPORAL_ADDRESS: '',
+    LOG_LEVEL: 'warn', WEBHOOK_ALLOW_INSECURE: 'true', TEMPORAL_ADDRESS: '',
     // the bench measures the service, not the limiter
-    RATE_LIMIT_PER_SECOND: '100000',
-    RATE_LIMIT_BURST: '100000',
+    RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000',
     VOID_WINDOW_MINUTES: voidWindowMinutes,
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
@@ -101,64 +98,36 @@ async function startReceiver() {
     arrivals.has(psp)
       ? Promise.resolve(true)
       : new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            waiters.delete(psp);
-            resolve(false);
-          }, timeoutMs);
-          waiters.set(psp, () => {
-            clearTimeout(timer);
-            waiters.delete(psp);
-            resolve(true);
-          });
+          const timer = setTimeout(() => { waiters.delete(psp); resolve(false); }, timeoutMs);
+          waiters.set(psp, () => { clearTimeout(timer); waiters.delete(psp); resolve(true); });
         });
   return { url: receiver.url, arrivals, captured, close: () => receiver.stop() };
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function runConcurrently(workers: number, until: () => boolean, task: (worker: number) => Promise<void>): Promise<void> {
-  await Promise.all(
-    Array.from({ length: workers }, async (_, w) => {
-      while (!until()) await task(w);
-    }),
-  );
+  await Promise.all(Array.from({ length: workers }, async (_, w) => { while (!until()) await task(w); }));
 }
 
 /** The acquirer's own latency for one send-bill, measured straight at the sandbox. */
 async function measureSandbox(stack: RunningStack, count: number): Promise<number[]> {
   const sample: number[] = [];
   let n = 0;
-  await runConcurrently(
-    cashiers,
-    () => n >= count,
-    async (w) => {
-      const i = n++;
-      const device = `bench-direct-${w}-${i}`;
-      const t0 = performance.now();
-      const res = await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills`, {
-        body: {
-          paymentId: crypto.randomUUID(),
-          pspReference: `BENCH${i}`,
-          amount: '1.00',
-          currency: 'EUR',
-          reference: `direct-${i}`,
-          modes: ['CARD'],
-          timeoutSeconds: 60,
-        },
-      });
-      sample.push(performance.now() - t0);
-      if (res.status === 201) await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills/${res.body.acquirerRef}/withdraw`);
-    },
-  );
+  await runConcurrently(cashiers, () => n >= count, async (w) => {
+    const i = n++;
+    const device = `bench-direct-${w}-${i}`;
+    const t0 = performance.now();
+    const res = await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills`, {
+      body: { paymentId: crypto.randomUUID(), pspReference: `BENCH${i}`, amount: '1.00', currency: 'EUR', reference: `direct-${i}`, modes: ['CARD'], timeoutSeconds: 60 },
+    });
+    sample.push(performance.now() - t0);
+    if (res.status === 201) await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills/${res.body.acquirerRef}/withdraw`);
+  });
   return sample;
 }
 
 /** One create request: its latency, and when and on which device it ran (for the acquirer time inside it). */
-interface CreateRecord {
-  deviceId: string;
-  startedAt: number;
-  endedAt: number;
-  latencyMs: number;
-}
+interface CreateRecord { deviceId: string; startedAt: number; endedAt: number; latencyMs: number }
 
 let seq = 0;
 async function createPayment(stack: RunningStack, shop: Shop, till: Till, records: CreateRecord[]) {
@@ -167,13 +136,8 @@ async function createPayment(stack: RunningStack, shop: Shop, till: Till, record
   const created = await request('POST', `${stack.apiUrl}/api/in-store/payments`, {
     key: shop.key,
     body: {
-      merchantExternalId: shop.merchantExternalId,
-      storeExternalId: shop.storeExternalId,
-      terminalExternalId: till.terminalExternalId,
-      amount: 12.5,
-      currency: 'EUR',
-      reference: `bench-${seq++}`,
-      requestedModes: ['CARD'],
+      merchantExternalId: shop.merchantExternalId, storeExternalId: shop.storeExternalId, terminalExternalId: till.terminalExternalId,
+      amount: 12.5, currency: 'EUR', reference: `bench-${seq++}`, requestedModes: ['CARD'],
     },
   });
   const latencyMs = performance.now() - t0;
@@ -208,29 +172,25 @@ async function closedLoop(stack: RunningStack, shop: Shop, receiver: Receiver) {
   const startedEpoch = epochNow();
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  await runConcurrently(
-    cashiers,
-    () => performance.now() >= deadline,
-    async (w) => {
-      const till = shop.tills[w]!;
-      try {
-        const created = await createPayment(stack, shop, till, records);
-        await pay(stack, till);
-        paidAt.set(created.pspReference, performance.now());
-        for (;;) {
-          const synced = await request('POST', `${stack.apiUrl}/api/in-store/payments/${created.id}/sync-status`, { key: shop.key });
-          if (synced.body?.status === 'CAPTURED') break;
-          if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${JSON.stringify(synced.body)}`);
-          await sleep(pollMs);
-        }
-        lifecycles++;
-      } catch (err) {
-        errors++;
-        if (errors <= 5) console.error(String(err));
-        await sleep(200);
+  await runConcurrently(cashiers, () => performance.now() >= deadline, async (w) => {
+    const till = shop.tills[w]!;
+    try {
+      const created = await createPayment(stack, shop, till, records);
+      await pay(stack, till);
+      paidAt.set(created.pspReference, performance.now());
+      for (;;) {
+        const synced = await request('POST', `${stack.apiUrl}/api/in-store/payments/${created.id}/sync-status`, { key: shop.key });
+        if (synced.body?.status === 'CAPTURED') break;
+        if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${JSON.stringify(synced.body)}`);
+        await sleep(pollMs);
       }
-    },
-  );
+      lifecycles++;
+    } catch (err) {
+      errors++;
+      if (errors <= 5) console.error(String(err));
+      await sleep(200);
+    }
+  });
   const elapsed = (performance.now() - started) / 1000;
   const endedEpoch = epochNow();
   await sleep(3000); // let the last deliveries land
@@ -265,24 +225,22 @@ async function openLoop(stack: RunningStack, shop: Shop, receiver: Receiver, rat
       noFreeTill++;
       continue;
     }
-    running.push(
-      (async () => {
-        try {
-          const created = await createPayment(stack, shop, till, records);
-          await pay(stack, till);
-          const paidAt = performance.now();
-          if (!(await receiver.captured(created.pspReference, 30_000))) throw new Error(`no PAYMENT_CAPTURED within 30 s for ${created.pspReference}`);
-          toWebhook.push(receiver.arrivals.get(created.pspReference)! - paidAt);
-          lifecycles++;
-        } catch (err) {
-          errors++;
-          if (errors <= 5) console.error(`open loop: ${String(err)}`);
-          await sleep(1000); // whatever was on the device is decided or withdrawn by then, mostly
-        } finally {
-          free.unshift(till);
-        }
-      })(),
-    );
+    running.push((async () => {
+      try {
+        const created = await createPayment(stack, shop, till, records);
+        await pay(stack, till);
+        const paidAt = performance.now();
+        if (!(await receiver.captured(created.pspReference, 30_000))) throw new Error(`no PAYMENT_CAPTURED within 30 s for ${created.pspReference}`);
+        toWebhook.push(receiver.arrivals.get(created.pspReference)! - paidAt);
+        lifecycles++;
+      } catch (err) {
+        errors++;
+        if (errors <= 5) console.error(`open loop: ${String(err)}`);
+        await sleep(1000); // whatever was on the device is decided or withdrawn by then, mostly
+      } finally {
+        free.unshift(till);
+      }
+    })());
   }
   await Promise.all(running);
   return { records, toWebhook, lifecycles, errors, noFreeTill, arrivals };
@@ -306,14 +264,11 @@ async function temporalWork(stack: RunningStack, since: number, until: number) {
 }
 
 /** The profiles of the service's threads, summarised over the closed loop (timed back from the process's exit). */
-function profileSummary(loop: { from: number; to: number } | undefined, stoppedAt: number): string | null {
+function profileSummary(loop: { fromUs: number; toUs: number } | undefined): string | null {
   if (!cpuProfDir) return null;
-  const files = fs
-    .readdirSync(cpuProfDir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => path.join(cpuProfDir, f));
+  const files = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(cpuProfDir, f));
   if (files.length === 0) return null;
-  const window = loop ? { fromBeforeEndMs: stoppedAt - loop.from, toBeforeEndMs: stoppedAt - loop.to, label: 'closed loop only' } : undefined;
+  const window = loop ? { ...loop, label: 'closed loop only' } : undefined;
   const text = files.map((f) => summarise(f, window)).join('\n');
   fs.writeFileSync(path.join(cpuProfDir, 'summary.md'), text);
   return path.join(cpuProfDir, 'summary.md');
@@ -339,16 +294,11 @@ function printTable(r: Record<string, any>): void {
     'open loop customer to webhook, nobody polling (ms)': r.openLoop.customerToWebhookMs ?? {},
   });
   const w = r.temporalWorkPerLifecycle;
-  console.log(
-    `${r.database}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`,
-  );
-  if (w)
-    console.log(
-      `per lifecycle (from the server's histories, ${w.lifecyclesCounted} counted): ${w.workflowStarts} workflow starts, ${w.workflowTasks} workflow tasks, ${w.activityTasks} activity tasks, ${w.localActivities} local activities, ${w.historyEvents} history events`,
-    );
-  console.log(
-    `open loop: ${r.openLoop.lifecycles} of ${r.openLoop.arrivals} arrivals, ${r.openLoop.errors} errors, ${r.openLoop.noFreeTill} without a free till`,
-  );
+  console.log(`${r.database}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`);
+  if (w) console.log(`per lifecycle (from the server's histories, ${w.lifecyclesCounted} counted): ${w.workflowStarts} workflow starts, ${w.workflowTasks} workflow tasks, ${w.activityTasks} activity tasks, ${w.localActivities} local activities, ${w.historyEvents} history events`);
+  if (r.databasePerLifecycle) console.log(`database per lifecycle (pg_stat_database): ${Object.entries(r.databasePerLifecycle).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (r.cpuMsPerLifecycle) console.log(`CPU ms per lifecycle (closed loop, from /proc): ${Object.entries(r.cpuMsPerLifecycle).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`open loop: ${r.openLoop.lifecycles} of ${r.openLoop.arrivals} arrivals, ${r.openLoop.errors} errors, ${r.openLoop.noFreeTill} without a free till`);
 }
 
 async function main(): Promise<void> {
@@ -356,28 +306,23 @@ async function main(): Promise<void> {
   console.log(`service ready; its log: ${stack.logFile}`);
   const receiver = await startReceiver();
   let result: Record<string, unknown>;
-  let loop: { from: number; to: number } | undefined;
+  let loop: { fromUs: number; toUs: number } | undefined;
   try {
     const tills = cashiers;
     const shop = await openShop({ name: 'bench', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills, receiverUrl: receiver.url });
     if (hold) {
-      result = {
-        database,
-        cashiers,
-        hold: await holdOpenPayments({
-          stack,
-          shop,
-          count: hold,
-          cashiers,
-          create: (till) => createPayment(stack, shop, till, []),
-          pay: (till) => pay(stack, till),
-        }),
-      };
+      result = { database, cashiers, hold: await holdOpenPayments({ stack, shop, count: hold, cashiers, create: (till) => createPayment(stack, shop, till, []), pay: (till) => pay(stack, till) }) };
     } else {
       const sandboxSample = await measureSandbox(stack, 400);
       const empty = await measureEmptyUpdateWithStart(stack.temporalAddress, cashiers, emptySeconds);
+      const dbBefore = await dbCounters(stack.databaseUrl);
+      const cpuBefore = cpuByRole(stack.pid);
+      const loopFromUs = monotonicUs();
       const closed = await closedLoop(stack, shop, receiver);
-      loop = { from: closed.startedEpoch, to: closed.endedEpoch };
+      loop = { fromUs: loopFromUs, toUs: monotonicUs() };
+      const cpuMs = cpuPerLifecycle(cpuBefore, cpuByRole(stack.pid), closed.lifecycles);
+      await sleep(1500); // statistics reach pg_stat_database at most once a second
+      const db = perLifecycle(dbBefore, await dbCounters(stack.databaseUrl), closed.lifecycles);
       const createOverhead = await overheads(stack, closed.records, closed.startedEpoch);
       const work = await temporalWork(stack, closed.startedEpoch, closed.endedEpoch);
       const lifecyclesPerSecond = round(closed.lifecycles / closed.elapsed);
@@ -389,11 +334,8 @@ async function main(): Promise<void> {
       const sandbox = summary(sandboxSample);
       const emptyLatency = summary(empty.latencies);
       result = {
-        database,
-        cashiers,
-        seconds,
-        lifecycles: closed.lifecycles,
-        lifecyclesPerSecond,
+        database, cashiers, seconds,
+        lifecycles: closed.lifecycles, lifecyclesPerSecond,
         createLatencyMs: create,
         sandboxLatencyMs: pair(sandbox),
         createOverheadMs: pair(sampled(createOverhead)),
@@ -404,13 +346,10 @@ async function main(): Promise<void> {
         createToEmptyRatio: { p50: ratio(create.p50, emptyLatency.p50), p99: ratio(create.p99, emptyLatency.p99) },
         lifecycleToEmptyRatio: ratio(lifecyclesPerSecond, empty.perSecond),
         temporalWorkPerLifecycle: work,
+        cpuMsPerLifecycle: cpuMs,
+        databasePerLifecycle: db,
         openLoop: {
-          ratePerSecond: rate,
-          seconds: openSeconds,
-          arrivals: open.arrivals,
-          lifecycles: open.lifecycles,
-          errors: open.errors,
-          noFreeTill: open.noFreeTill,
+          ratePerSecond: rate, seconds: openSeconds, arrivals: open.arrivals, lifecycles: open.lifecycles, errors: open.errors, noFreeTill: open.noFreeTill,
           createLatencyMs: pair(sampled(open.records.map((r) => r.latencyMs))),
           customerToWebhookMs: pair(sampled(open.toWebhook)),
         },
@@ -423,7 +362,7 @@ async function main(): Promise<void> {
     await receiver.close();
     await stack.stop();
   }
-  const profile = profileSummary(loop, epochNow());
+  const profile = profileSummary(loop);
   if (profile) result.cpuProfileSummary = profile;
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
