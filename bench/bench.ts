@@ -298,6 +298,10 @@ function printTable(r: Record<string, any>): void {
   if (w) console.log(`per lifecycle (from the server's histories, ${w.lifecyclesCounted} counted): ${w.workflowStarts} workflow starts, ${w.workflowTasks} workflow tasks, ${w.activityTasks} activity tasks, ${w.localActivities} local activities, ${w.historyEvents} history events`);
   if (r.databasePerLifecycle) console.log(`database per lifecycle (pg_stat_database): ${Object.entries(r.databasePerLifecycle).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (r.cpuMsPerLifecycle) console.log(`CPU ms per lifecycle (closed loop, from /proc): ${Object.entries(r.cpuMsPerLifecycle).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const o = r.openLoop.perLifecycle;
+  if (o.temporalWork) console.log(`open loop per lifecycle: ${o.temporalWork.workflowStarts} workflow starts, ${o.temporalWork.workflowTasks} workflow tasks, ${o.temporalWork.activityTasks} activity tasks, ${o.temporalWork.localActivities} local activities, ${o.temporalWork.historyEvents} history events`);
+  if (o.database) console.log(`open loop database per lifecycle: ${Object.entries(o.database).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (o.cpuMs) console.log(`open loop CPU ms per lifecycle: ${Object.entries(o.cpuMs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`open loop: ${r.openLoop.lifecycles} of ${r.openLoop.arrivals} arrivals, ${r.openLoop.errors} errors, ${r.openLoop.noFreeTill} without a free till`);
 }
 
@@ -328,7 +332,16 @@ async function main(): Promise<void> {
       const lifecyclesPerSecond = round(closed.lifecycles / closed.elapsed);
       const rate = Number(arg('rate', String(Math.max(1, round(lifecyclesPerSecond / 2)))));
       const openShopTills = await openShop({ name: 'bench-open', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: 40, receiverUrl: receiver.url });
+      // The same counts over the open loop, where nobody polls: they depend on nothing but the lifecycle.
+      const openDbBefore = await dbCounters(stack.databaseUrl);
+      const openCpuBefore = cpuByRole(stack.pid);
+      const openFrom = epochNow();
       const open = await openLoop(stack, openShopTills, receiver, rate);
+      const openTo = epochNow();
+      const openCpu = cpuPerLifecycle(openCpuBefore, cpuByRole(stack.pid), open.lifecycles);
+      await sleep(1500);
+      const openDb = perLifecycle(openDbBefore, await dbCounters(stack.databaseUrl), open.lifecycles);
+      const openWork = await temporalWork(stack, openFrom, openTo);
 
       const create = summary(closed.records.map((r) => r.latencyMs));
       const sandbox = summary(sandboxSample);
@@ -352,6 +365,7 @@ async function main(): Promise<void> {
           ratePerSecond: rate, seconds: openSeconds, arrivals: open.arrivals, lifecycles: open.lifecycles, errors: open.errors, noFreeTill: open.noFreeTill,
           createLatencyMs: pair(sampled(open.records.map((r) => r.latencyMs))),
           customerToWebhookMs: pair(sampled(open.toWebhook)),
+          perLifecycle: { temporalWork: openWork, database: openDb, cpuMs: openCpu },
         },
         webhooksDelivered: closed.toWebhook.length,
         voidWindowMinutes: Number(voidWindowMinutes),
