@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { HttpAcquirer } from './acquirer/httpAdapter';
 import { startSandboxServer } from './acquirer/sandbox/server';
@@ -99,7 +99,9 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     stops.push(() => db.$disconnect());
     await refuseSandboxWithLiveKeys(config, db);
 
-    const connection = await Connection.connect({ address: targets.temporalAddress });
+    // One native connection (the SDK's Rust core) for the client and the worker: the client's gRPC
+    // calls cost no JavaScript encoding on this process's event loop (docs/benchmark.md).
+    const connection = await NativeConnection.connect({ address: targets.temporalAddress });
     stops.push(() => connection.close());
     await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
     const tracing = startTracing(config);
@@ -108,14 +110,13 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     running.client = client;
 
     if (services.has('worker')) {
-      const nativeConnection = await NativeConnection.connect({ address: targets.temporalAddress });
       const worker = await createWorker({
         config,
         db,
         acquirer,
         temporal: client,
         logger: logger.child({ part: 'worker' }),
-        connection: nativeConnection,
+        connection,
         plugins: tracing ? [tracing.plugin] : [],
       });
       running.worker = worker;
@@ -123,7 +124,6 @@ export async function startService(config: Config, targets: ServiceTargets, logg
       stops.push(async () => {
         if (worker.getState() === 'RUNNING') worker.shutdown();
         await done.catch((err) => logger.error({ err }, 'worker stopped with an error'));
-        await nativeConnection.close();
       });
       // The reconciliation sweep (payments): a Schedule on this worker's task queue.
       await ensureSweepSchedule(client, config, logger.child({ part: 'sweep' }));

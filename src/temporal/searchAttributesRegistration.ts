@@ -1,4 +1,5 @@
 import type { Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
 
@@ -6,7 +7,7 @@ import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAtt
  * Registers the payment search attributes on an external Temporal cluster (the dev server gets
  * them on its command line). Safe to call on every start.
  */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+export async function ensureSearchAttributes(connection: Pick<Connection | NativeConnection, 'operatorService'>, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const missing = PAYMENT_SEARCH_ATTRIBUTES.filter((a) => !(a.name in (existing.customAttributes ?? {})));
   if (missing.length === 0) return;
