@@ -53,7 +53,9 @@ const cpuProfDir = arg('cpu-prof', '') ? path.resolve(arg('cpu-prof', '')) : '';
 const TASK_QUEUE = 'in-store-payments';
 
 if (database === 'postgresql' && !process.env.DATABASE_URL) {
-  const res = spawnSync(path.join(ROOT, 'scripts', 'with-postgres.sh'), [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  const res = spawnSync(path.join(ROOT, 'scripts', 'with-postgres.sh'), [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
   process.exit(res.status ?? 1);
 }
 
@@ -65,9 +67,12 @@ function startBenchStack(): Promise<RunningStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-bench-'));
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   const env: Record<string, string> = {
-    LOG_LEVEL: 'warn', WEBHOOK_ALLOW_INSECURE: 'true', TEMPORAL_ADDRESS: '',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_INSECURE: 'true',
+    TEMPORAL_ADDRESS: '',
     // the bench measures the service, not the limiter
-    RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000',
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
     VOID_WINDOW_MINUTES: voidWindowMinutes,
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
@@ -98,36 +103,64 @@ async function startReceiver() {
     arrivals.has(psp)
       ? Promise.resolve(true)
       : new Promise((resolve) => {
-          const timer = setTimeout(() => { waiters.delete(psp); resolve(false); }, timeoutMs);
-          waiters.set(psp, () => { clearTimeout(timer); waiters.delete(psp); resolve(true); });
+          const timer = setTimeout(() => {
+            waiters.delete(psp);
+            resolve(false);
+          }, timeoutMs);
+          waiters.set(psp, () => {
+            clearTimeout(timer);
+            waiters.delete(psp);
+            resolve(true);
+          });
         });
   return { url: receiver.url, arrivals, captured, close: () => receiver.stop() };
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function runConcurrently(workers: number, until: () => boolean, task: (worker: number) => Promise<void>): Promise<void> {
-  await Promise.all(Array.from({ length: workers }, async (_, w) => { while (!until()) await task(w); }));
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      while (!until()) await task(w);
+    }),
+  );
 }
 
 /** The acquirer's own latency for one send-bill, measured straight at the sandbox. */
 async function measureSandbox(stack: RunningStack, count: number): Promise<number[]> {
   const sample: number[] = [];
   let n = 0;
-  await runConcurrently(cashiers, () => n >= count, async (w) => {
-    const i = n++;
-    const device = `bench-direct-${w}-${i}`;
-    const t0 = performance.now();
-    const res = await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills`, {
-      body: { paymentId: crypto.randomUUID(), pspReference: `BENCH${i}`, amount: '1.00', currency: 'EUR', reference: `direct-${i}`, modes: ['CARD'], timeoutSeconds: 60 },
-    });
-    sample.push(performance.now() - t0);
-    if (res.status === 201) await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills/${res.body.acquirerRef}/withdraw`);
-  });
+  await runConcurrently(
+    cashiers,
+    () => n >= count,
+    async (w) => {
+      const i = n++;
+      const device = `bench-direct-${w}-${i}`;
+      const t0 = performance.now();
+      const res = await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills`, {
+        body: {
+          paymentId: crypto.randomUUID(),
+          pspReference: `BENCH${i}`,
+          amount: '1.00',
+          currency: 'EUR',
+          reference: `direct-${i}`,
+          modes: ['CARD'],
+          timeoutSeconds: 60,
+        },
+      });
+      sample.push(performance.now() - t0);
+      if (res.status === 201) await request('POST', `${stack.sandboxUrl}/acquirer/v1/devices/${device}/bills/${res.body.acquirerRef}/withdraw`);
+    },
+  );
   return sample;
 }
 
 /** One create request: its latency, and when and on which device it ran (for the acquirer time inside it). */
-interface CreateRecord { deviceId: string; startedAt: number; endedAt: number; latencyMs: number }
+interface CreateRecord {
+  deviceId: string;
+  startedAt: number;
+  endedAt: number;
+  latencyMs: number;
+}
 
 let seq = 0;
 async function createPayment(stack: RunningStack, shop: Shop, till: Till, records: CreateRecord[]) {
@@ -136,8 +169,13 @@ async function createPayment(stack: RunningStack, shop: Shop, till: Till, record
   const created = await request('POST', `${stack.apiUrl}/api/in-store/payments`, {
     key: shop.key,
     body: {
-      merchantExternalId: shop.merchantExternalId, storeExternalId: shop.storeExternalId, terminalExternalId: till.terminalExternalId,
-      amount: 12.5, currency: 'EUR', reference: `bench-${seq++}`, requestedModes: ['CARD'],
+      merchantExternalId: shop.merchantExternalId,
+      storeExternalId: shop.storeExternalId,
+      terminalExternalId: till.terminalExternalId,
+      amount: 12.5,
+      currency: 'EUR',
+      reference: `bench-${seq++}`,
+      requestedModes: ['CARD'],
     },
   });
   const latencyMs = performance.now() - t0;
@@ -172,25 +210,29 @@ async function closedLoop(stack: RunningStack, shop: Shop, receiver: Receiver) {
   const startedEpoch = epochNow();
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  await runConcurrently(cashiers, () => performance.now() >= deadline, async (w) => {
-    const till = shop.tills[w]!;
-    try {
-      const created = await createPayment(stack, shop, till, records);
-      await pay(stack, till);
-      paidAt.set(created.pspReference, performance.now());
-      for (;;) {
-        const synced = await request('POST', `${stack.apiUrl}/api/in-store/payments/${created.id}/sync-status`, { key: shop.key });
-        if (synced.body?.status === 'CAPTURED') break;
-        if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${JSON.stringify(synced.body)}`);
-        await sleep(pollMs);
+  await runConcurrently(
+    cashiers,
+    () => performance.now() >= deadline,
+    async (w) => {
+      const till = shop.tills[w]!;
+      try {
+        const created = await createPayment(stack, shop, till, records);
+        await pay(stack, till);
+        paidAt.set(created.pspReference, performance.now());
+        for (;;) {
+          const synced = await request('POST', `${stack.apiUrl}/api/in-store/payments/${created.id}/sync-status`, { key: shop.key });
+          if (synced.body?.status === 'CAPTURED') break;
+          if (synced.status !== 200) throw new Error(`sync: ${synced.status} ${JSON.stringify(synced.body)}`);
+          await sleep(pollMs);
+        }
+        lifecycles++;
+      } catch (err) {
+        errors++;
+        if (errors <= 5) console.error(String(err));
+        await sleep(200);
       }
-      lifecycles++;
-    } catch (err) {
-      errors++;
-      if (errors <= 5) console.error(String(err));
-      await sleep(200);
-    }
-  });
+    },
+  );
   const elapsed = (performance.now() - started) / 1000;
   const endedEpoch = epochNow();
   await sleep(3000); // let the last deliveries land
@@ -225,22 +267,24 @@ async function openLoop(stack: RunningStack, shop: Shop, receiver: Receiver, rat
       noFreeTill++;
       continue;
     }
-    running.push((async () => {
-      try {
-        const created = await createPayment(stack, shop, till, records);
-        await pay(stack, till);
-        const paidAt = performance.now();
-        if (!(await receiver.captured(created.pspReference, 30_000))) throw new Error(`no PAYMENT_CAPTURED within 30 s for ${created.pspReference}`);
-        toWebhook.push(receiver.arrivals.get(created.pspReference)! - paidAt);
-        lifecycles++;
-      } catch (err) {
-        errors++;
-        if (errors <= 5) console.error(`open loop: ${String(err)}`);
-        await sleep(1000); // whatever was on the device is decided or withdrawn by then, mostly
-      } finally {
-        free.unshift(till);
-      }
-    })());
+    running.push(
+      (async () => {
+        try {
+          const created = await createPayment(stack, shop, till, records);
+          await pay(stack, till);
+          const paidAt = performance.now();
+          if (!(await receiver.captured(created.pspReference, 30_000))) throw new Error(`no PAYMENT_CAPTURED within 30 s for ${created.pspReference}`);
+          toWebhook.push(receiver.arrivals.get(created.pspReference)! - paidAt);
+          lifecycles++;
+        } catch (err) {
+          errors++;
+          if (errors <= 5) console.error(`open loop: ${String(err)}`);
+          await sleep(1000); // whatever was on the device is decided or withdrawn by then, mostly
+        } finally {
+          free.unshift(till);
+        }
+      })(),
+    );
   }
   await Promise.all(running);
   return { records, toWebhook, lifecycles, errors, noFreeTill, arrivals };
@@ -266,7 +310,10 @@ async function temporalWork(stack: RunningStack, since: number, until: number) {
 /** The profiles of the service's threads, summarised over the closed loop (timed back from the process's exit). */
 function profileSummary(loop: { fromUs: number; toUs: number } | undefined): string | null {
   if (!cpuProfDir) return null;
-  const files = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(cpuProfDir, f));
+  const files = fs
+    .readdirSync(cpuProfDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(cpuProfDir, f));
   if (files.length === 0) return null;
   const window = loop ? { ...loop, label: 'closed loop only' } : undefined;
   const text = files.map((f) => summarise(f, window)).join('\n');
@@ -294,15 +341,45 @@ function printTable(r: Record<string, any>): void {
     'open loop customer to webhook, nobody polling (ms)': r.openLoop.customerToWebhookMs ?? {},
   });
   const w = r.temporalWorkPerLifecycle;
-  console.log(`${r.database}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`);
-  if (w) console.log(`per lifecycle (from the server's histories, ${w.lifecyclesCounted} counted): ${w.workflowStarts} workflow starts, ${w.workflowTasks} workflow tasks, ${w.activityTasks} activity tasks, ${w.localActivities} local activities, ${w.historyEvents} history events`);
-  if (r.databasePerLifecycle) console.log(`database per lifecycle (pg_stat_database): ${Object.entries(r.databasePerLifecycle).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (r.cpuMsPerLifecycle) console.log(`CPU ms per lifecycle (closed loop, from /proc): ${Object.entries(r.cpuMsPerLifecycle).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `${r.database}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`,
+  );
+  if (w)
+    console.log(
+      `per lifecycle (from the server's histories, ${w.lifecyclesCounted} counted): ${w.workflowStarts} workflow starts, ${w.workflowTasks} workflow tasks, ${w.activityTasks} activity tasks, ${w.localActivities} local activities, ${w.historyEvents} history events`,
+    );
+  if (r.databasePerLifecycle)
+    console.log(
+      `database per lifecycle (pg_stat_database): ${Object.entries(r.databasePerLifecycle)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+  if (r.cpuMsPerLifecycle)
+    console.log(
+      `CPU ms per lifecycle (closed loop, from /proc): ${Object.entries(r.cpuMsPerLifecycle)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
   const o = r.openLoop.perLifecycle;
-  if (o.temporalWork) console.log(`open loop per lifecycle: ${o.temporalWork.workflowStarts} workflow starts, ${o.temporalWork.workflowTasks} workflow tasks, ${o.temporalWork.activityTasks} activity tasks, ${o.temporalWork.localActivities} local activities, ${o.temporalWork.historyEvents} history events`);
-  if (o.database) console.log(`open loop database per lifecycle: ${Object.entries(o.database).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (o.cpuMs) console.log(`open loop CPU ms per lifecycle: ${Object.entries(o.cpuMs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  console.log(`open loop: ${r.openLoop.lifecycles} of ${r.openLoop.arrivals} arrivals, ${r.openLoop.errors} errors, ${r.openLoop.noFreeTill} without a free till`);
+  if (o.temporalWork)
+    console.log(
+      `open loop per lifecycle: ${o.temporalWork.workflowStarts} workflow starts, ${o.temporalWork.workflowTasks} workflow tasks, ${o.temporalWork.activityTasks} activity tasks, ${o.temporalWork.localActivities} local activities, ${o.temporalWork.historyEvents} history events`,
+    );
+  if (o.database)
+    console.log(
+      `open loop database per lifecycle: ${Object.entries(o.database)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+  if (o.cpuMs)
+    console.log(
+      `open loop CPU ms per lifecycle: ${Object.entries(o.cpuMs)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+  console.log(
+    `open loop: ${r.openLoop.lifecycles} of ${r.openLoop.arrivals} arrivals, ${r.openLoop.errors} errors, ${r.openLoop.noFreeTill} without a free till`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -315,7 +392,18 @@ async function main(): Promise<void> {
     const tills = cashiers;
     const shop = await openShop({ name: 'bench', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills, receiverUrl: receiver.url });
     if (hold) {
-      result = { database, cashiers, hold: await holdOpenPayments({ stack, shop, count: hold, cashiers, create: (till) => createPayment(stack, shop, till, []), pay: (till) => pay(stack, till) }) };
+      result = {
+        database,
+        cashiers,
+        hold: await holdOpenPayments({
+          stack,
+          shop,
+          count: hold,
+          cashiers,
+          create: (till) => createPayment(stack, shop, till, []),
+          pay: (till) => pay(stack, till),
+        }),
+      };
     } else {
       const sandboxSample = await measureSandbox(stack, 400);
       const empty = await measureEmptyUpdateWithStart(stack.temporalAddress, cashiers, emptySeconds);
@@ -347,8 +435,11 @@ async function main(): Promise<void> {
       const sandbox = summary(sandboxSample);
       const emptyLatency = summary(empty.latencies);
       result = {
-        database, cashiers, seconds,
-        lifecycles: closed.lifecycles, lifecyclesPerSecond,
+        database,
+        cashiers,
+        seconds,
+        lifecycles: closed.lifecycles,
+        lifecyclesPerSecond,
         createLatencyMs: create,
         sandboxLatencyMs: pair(sandbox),
         createOverheadMs: pair(sampled(createOverhead)),
@@ -362,7 +453,12 @@ async function main(): Promise<void> {
         cpuMsPerLifecycle: cpuMs,
         databasePerLifecycle: db,
         openLoop: {
-          ratePerSecond: rate, seconds: openSeconds, arrivals: open.arrivals, lifecycles: open.lifecycles, errors: open.errors, noFreeTill: open.noFreeTill,
+          ratePerSecond: rate,
+          seconds: openSeconds,
+          arrivals: open.arrivals,
+          lifecycles: open.lifecycles,
+          errors: open.errors,
+          noFreeTill: open.noFreeTill,
           createLatencyMs: pair(sampled(open.records.map((r) => r.latencyMs))),
           customerToWebhookMs: pair(sampled(open.toWebhook)),
           perLifecycle: { temporalWork: openWork, database: openDb, cpuMs: openCpu },

@@ -8,7 +8,12 @@ import fs from 'node:fs';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-interface ProcInfo { pid: number; ppid: number; cpuMs: number; cmdline: string }
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  cpuMs: number;
+  cmdline: string;
+}
 
 function read(pid: number): ProcInfo | null {
   try {
@@ -36,7 +41,11 @@ function role(cmdline: string): string {
 /** CPU ms by role, over the process tree under rootPid. */
 export function cpuByRole(rootPid: number | undefined): Record<string, number> | null {
   if (!rootPid || !fs.existsSync('/proc/self/stat')) return null;
-  const all = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => read(Number(d))).filter((p): p is ProcInfo => p !== null);
+  const all = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => read(Number(d)))
+    .filter((p): p is ProcInfo => p !== null);
   const children = new Map<number, ProcInfo[]>();
   for (const p of all) (children.get(p.ppid) ?? children.set(p.ppid, []).get(p.ppid)!).push(p);
   const out: Record<string, number> = {};
@@ -52,7 +61,11 @@ export function cpuByRole(rootPid: number | undefined): Record<string, number> |
 }
 
 /** The CPU ms each role spent between two readings, per lifecycle. */
-export function cpuPerLifecycle(before: Record<string, number> | null, after: Record<string, number> | null, lifecycles: number): Record<string, number> | null {
+export function cpuPerLifecycle(
+  before: Record<string, number> | null,
+  after: Record<string, number> | null,
+  lifecycles: number,
+): Record<string, number> | null {
   if (!before || !after || lifecycles === 0) return null;
   const out: Record<string, number> = {};
   for (const [r, ms] of Object.entries(after)) out[r] = Math.round(((ms - (before[r] ?? 0)) / lifecycles) * 10) / 10;

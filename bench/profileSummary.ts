@@ -7,9 +7,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-interface Frame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: Frame; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number }
+interface Frame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: Frame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -41,7 +55,8 @@ function requestType(file: string): string {
   if (file.startsWith('src/acquirer/sandbox/')) return 'sandbox acquirer (its HTTP calls and state file)';
   if (file.startsWith('src/acquirer/')) return 'acquirer client (service side)';
   if (/^src\/http\/routes\/acquirerNotifications/.test(file)) return 'acquirer notifications (API)';
-  if (/^src\/(http\/routes\/payments|payments\/(createPayment|operations|workflowCalls|workflowStart|record|coalesce))/.test(file)) return 'payment requests: create, sync-status (API)';
+  if (/^src\/(http\/routes\/payments|payments\/(createPayment|operations|workflowCalls|workflowStart|record|coalesce))/.test(file))
+    return 'payment requests: create, sync-status (API)';
   if (file.startsWith('src/http/') || file.startsWith('src/auth/')) return 'API middleware (auth, rate limit, routing, errors)';
   if (file.startsWith('activities/payments/') || file.startsWith('src/payments/')) return 'payment activities (projection, acquirer calls)';
   if (file.startsWith('activities/webhooks/') || file.startsWith('src/webhooks/')) return 'webhook publishing and delivery';
@@ -54,7 +69,11 @@ function requestType(file: string): string {
  * A part of the profile, in microseconds of the monotonic clock, which V8 uses for a profile's
  * times and process.hrtime reads in any process of the machine (Linux).
  */
-export interface ProfileWindow { fromUs: number; toUs: number; label: string }
+export interface ProfileWindow {
+  fromUs: number;
+  toUs: number;
+  label: string;
+}
 
 export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
@@ -69,7 +88,10 @@ export function summarise(file: string, window?: ProfileWindow): string {
     const deltas: number[] = [];
     p.samples.forEach((id, i) => {
       t += p.timeDeltas[i] ?? 0;
-      if (t >= from && t <= to) { keep.push(id); deltas.push(p.timeDeltas[i] ?? 0); }
+      if (t >= from && t <= to) {
+        keep.push(id);
+        deltas.push(p.timeDeltas[i] ?? 0);
+      }
     });
     p.samples = keep;
     p.timeDeltas = deltas;
@@ -110,7 +132,11 @@ export function summarise(file: string, window?: ProfileWindow): string {
   }
   const table = (title: string, m: Map<string, number>, n: number): string => {
     const rows = [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
-    return [`| ${title} | ms | share of busy |`, '| --- | ---: | ---: |', ...rows.map(([k, v]) => `| ${k.replace(/\|/g, '\\|')} | ${Math.round(v)} | ${((v / busy) * 100).toFixed(1)} % |`)].join('\n');
+    return [
+      `| ${title} | ms | share of busy |`,
+      '| --- | ---: | ---: |',
+      ...rows.map(([k, v]) => `| ${k.replace(/\|/g, '\\|')} | ${Math.round(v)} | ${((v / busy) * 100).toFixed(1)} % |`),
+    ].join('\n');
   };
   const wall = (p.endTime - p.startTime) / 1000;
   return [

@@ -12,6 +12,8 @@ import { freePort } from '../src/process/freePort';
 
 export interface RunningStack {
   apiUrl: string;
+  /** GET /metrics of the service process (its own loopback port, from the ready line). */
+  metricsUrl?: string;
   sandboxUrl: string;
   databaseUrl: string;
   temporalAddress: string;
@@ -52,7 +54,12 @@ export async function startStack(opts: {
     stdio: ['ignore', 'pipe', log],
   });
   let exited = false;
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => { exited = true; resolve(code); }));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
 
   const stop = async (): Promise<void> => {
     if (!exited) {
@@ -88,9 +95,10 @@ export async function startStack(opts: {
 
   const api = /\bapi=(\S+)/.exec(ready)?.[1];
   const sandbox = /\bsandbox=(\S+)/.exec(ready)?.[1];
+  const metrics = /\bmetrics=(\S+)/.exec(ready)?.[1];
   if (!api || !sandbox) {
     await stop();
     throw new Error(`unexpected ready line: ${ready}`);
   }
-  return { apiUrl: api, sandboxUrl: sandbox, databaseUrl, temporalAddress, logFile, pid: child.pid, stop };
+  return { apiUrl: api, sandboxUrl: sandbox, metricsUrl: metrics, databaseUrl, temporalAddress, logFile, pid: child.pid, stop };
 }
