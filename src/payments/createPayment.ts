@@ -115,7 +115,9 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
         const open = await findOpenWithReference(db, sameBill);
         if (open) return replay(deps, open, principal);
       }
-      const busy = await db.payment.findFirst({ where: { terminalExternalId: terminal.externalId, mode: principal.mode, status: { in: [...ON_DEVICE_STATUSES] } } });
+      const busy = await db.payment.findFirst({
+        where: { terminalExternalId: terminal.externalId, mode: principal.mode, status: { in: [...ON_DEVICE_STATUSES] } },
+      });
       if (busy) {
         const other = busy.reference ? ` (reference ${busy.reference})` : '';
         return { payment: await insertRefused(db, row, `another bill${other} is open on terminal ${terminal.externalId}`, now), replayed: false };
