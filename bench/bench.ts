@@ -402,6 +402,7 @@ async function main(): Promise<void> {
           cashiers,
           create: (till) => createPayment(stack, shop, till, []),
           pay: (till) => pay(stack, till),
+          captured: receiver.captured,
         }),
       };
     } else {

@@ -24,6 +24,8 @@ export async function holdOpenPayments(opts: {
   cashiers: number;
   create: (till: Till) => Promise<{ pspReference: string }>;
   pay: (till: Till) => Promise<void>;
+  /** Resolves true once PAYMENT_CAPTURED of that payment arrived (its bill is then off the terminal in the service too). */
+  captured: (pspReference: string, timeoutMs: number) => Promise<boolean>;
 }) {
   const { stack, shop, count } = opts;
   const rssBefore = await rssMiB(stack.metricsUrl);
@@ -36,15 +38,11 @@ export async function holdOpenPayments(opts: {
       while (n < count) {
         n++;
         try {
-          await opts.create(till);
+          const created = await opts.create(till);
           await opts.pay(till);
+          // the till takes the next payment once the service has this one CAPTURED (one open bill per terminal)
+          if (!(await opts.captured(created.pspReference, 60_000))) throw new Error(`no PAYMENT_CAPTURED within 60 s for ${created.pspReference}`);
           made++;
-          // the bill leaves the device with the customer's payment; wait until the till takes the next
-          for (let i = 0; i < 50; i++) {
-            const device = await request('GET', `${stack.sandboxUrl}/sim/devices/${till.deviceId}`);
-            if (device.body?.currentBill === null) break;
-            await new Promise((r) => setTimeout(r, 50));
-          }
         } catch (err) {
           errors++;
           if (errors <= 5) console.error(`hold: ${String(err)}`);
