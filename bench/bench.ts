@@ -15,6 +15,10 @@
  * of the service's processes, summarised into DIR/summary.md), --hold N (only the memory mode:
  * N payments captured and left open inside their void window, then the service's RSS).
  * With `--database postgresql` and no DATABASE_URL it runs itself under scripts/with-postgres.sh.
+ *
+ * `--temporal server` (PostgreSQL implied): the production shape instead of `npm start`'s one
+ * process on the dev server: the Temporal server on PostgreSQL (`npm run temporal-server`), one
+ * process with the API and the sandbox, and two worker processes.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,6 +36,8 @@ import { dbCounters, perLifecycle } from './dbWork';
 import { cpuByRole, cpuPerLifecycle } from './processCpu';
 import { countTemporalWork } from './temporalWork';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
+import { mainProcess, type ServiceProcess } from '../support/serviceProcess';
+import { freeServerPort, postgresTargetFromUrl, startTemporalServer, type RunningTemporalServer } from '../scripts/temporal-server/server';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -42,8 +48,11 @@ function arg(name: string, fallback: string): string {
 
 const seconds = Number(arg('seconds', '30'));
 const cashiers = Number(arg('cashiers', '20'));
-const database = arg('database', 'embedded') as 'embedded' | 'postgresql';
-const out = arg('out', path.join(ROOT, 'bench', 'results', `bench-${database}.json`));
+const temporal = arg('temporal', 'dev') as 'dev' | 'server';
+if (temporal !== 'dev' && temporal !== 'server') throw new Error('--temporal: dev or server');
+const database = (temporal === 'server' ? 'postgresql' : arg('database', 'embedded')) as 'embedded' | 'postgresql';
+const out = arg('out', path.join(ROOT, 'bench', 'results', `bench-${database}${temporal === 'server' ? '-temporal-server' : ''}.json`));
+const WORKER_PROCESSES = 2;
 const pollMs = Number(arg('poll-ms', '100'));
 const openSeconds = Number(arg('open-seconds', String(Math.min(seconds, 20))));
 const emptySeconds = Number(arg('empty-seconds', String(Math.min(seconds, 10))));
@@ -62,8 +71,17 @@ if (database === 'postgresql' && !process.env.DATABASE_URL) {
 const epochNow = (): number => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The whole service as `npm start` runs it, on free ports and a throw-away DATA_DIR. */
-function startBenchStack(): Promise<RunningStack> {
+interface BenchStack extends RunningStack {
+  /** What runs where, for the report. */
+  shape: string;
+}
+
+/**
+ * `--temporal dev`: the whole service as `npm start` runs it. `--temporal server`: the Temporal
+ * server, the API with the sandbox in one process, and two worker processes. On free ports and a
+ * throw-away folder.
+ */
+async function startBenchStack(): Promise<BenchStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-bench-'));
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   const env: Record<string, string> = {
@@ -77,7 +95,44 @@ function startBenchStack(): Promise<RunningStack> {
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
   const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
-  return startStack({ root: ROOT, dataDir, env, readyTimeoutMs: 300_000, nodeArgs });
+  if (temporal === 'dev') {
+    const stack = await startStack({ root: ROOT, dataDir, env, readyTimeoutMs: 300_000, nodeArgs });
+    return { ...stack, shape: 'one process (API, worker, sandbox) on the Temporal dev server' };
+  }
+  const serverLog = fs.createWriteStream(path.join(dataDir, 'temporal-server.log'));
+  let server: RunningTemporalServer | undefined;
+  let stack: RunningStack | undefined;
+  const workers: ServiceProcess[] = [];
+  const stopAll = async (): Promise<void> => {
+    await stack?.stop().catch(() => undefined);
+    await Promise.all(workers.map((w) => w.stop(30_000).catch(() => undefined)));
+    await server?.stop().catch(() => undefined);
+    serverLog.end();
+  };
+  try {
+    server = await startTemporalServer(
+      { host: '127.0.0.1', port: await freeServerPort(), namespace: 'default', database: postgresTargetFromUrl(process.env.DATABASE_URL!) },
+      (line) => serverLog.write(`${line}\n`),
+    );
+    stack = await startStack({ root: ROOT, dataDir, env: { ...env, TEMPORAL_ADDRESS: server.address, SERVICES: 'api,sandbox' }, readyTimeoutMs: 300_000, nodeArgs });
+    const sandboxUrl = stack.sandboxUrl;
+    for (let i = 1; i <= WORKER_PROCESSES; i++) {
+      const workerDir = path.join(dataDir, `worker-${i}`);
+      fs.mkdirSync(workerDir);
+      const log = fs.createWriteStream(path.join(workerDir, 'service.log'));
+      const workerEnv = { ...process.env, ...env, SERVICES: 'worker', DATA_DIR: workerDir, HOST: '127.0.0.1', TEMPORAL_ADDRESS: server.address, SANDBOX_URL: sandboxUrl };
+      workers.push(mainProcess(`worker-${i}`, workerEnv, (line) => log.write(`${line}\n`)));
+    }
+    await Promise.all(workers.map((w) => w.start()));
+    return {
+      ...stack,
+      shape: `Temporal server ${server.address} on PostgreSQL, the API and the sandbox in one process, ${WORKER_PROCESSES} worker processes`,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
 }
 
 /** A loopback webhook receiver: arrival time per pspReference of PAYMENT_CAPTURED, and waiters for one. */
@@ -342,7 +397,7 @@ function printTable(r: Record<string, any>): void {
   });
   const w = r.temporalWorkPerLifecycle;
   console.log(
-    `${r.database}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`,
+    `${r.database}, Temporal ${r.temporal}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`,
   );
   if (w)
     console.log(
@@ -384,7 +439,7 @@ function printTable(r: Record<string, any>): void {
 
 async function main(): Promise<void> {
   const stack = await startBenchStack();
-  console.log(`service ready; its log: ${stack.logFile}`);
+  console.log(`service ready (${stack.shape}); its log: ${stack.logFile}`);
   const receiver = await startReceiver();
   let result: Record<string, unknown>;
   let loop: { fromUs: number; toUs: number } | undefined;
@@ -437,6 +492,8 @@ async function main(): Promise<void> {
       const emptyLatency = summary(empty.latencies);
       result = {
         database,
+        temporal,
+        shape: stack.shape,
         cashiers,
         seconds,
         lifecycles: closed.lifecycles,

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../src/config';
 import { TEMPORAL_DYNAMIC_CONFIG } from '../src/temporal/dynamicConfig';
+import { TEMPORAL_SERVER_VERSION } from '../scripts/temporal-server/build';
+import { searchAttributesSetting } from '../scripts/temporal-server/server';
 
 const compose = parse(fs.readFileSync(path.resolve(__dirname, '../docker-compose.yml'), 'utf8'), { merge: true });
 // Variables that make no sense in containers: the embedded parts are replaced by real servers.
@@ -37,8 +39,11 @@ it('runs the API, the worker and the sandbox as separate services on external Po
     expect(serviceEnv(name).TEMPORAL_ADDRESS).toBe('temporal:7233');
     expect(compose.services[name].healthcheck ?? compose.services[name].depends_on).toBeDefined();
   }
-  for (const name of ['postgres', 'temporal', 'api']) expect(compose.services[name].healthcheck).toBeDefined();
-  expect(compose.services['temporal-ui']).toBeDefined();
+  for (const name of ['postgres', 'temporal-db', 'api']) expect(compose.services[name].healthcheck).toBeDefined();
+  // Temporal is ready for them once its namespace and search attributes are set up.
+  for (const name of ['api', 'worker', 'temporal-ui']) {
+    expect(compose.services[name].depends_on['temporal-namespace']).toEqual({ condition: 'service_completed_successfully' });
+  }
 });
 
 it('has defaults in the compose file that the configuration module accepts', () => {
@@ -67,4 +72,24 @@ it('gives the Temporal server the settings the service relies on, the same as th
 it('publishes no port of the sandbox acquirer: its control endpoints take no credentials', () => {
   expect(compose.services.sandbox.ports).toBeUndefined();
   expect(serviceEnv('api').SANDBOX_URL).toBe('http://sandbox:3100');
+});
+
+it('runs the Temporal server that `npm run temporal-server` runs in CI: same version, settings and set-up', () => {
+  const { temporal, 'temporal-schema': schema, 'temporal-namespace': namespace } = compose.services;
+  expect(temporal.image).toBe(`temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+  for (const setup of [schema, namespace]) {
+    expect(setup.image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+    expect(setup.volumes).toContain('./deploy/temporal-setup.sh:/etc/temporal/setup.sh:ro');
+  }
+  expect(schema.command).toEqual(['sh', '/etc/temporal/setup.sh', 'schema']);
+  expect(namespace.command).toEqual(['sh', '/etc/temporal/setup.sh', 'namespace']);
+  // deploy/temporal-server.env: persistence, visibility and shard count, read by both.
+  expect(temporal.env_file).toEqual(['deploy/temporal-server.env']);
+  expect(schema.env_file).toEqual(['deploy/temporal-server.env']);
+  expect(temporal.depends_on['temporal-schema']).toEqual({ condition: 'service_completed_successfully' });
+  expect(namespace.environment.SEARCH_ATTRIBUTES).toBe(searchAttributesSetting());
+  expect(namespace.environment.TEMPORAL_NAMESPACE).toBe(serviceEnv('api').TEMPORAL_NAMESPACE);
+  const settings = fs.readFileSync(path.resolve(__dirname, '../deploy/temporal-server.env'), 'utf8');
+  expect(settings).toMatch(/^DB=postgres12$/m);
+  expect(settings).toMatch(/^NUM_HISTORY_SHARDS=4$/m);
 });

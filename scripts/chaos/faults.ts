@@ -7,9 +7,9 @@ import type { ChaosStack, PartName } from './stack';
  * The faults, injected one after another while the cashiers work. Each is recorded with its
  * window: from the injection until the part is back (its ready line) or the condition is lifted.
  * `blocking` windows are those during which the service cannot settle a payment at all (no worker,
- * nothing running, no acquirer, no database); the time-to-final figure leaves them out.
+ * nothing running, no Temporal, no acquirer, no database); the time-to-final figure leaves them out.
  */
-export type FaultKind = 'kill-worker' | 'kill-api' | 'kill-stack' | 'acquirer-unreachable' | 'receiver-down' | 'postgresql-restart';
+export type FaultKind = 'kill-worker' | 'kill-api' | 'kill-stack' | 'temporal-restart' | 'acquirer-unreachable' | 'receiver-down' | 'postgresql-restart';
 
 export interface FaultRecord {
   kind: FaultKind;
@@ -45,11 +45,14 @@ export interface FaultContext {
 
 /** Temporal TS SDK's default stickyQueueScheduleToStartTimeout. */
 export const STICKY_QUEUE_TIMEOUT_MS = 10_000;
+/** Temporal's default workflow task timeout: a task the killed server had handed out is retried after it. */
+export const WORKFLOW_TASK_TIMEOUT_MS = 10_000;
 
 const RECOVERY_MS: Record<FaultKind, number> = {
   'kill-worker': STICKY_QUEUE_TIMEOUT_MS,
   'kill-api': 0,
   'kill-stack': STICKY_QUEUE_TIMEOUT_MS, // the sticky queue is recorded with each workflow, so it outlives the dev server's restart
+  'temporal-restart': WORKFLOW_TASK_TIMEOUT_MS,
   'acquirer-unreachable': 0,
   'receiver-down': 0,
   'postgresql-restart': 0,
@@ -59,6 +62,7 @@ const BLOCKING: Record<FaultKind, boolean> = {
   'kill-worker': true,
   'kill-api': false, // the workflows settle payments without the API
   'kill-stack': true,
+  'temporal-restart': true,
   'acquirer-unreachable': true,
   'receiver-down': false, // deliveries are retried; payments are not affected
   'postgresql-restart': true,
@@ -96,7 +100,14 @@ async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRec
       await sleep(duration);
       await ctx.stack.startEverything();
       const db = ctx.stack.opts.database === 'embedded' ? ' and the embedded database' : '';
-      return { detail: `kill -9 of API, worker, sandbox, Temporal dev server${db}; down ${duration} ms; restarted on the same data` };
+      const temporal = ctx.stack.opts.temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
+      return { detail: `kill -9 of API, worker, sandbox, ${temporal}${db}; down ${duration} ms; restarted on the same data` };
+    }
+    case 'temporal-restart': {
+      const kind = ctx.stack.opts.temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
+      const pid = ctx.stack.temporal?.pid;
+      await ctx.stack.restartTemporal(duration);
+      return { detail: `kill -9 of the ${kind} (pid ${pid}), down ${duration} ms, restarted on the same data` };
     }
     case 'acquirer-unreachable':
       await setReachable(ctx, false);

@@ -12,6 +12,7 @@ export interface Target {
 
 export interface ChaosReport {
   database: string;
+  temporal: string;
   short: boolean;
   startedAt: string;
   durationSeconds: number;
@@ -39,6 +40,7 @@ const LIMIT = 20;
 
 export function buildReport(args: {
   database: string;
+  temporal: string;
   short: boolean;
   startedAt: number;
   cashiers: number;
@@ -68,6 +70,7 @@ export function buildReport(args: {
   ];
   return {
     database: args.database,
+    temporal: args.temporal,
     short: args.short,
     startedAt: new Date(args.startedAt).toISOString(),
     durationSeconds: round((Date.now() - args.startedAt) / 1000),
@@ -120,7 +123,7 @@ function table(rows: string[][]): string {
 
 export function formatReport(r: ChaosReport): string {
   const lines: string[] = [];
-  lines.push(`chaos report: ${r.database} database, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`);
+  lines.push(`chaos report: ${r.database} database, Temporal ${r.temporal === 'server' ? 'server' : 'dev server'}, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`);
   lines.push('');
   lines.push(
     table([

@@ -1,10 +1,11 @@
 /**
- * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--cashiers N] [--keep] [--verbose]`
+ * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server] [--cashiers N] [--keep] [--verbose]`
  *
- * The fault suite of issue 6. Starts its own stack as separate processes (Temporal dev server,
+ * The fault suite of issue 6. Starts its own stack as separate processes (Temporal: the dev server,
+ * or with `--temporal server` the Temporal server on PostgreSQL of `npm run temporal-server`;
  * database, API, worker, sandbox acquirer), a loopback webhook receiver, and cashiers that take
  * payments in a loop, while it injects one fault after another: kill -9 of the worker, of the API,
- * of the whole stack, the acquirer unreachable, the receiver down, PostgreSQL restarted. Then it
+ * of the whole stack, of Temporal, the acquirer unreachable, the receiver down, PostgreSQL restarted. Then it
  * waits for everything to settle and reports payments lost, double captures, the longest time to
  * a final state and events undelivered against their targets. Exit code 0 when every target is
  * met, 1 when one is missed, 2 when the run itself failed. docs/operations-chaos.md explains it.
@@ -20,7 +21,8 @@ import { findPostgresBin } from './postgres';
 import { ChaosReceiver } from './receiver';
 import { buildReport, formatReport } from './report';
 import { openShop } from '../../support/shop';
-import { ChaosStack, type DatabaseKind } from './stack';
+import { ChaosStack, type DatabaseKind, type TemporalKind } from './stack';
+import { ensureTemporalServerBuilt } from '../temporal-server/build';
 import { installCleanup, killAllGroups } from '../../support/serviceProcess';
 
 function arg(name: string): string | undefined {
@@ -36,6 +38,15 @@ const out = arg('out');
 const database = (arg('database') ?? (process.env.DATABASE_URL ? 'postgresql' : 'embedded')) as DatabaseKind;
 if (database !== 'embedded' && database !== 'postgresql') {
   process.stderr.write(`--database: must be embedded or postgresql\n`);
+  process.exit(2);
+}
+const temporal = (arg('temporal') ?? 'dev') as TemporalKind;
+if (temporal !== 'dev' && temporal !== 'server') {
+  process.stderr.write(`--temporal: must be dev or server\n`);
+  process.exit(2);
+}
+if (temporal === 'server' && database !== 'postgresql') {
+  process.stderr.write(`--temporal server: runs on PostgreSQL; give --database postgresql (or DATABASE_URL)\n`);
   process.exit(2);
 }
 const cashierCount = Number(arg('cashiers') ?? (short ? 4 : 8));
@@ -70,6 +81,7 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
         { kind: 'kill-worker', delayMs: s(2, 6), durationMs: s(0, 1) },
         { kind: 'kill-api', delayMs: s(2, 5), durationMs: s(0, 1) },
         { kind: 'kill-stack', delayMs: s(3, 6), durationMs: s(0.5, 1.5) },
+        { kind: 'temporal-restart', delayMs: s(3, 6), durationMs: s(0, 1) },
         { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(10) },
         { kind: 'receiver-down', delayMs: s(1, 3), durationMs: s(8) },
         { kind: 'postgresql-restart', delayMs: s(2, 4), durationMs: s(0) },
@@ -85,6 +97,7 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
         { kind: 'kill-api', delayMs: s(4, 12), durationMs: s(0, 3) },
         { kind: 'kill-api', delayMs: s(4, 12), durationMs: s(0, 3) },
         { kind: 'kill-stack', delayMs: s(5, 12), durationMs: s(1, 3) },
+        { kind: 'temporal-restart', delayMs: s(4, 10), durationMs: s(0, 3) },
         { kind: 'acquirer-unreachable', delayMs: s(4, 8), durationMs: s(60) },
         { kind: 'receiver-down', delayMs: s(2, 6), durationMs: s(30) },
         { kind: 'postgresql-restart', delayMs: s(4, 8), durationMs: s(0) },
@@ -105,13 +118,13 @@ async function main(): Promise<number> {
     if (verbose) process.stdout.write(`  [${source}] ${line}\n`);
   };
   const postgresBin = database === 'postgresql' ? findPostgresBin() : undefined;
-  const stack = new ChaosStack({ root, database, postgresBin, externalDatabaseUrl: process.env.DATABASE_URL, serviceEnv: SETTINGS, log: childLog });
+  const stack = new ChaosStack({ root, database, temporal, postgresBin, externalDatabaseUrl: process.env.DATABASE_URL, serviceEnv: SETTINGS, log: childLog });
   const receiver = new ChaosReceiver();
   let ok = false;
   try {
-    say(
-      `starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}) in ${root}`,
-    );
+    if (temporal === 'server') await ensureTemporalServerBuilt((l) => say(l));
+    const temporalName = temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
+    say(`starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}, ${temporalName}) in ${root}`);
     await stack.start();
     say(`stack ready: api ${stack.apiUrl}, sandbox ${stack.sandboxUrl}, temporal ${stack.temporalAddress}`);
     await receiver.start();
@@ -151,7 +164,7 @@ async function main(): Promise<number> {
     const views = await readPayments(stack.apiUrl, shop, cashiers.payments, faults, timing);
     await waitEvents(views, receiver, Date.now() + 60_000, say);
     const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);
-    const report = buildReport({ database, short, startedAt, cashiers: cashierCount, settings: SETTINGS, boundMs, faults, load: cashiers.stats, findings });
+    const report = buildReport({ database, temporal, short, startedAt, cashiers: cashierCount, settings: SETTINGS, boundMs, faults, load: cashiers.stats, findings });
     process.stdout.write(`\n${formatReport(report)}\n`);
     if (out) {
       fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });

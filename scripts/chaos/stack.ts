@@ -4,21 +4,25 @@ import { migrate } from '../../src/db/migrate';
 import { freePort } from '../../src/process/freePort';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
 import { temporalDevServerArgs } from '../../src/temporal/devServer';
+import { freeServerPort, INTERNAL_PORTS, type InternalPort } from '../temporal-server/server';
 import { PostgresCluster } from './postgres';
 import { mainProcess, REPO, ServiceProcess, TSX_CLI, waitPortFree, withGuard } from '../../support/serviceProcess';
 
 /**
  * The stack under test, every part a separate process group on fixed loopback ports (so a
- * restarted part is found where it was): the Temporal dev server (SQLite file in the run folder),
- * the database (embedded: src/db/embeddedServer.ts on the run's DATA_DIR; postgresql: a cluster of
+ * restarted part is found where it was): Temporal (the dev server with a SQLite file in the run
+ * folder, or a real Temporal server, `npm run temporal-server`, on the run's PostgreSQL), the database (embedded: src/db/embeddedServer.ts on the run's DATA_DIR; postgresql: a cluster of
  * the runner's own, or an external DATABASE_URL), and three `src/main.ts` processes with
  * SERVICES=api, worker and sandbox on one task queue.
  */
 export type DatabaseKind = 'embedded' | 'postgresql';
+/** `dev`: the Temporal CLI's dev server; `server`: the Temporal server on PostgreSQL (scripts/temporal-server). */
+export type TemporalKind = 'dev' | 'server';
 
 export interface StackOptions {
   root: string;
   database: DatabaseKind;
+  temporal: TemporalKind;
   /** postgresql: the PostgreSQL binaries to run a cluster of our own (restartable), else `externalDatabaseUrl`. */
   postgresBin?: string;
   externalDatabaseUrl?: string;
@@ -32,6 +36,8 @@ export type PartName = 'api' | 'worker' | 'sandbox';
 export class ChaosStack {
   readonly dataDir: string;
   ports = { api: 0, sim: 0, temporal: 0, db: 0, pg: 0 };
+  /** The Temporal server's other ports, kept across its restarts. */
+  temporalPorts: Partial<Record<InternalPort, number>> = {};
   postgres?: PostgresCluster;
   embeddedDb?: ServiceProcess;
   temporal?: ServiceProcess;
@@ -64,6 +70,10 @@ export class ChaosStack {
   async start(): Promise<void> {
     const [api, sim, temporal, db, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     this.ports = { api, sim, temporal, db, pg };
+    if (this.opts.temporal === 'server') {
+      if (this.opts.database !== 'postgresql') throw new Error('--temporal server: runs on PostgreSQL (--database postgresql)');
+      for (const name of INTERNAL_PORTS) this.temporalPorts[name] = await freeServerPort();
+    }
     if (this.opts.database === 'postgresql') {
       if (this.opts.postgresBin) {
         this.postgres = new PostgresCluster(this.opts.postgresBin, pg, (l) => this.opts.log('postgresql', l));
@@ -80,7 +90,7 @@ export class ChaosStack {
     await this.startParts(['api', 'worker', 'sandbox']);
   }
 
-  /** The Temporal dev server and (embedded) the database. */
+  /** Temporal and (embedded) the database. */
   private async startBackends(): Promise<void> {
     const jobs: Promise<unknown>[] = [this.startTemporal()];
     if (this.opts.database === 'embedded') jobs.push(this.startEmbeddedDb());
@@ -89,6 +99,27 @@ export class ChaosStack {
 
   private async startTemporal(): Promise<void> {
     await waitPortFree(this.ports.temporal);
+    if (this.opts.temporal === 'server') {
+      // Its databases next to the service's, on the same PostgreSQL server: a PostgreSQL restart hits both.
+      this.temporal = new ServiceProcess({
+        name: 'temporal',
+        command: process.execPath,
+        args: [TSX_CLI, path.join(REPO, 'scripts/temporal-server/main.ts')],
+        env: withGuard({
+          ...process.env,
+          TEMPORAL_SERVER_DATABASE_URL: this.databaseUrl,
+          TEMPORAL_SERVER_HOST: '127.0.0.1',
+          TEMPORAL_SERVER_PORT: String(this.ports.temporal),
+          TEMPORAL_NAMESPACE: 'default',
+          ...Object.fromEntries(Object.entries(this.temporalPorts).map(([k, v]) => [k, String(v)])),
+        }),
+        ready: /^temporal-server ready address=(\S+)/,
+        readyTimeoutMs: 180_000,
+        onLine: (l) => this.opts.log('temporal', l),
+      });
+      await this.temporal.start();
+      return;
+    }
     const args = temporalDevServerArgs({
       host: '127.0.0.1',
       port: this.ports.temporal,
@@ -168,6 +199,13 @@ export class ChaosStack {
   async startEverything(): Promise<void> {
     await this.startBackends();
     await this.startParts(['api', 'worker', 'sandbox']);
+  }
+
+  /** kill -9 of Temporal (dev server or server), down `downMs`, started again on the same data. */
+  async restartTemporal(downMs: number): Promise<void> {
+    await this.temporal?.kill9();
+    await new Promise((r) => setTimeout(r, downMs));
+    await this.startTemporal();
   }
 
   async restartPostgres(): Promise<void> {

@@ -1,7 +1,9 @@
 /**
  * One Temporal dev server and one database for the whole jest run (docs/architecture.md, "Known
- * sharp edges": several dev servers or runtimes per run cause 'Core is shut down' failures). With DATABASE_URL set, tests run against
- * that PostgreSQL; otherwise against the embedded database in a temporary folder.
+ * sharp edges": several dev servers or runtimes per run cause 'Core is shut down' failures). With
+ * DATABASE_URL set, tests run against that PostgreSQL; otherwise against the embedded database in
+ * a temporary folder. With TEMPORAL_ADDRESS set, they run against that Temporal (CI: a real server
+ * on PostgreSQL, scripts/with-temporal-server.sh) instead of a dev server of their own.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,9 +19,10 @@ export default async function globalSetup(): Promise<void> {
   const children: ManagedChild[] = [];
   (globalThis as any).__ISP_TEST__ = { root, children };
 
-  const temporalPort = await freePort();
+  const external = process.env.TEMPORAL_ADDRESS || undefined;
+  const devServerPort = external ? 0 : await freePort();
   const [temporal, databaseUrl] = await Promise.all([
-    startTemporalDevServer({ host: '127.0.0.1', port: temporalPort, namespace: 'default' }),
+    external ? Promise.resolve(undefined) : startTemporalDevServer({ host: '127.0.0.1', port: devServerPort, namespace: 'default' }),
     process.env.DATABASE_URL
       ? Promise.resolve(process.env.DATABASE_URL)
       : freePort().then(async (port) => {
@@ -28,11 +31,11 @@ export default async function globalSetup(): Promise<void> {
           return db.url;
         }),
   ]);
-  children.push(temporal);
+  if (temporal) children.push(temporal);
   await migrate(databaseUrl);
 
   process.env.TEST_DATABASE_URL = databaseUrl;
-  process.env.TEST_TEMPORAL_ADDRESS = `127.0.0.1:${temporalPort}`;
+  process.env.TEST_TEMPORAL_ADDRESS = external ?? `127.0.0.1:${devServerPort}`;
   process.env.TEST_ROOT = root;
   process.env.TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
 }
