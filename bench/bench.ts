@@ -114,13 +114,27 @@ async function startBenchStack(): Promise<BenchStack> {
       { host: '127.0.0.1', port: await freeServerPort(), namespace: 'default', database: postgresTargetFromUrl(process.env.DATABASE_URL!) },
       (line) => serverLog.write(`${line}\n`),
     );
-    stack = await startStack({ root: ROOT, dataDir, env: { ...env, TEMPORAL_ADDRESS: server.address, SERVICES: 'api,sandbox' }, readyTimeoutMs: 300_000, nodeArgs });
+    stack = await startStack({
+      root: ROOT,
+      dataDir,
+      env: { ...env, TEMPORAL_ADDRESS: server.address, SERVICES: 'api,sandbox' },
+      readyTimeoutMs: 300_000,
+      nodeArgs,
+    });
     const sandboxUrl = stack.sandboxUrl;
     for (let i = 1; i <= WORKER_PROCESSES; i++) {
       const workerDir = path.join(dataDir, `worker-${i}`);
       fs.mkdirSync(workerDir);
       const log = fs.createWriteStream(path.join(workerDir, 'service.log'));
-      const workerEnv = { ...process.env, ...env, SERVICES: 'worker', DATA_DIR: workerDir, HOST: '127.0.0.1', TEMPORAL_ADDRESS: server.address, SANDBOX_URL: sandboxUrl };
+      const workerEnv = {
+        ...process.env,
+        ...env,
+        SERVICES: 'worker',
+        DATA_DIR: workerDir,
+        HOST: '127.0.0.1',
+        TEMPORAL_ADDRESS: server.address,
+        SANDBOX_URL: sandboxUrl,
+      };
       workers.push(mainProcess(`worker-${i}`, workerEnv, (line) => log.write(`${line}\n`)));
     }
     await Promise.all(workers.map((w) => w.start()));

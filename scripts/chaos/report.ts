@@ -123,7 +123,9 @@ function table(rows: string[][]): string {
 
 export function formatReport(r: ChaosReport): string {
   const lines: string[] = [];
-  lines.push(`chaos report: ${r.database} database, Temporal ${r.temporal === 'server' ? 'server' : 'dev server'}, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`);
+  lines.push(
+    `chaos report: ${r.database} database, Temporal ${r.temporal === 'server' ? 'server' : 'dev server'}, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`,
+  );
   lines.push('');
   lines.push(
     table([

@@ -124,7 +124,9 @@ async function main(): Promise<number> {
   try {
     if (temporal === 'server') await ensureTemporalServerBuilt((l) => say(l));
     const temporalName = temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
-    say(`starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}, ${temporalName}) in ${root}`);
+    say(
+      `starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}, ${temporalName}) in ${root}`,
+    );
     await stack.start();
     say(`stack ready: api ${stack.apiUrl}, sandbox ${stack.sandboxUrl}, temporal ${stack.temporalAddress}`);
     await receiver.start();
@@ -164,7 +166,18 @@ async function main(): Promise<number> {
     const views = await readPayments(stack.apiUrl, shop, cashiers.payments, faults, timing);
     await waitEvents(views, receiver, Date.now() + 60_000, say);
     const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);
-    const report = buildReport({ database, temporal, short, startedAt, cashiers: cashierCount, settings: SETTINGS, boundMs, faults, load: cashiers.stats, findings });
+    const report = buildReport({
+      database,
+      temporal,
+      short,
+      startedAt,
+      cashiers: cashierCount,
+      settings: SETTINGS,
+      boundMs,
+      faults,
+      load: cashiers.stats,
+      findings,
+    });
     process.stdout.write(`\n${formatReport(report)}\n`);
     if (out) {
       fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });

@@ -60,7 +60,9 @@ export function checkGo(): { go: string; version: string } {
   }
   const v = goMinor(version);
   if (!v || v[0] < 1 || (v[0] === 1 && v[1] < 21)) {
-    throw new Error(`${NO_GO} ${go} is ${version}, too old to fetch a newer toolchain (Debian bookworm's golang-go is 1.19): install Go 1.21 or newer, or set GO=/path/to/go.`);
+    throw new Error(
+      `${NO_GO} ${go} is ${version}, too old to fetch a newer toolchain (Debian bookworm's golang-go is 1.19): install Go 1.21 or newer, or set GO=/path/to/go.`,
+    );
   }
   return { go, version };
 }

@@ -35,7 +35,8 @@ async function main(): Promise<number> {
   }
   const host = process.env.TEMPORAL_SERVER_HOST || '127.0.0.1';
   const portSetting = Number(process.env.TEMPORAL_SERVER_PORT ?? 7233);
-  if (!Number.isInteger(portSetting) || portSetting < 0 || portSetting > 65535) throw new Error(`TEMPORAL_SERVER_PORT: not a port: ${process.env.TEMPORAL_SERVER_PORT}`);
+  if (!Number.isInteger(portSetting) || portSetting < 0 || portSetting > 65535)
+    throw new Error(`TEMPORAL_SERVER_PORT: not a port: ${process.env.TEMPORAL_SERVER_PORT}`);
   const ports: Partial<Record<InternalPort, number>> = {};
   for (const name of INTERNAL_PORTS) if (process.env[name]) ports[name] = Number(process.env[name]);
 

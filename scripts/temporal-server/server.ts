@@ -110,32 +110,44 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: Log):
       log(line);
     });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} ${args.join(' ')} failed (exit ${code}):\n${tail.join('\n')}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} ${args.join(' ')} failed (exit ${code}):\n${tail.join('\n')}`)),
+    );
   });
 }
 
 const withPath = (dirs: string[]): string => [...dirs, process.env.PATH ?? ''].join(path.delimiter);
 
 export async function setupSchema(bins: TemporalServerBinaries, db: PostgresTarget, log: Log): Promise<void> {
-  await run('sh', [SETUP_SCRIPT, 'schema'], {
-    ...process.env,
-    ...readServerEnvFile(),
-    PATH: withPath([path.dirname(bins.sqlTool)]),
-    SQL_HOST: db.host,
-    SQL_PORT: String(db.port),
-    SQL_USER: db.user,
-    SQL_PASSWORD: db.password,
-  }, log);
+  await run(
+    'sh',
+    [SETUP_SCRIPT, 'schema'],
+    {
+      ...process.env,
+      ...readServerEnvFile(),
+      PATH: withPath([path.dirname(bins.sqlTool)]),
+      SQL_HOST: db.host,
+      SQL_PORT: String(db.port),
+      SQL_USER: db.user,
+      SQL_PASSWORD: db.password,
+    },
+    log,
+  );
 }
 
 export async function setupNamespace(address: string, namespace: string, log: Log): Promise<void> {
-  await run('sh', [SETUP_SCRIPT, 'namespace'], {
-    ...process.env,
-    PATH: withPath([path.dirname(findTemporalCli())]),
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_NAMESPACE: namespace,
-    SEARCH_ATTRIBUTES: searchAttributesSetting(),
-  }, log);
+  await run(
+    'sh',
+    [SETUP_SCRIPT, 'namespace'],
+    {
+      ...process.env,
+      PATH: withPath([path.dirname(findTemporalCli())]),
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: namespace,
+      SEARCH_ATTRIBUTES: searchAttributesSetting(),
+    },
+    log,
+  );
 }
 
 /**
@@ -161,7 +173,9 @@ export async function waitUntilAnswering(address: string, namespace: string, tim
   } finally {
     await connection.close();
   }
-  throw new Error(`Temporal server at ${address} did not answer for namespace ${namespace} within ${timeoutMs} ms: ${last instanceof Error ? last.message : String(last)}`);
+  throw new Error(
+    `Temporal server at ${address} did not answer for namespace ${namespace} within ${timeoutMs} ms: ${last instanceof Error ? last.message : String(last)}`,
+  );
 }
 
 export interface RunningTemporalServer {
@@ -201,7 +215,12 @@ export async function startTemporalServer(settings: TemporalServerSettings, log:
   const child = spawn(bins.server, ['start'], { env: await serverEnv(settings), stdio: ['ignore', 'pipe', 'pipe'] });
   pipeLines(child, log);
   let running = true;
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { running = false; resolve(code); }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running = false;
+      resolve(code);
+    }),
+  );
   const stop = async (graceMs = 15_000): Promise<void> => {
     if (!running) return;
     child.kill('SIGTERM');
@@ -210,7 +229,9 @@ export async function startTemporalServer(settings: TemporalServerSettings, log:
     clearTimeout(killer);
   };
   try {
-    const died = exited.then((code) => { throw new Error(`temporal-server exited (code ${code}) while starting`); });
+    const died = exited.then((code) => {
+      throw new Error(`temporal-server exited (code ${code}) while starting`);
+    });
     died.catch(() => undefined); // the race below reports it
     await Promise.race([
       (async () => {

@@ -41,7 +41,12 @@ describe('npm run temporal-server', () => {
   });
 
   it('reads its settings: a postgresql:// URL and deploy/temporal-server.env', () => {
-    expect(postgresTargetFromUrl('postgresql://tem%40p:p%2Fw@db.local:6543/payments')).toEqual({ host: 'db.local', port: 6543, user: 'tem@p', password: 'p/w' });
+    expect(postgresTargetFromUrl('postgresql://tem%40p:p%2Fw@db.local:6543/payments')).toEqual({
+      host: 'db.local',
+      port: 6543,
+      user: 'tem@p',
+      password: 'p/w',
+    });
     expect(postgresTargetFromUrl('postgres://127.0.0.1/x')).toEqual({ host: '127.0.0.1', port: 5432, user: 'postgres', password: '' });
     expect(() => postgresTargetFromUrl('mysql://h/x')).toThrow(/not a postgresql:\/\/ URL/);
     expect(readServerEnvFile()).toMatchObject({ DB: 'postgres12', NUM_HISTORY_SHARDS: '4' });
