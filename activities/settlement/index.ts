@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { finishBatch, openBatch, reconcileBatch } from '../../src/settlement/batches';
 import { startDueAutoCloses } from '../../src/settlement/autoClose';
 import { settleBatchPayments } from '../../src/settlement/settlePayments';
@@ -13,7 +14,11 @@ export function settlementActivities(deps: ActivityDeps) {
     openSettlementBatch: (input: SettlementCloseInput) => openBatch(deps, input),
     reconcileSettlementBatch: ({ batchId }: { batchId: string }) => reconcileBatch(deps, batchId),
     settleSettlementPayments: ({ batchId, limit }: { batchId: string; limit: number }) =>
-      settleBatchPayments({ db: deps.db, temporal: deps.temporal, config: deps.config, logger, publish }, batchId, limit),
+      settleBatchPayments(
+        { db: deps.db, temporal: deps.temporal, config: deps.config, logger, publish, progress: () => Context.current().heartbeat() },
+        batchId,
+        limit,
+      ),
     finishSettlementBatch: ({ batchId }: { batchId: string }) => finishBatch(deps.db, batchId),
     async recordAutoClose({ storeId, date, batchId }: { storeId: string; date: string; batchId: string | null }): Promise<void> {
       await deps.db.settlementAutoClose.upsert({ where: { storeId_date: { storeId, date } }, create: { storeId, date, batchId }, update: {} });

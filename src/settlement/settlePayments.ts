@@ -23,6 +23,8 @@ export interface SettleDeps {
   config: Config;
   logger: Logger;
   publish: (input: { paymentId: string; sequence: number }) => Promise<unknown>;
+  /** Called after each payment (the activity's heartbeat). */
+  progress?: () => void;
 }
 
 const PARALLEL = 10;
@@ -40,6 +42,7 @@ export async function settleBatchPayments(deps: SettleDeps, batchId: string, lim
       const line = lines[next++]!;
       await settleOne(deps, batchId, line.paymentId!);
       await deps.db.settlementLine.update({ where: { id: line.id }, data: { appliedAt: new Date() } });
+      deps.progress?.();
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, lane));

@@ -37,6 +37,7 @@ async function startWorker(): Promise<ManagedChild> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     OTEL_ENABLED: 'false',
+    SETTLEMENT_AUTO_CLOSE: 'false', // the daily close would walk every store of the shared test database
   });
   // main.ts resolves paths from the repository root.
   await child.waitForLine(/^ready /, 60_000);

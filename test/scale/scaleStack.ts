@@ -59,6 +59,7 @@ export async function startScaleStack(env: Record<string, string> = {}): Promise
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       OTEL_ENABLED: 'false',
       WEBHOOK_ALLOW_INSECURE: 'true',
+      SETTLEMENT_AUTO_CLOSE: 'false', // the daily close would walk every store of the shared test database
       WEBHOOK_RETRY_INITIAL_SECONDS: '1',
       WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: '2',
       RATE_LIMIT_PER_SECOND: '10000',
