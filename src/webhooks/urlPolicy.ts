@@ -29,11 +29,17 @@ const RANGE_WORDS: Record<string, string> = {
   broadcast: 'a broadcast',
 };
 
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 /** Why an IP address may not receive webhooks, or undefined when it is a public unicast address. */
 export function refusedAddressReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   // process() turns IPv4-mapped IPv6 (::ffff:10.0.0.1) into the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  // ipaddr.js calls every IPv6 address outside its named ranges 'unicast', including the
+  // deprecated IPv4-compatible ::a.b.c.d (::7f00:1 is 127.0.0.1): only global unicast 2000::/3 passes.
+  if (parsed.kind() === 'ipv6' && range === 'unicast' && !parsed.match(GLOBAL_UNICAST_V6)) return `${address} is a non-global IPv6 address`;
   if (range === 'unicast') return undefined;
   return `${address} is ${RANGE_WORDS[range] ?? `a reserved (${range})`} address`;
 }
