@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
-import { HttpAcquirer } from './acquirer/httpAdapter';
+import { createAcquirers } from './acquirer/acquirers';
 import { startSandboxServer } from './acquirer/sandbox/server';
 import type { Config } from './config';
 import { createDb, type Db } from './db/client';
@@ -93,10 +93,11 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     running.metricsUrl = metrics.url;
     stops.push(() => metrics.close());
 
-    const acquirer = new HttpAcquirer(config.SANDBOX_URL ?? running.sandboxUrl ?? config.sandboxUrl);
     const db = createDb(targets.databaseUrl, { poolSize: config.DATABASE_URL ? 10 : 4 });
     running.db = db;
     stops.push(() => db.$disconnect());
+    const acquirers = createAcquirers(config, config.SANDBOX_URL ?? running.sandboxUrl ?? config.sandboxUrl, db);
+    const acquirer = acquirers.live;
     await refuseSandboxWithLiveKeys(config, db);
 
     // One native connection (the SDK's Rust core) for the client and the worker: the client's gRPC
@@ -114,6 +115,7 @@ export async function startService(config: Config, targets: ServiceTargets, logg
         config,
         db,
         acquirer,
+        acquirers,
         temporal: client,
         logger: logger.child({ part: 'worker' }),
         connection,
@@ -136,6 +138,7 @@ export async function startService(config: Config, targets: ServiceTargets, logg
         db,
         temporal: client,
         acquirer,
+        acquirers,
         logger: logger.child({ part: 'api' }),
         rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
       });

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import {
+  type AcquirerPort,
   AcquirerRejectedError,
   type BillStatus,
   type RefundRequest,
@@ -35,22 +36,42 @@ async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
+/**
+ * The acquirer that took a payment (its row's acquirerName: test payments the sandbox, live ones
+ * ACQUIRER). With one acquirer for both modes (the default) there is nothing to look up.
+ */
+function acquirerOf({ acquirers, db }: ActivityDeps) {
+  return async (where: { paymentId: string } | BillRef): Promise<AcquirerPort> => {
+    if (acquirers.single) return acquirers.live;
+    const row = await db.payment.findFirst({
+      where: 'paymentId' in where ? { id: where.paymentId } : { deviceId: where.deviceId, acquirerRef: where.acquirerRef },
+      select: { acquirerName: true },
+    });
+    return acquirers.byName(row?.acquirerName);
+  };
+}
+
+export function paymentAcquirerActivities(deps: ActivityDeps) {
+  const acquirerFor = acquirerOf(deps);
   return {
     async sendBill(request: SendBillRequest): Promise<SendBillResult> {
+      const acquirer = await acquirerFor(request);
       return rejectedIsFinal(() => acquirer.sendBill(request));
     },
 
     async readBill(ref: BillRef): Promise<BillStatus> {
+      const acquirer = await acquirerFor(ref);
       return rejectedIsFinal(() => acquirer.getBillStatus(ref.deviceId, ref.acquirerRef));
     },
 
     async withdrawBill(ref: BillRef): Promise<BillStatus> {
+      const acquirer = await acquirerFor(ref);
       return rejectedIsFinal(() => acquirer.withdrawBill(ref.deviceId, ref.acquirerRef));
     },
 
     /** At expiry: one more read, and the bill withdrawn when nobody decided. */
     async expireBill(ref: BillRef): Promise<BillStatus> {
+      const acquirer = await acquirerFor(ref);
       return rejectedIsFinal(async () => {
         const status = await acquirer.getBillStatus(ref.deviceId, ref.acquirerRef);
         return status.state === 'WAITING' ? acquirer.withdrawBill(ref.deviceId, ref.acquirerRef) : status;
@@ -64,6 +85,7 @@ export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
      * way no bill of ours is left waiting.
      */
     async probeUnplacedBill(request: SendBillRequest): Promise<ProbeResult> {
+      const acquirer = await acquirerFor(request);
       return rejectedIsFinal(async () => {
         const sent = await acquirer.sendBill({ ...request, timeoutSeconds: 1 });
         if (sent.outcome === 'DEVICE_BUSY') return { notPlaced: true, why: 'another bill is on the device' };
@@ -74,11 +96,13 @@ export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
     },
 
     async submitVoid(input: BillRef & { voidReference: string }): Promise<VoidStatus> {
+      const acquirer = await acquirerFor(input);
       return rejectedIsFinal(() => acquirer.submitVoid(input.deviceId, input.acquirerRef, input.voidReference));
     },
 
     /** Completes a two-step authorisation; idempotent per bill at the acquirer. */
     async completeAuthorization(input: BillRef & { amount: string; captureReference: string }): Promise<BillStatus> {
+      const acquirer = await acquirerFor(input);
       return rejectedIsFinal(() =>
         acquirer.completeAuthorization(input.deviceId, input.acquirerRef, { amount: input.amount, captureReference: input.captureReference }),
       );
@@ -86,6 +110,7 @@ export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
 
     /** Releases a two-step authorisation; a released or completed bill is answered as it is. */
     async releaseAuthorization(ref: BillRef): Promise<BillStatus> {
+      const acquirer = await acquirerFor(ref);
       return rejectedIsFinal(() => acquirer.releaseAuthorization(ref.deviceId, ref.acquirerRef));
     },
 
@@ -94,14 +119,16 @@ export function paymentAcquirerActivities({ acquirer }: ActivityDeps) {
      * retry after a lost answer answers the same refund and never pays twice.
      */
     async submitRefund(input: BillRef & RefundRequest): Promise<RefundStatus> {
+      const acquirer = await acquirerFor(input);
       const { deviceId, acquirerRef, ...request } = input;
       return rejectedIsFinal(() => acquirer.refund(deviceId, acquirerRef, request));
     },
 
-    /** The reversal's state, or null when the acquirer never received it. */
-    async readVoid(input: { deviceId: string; voidReference: string }): Promise<VoidStatus | null> {
+    /** The reversal's state, or null when the acquirer never received it. `acquirerRef`: runs before it was passed have none. */
+    async readVoid(input: { deviceId: string; voidReference: string; acquirerRef?: string }): Promise<VoidStatus | null> {
+      const acquirer = input.acquirerRef ? await acquirerFor(input as BillRef) : deps.acquirers.live;
       try {
-        return await acquirer.getVoidStatus(input.deviceId, input.voidReference);
+        return await acquirer.getVoidStatus(input.deviceId, input.voidReference, input.acquirerRef);
       } catch (err) {
         if (err instanceof AcquirerRejectedError && err.status === 404) return null;
         if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED);

@@ -136,7 +136,8 @@ export interface AcquirerPort {
   withdrawBill(deviceId: string, acquirerRef: string): Promise<BillStatus>;
   /** Submits one reversal of a captured bill; each call is a new reversal attempt. */
   submitVoid(deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus>;
-  getVoidStatus(deviceId: string, voidReference: string): Promise<VoidStatus>;
+  /** `acquirerRef` is the reversed bill: acquirers that file reversals under the payment (Stripe's refunds) need it. */
+  getVoidStatus(deviceId: string, voidReference: string, acquirerRef?: string): Promise<VoidStatus>;
   /**
    * Closes the device's batch: everything settled up to `until` and not reported before. Asking
    * again with the same batchReference answers the same report, so a close is safe to retry.
@@ -162,9 +163,11 @@ export class AcquirerUnreachableError extends Error {
 
 /** The acquirer answered but refused the request as malformed or not allowed. Not retryable. */
 export class AcquirerRejectedError extends Error {
+  /** `code`: the acquirer's own error code, when it gives one (Stripe's `terminal_reader_busy`, ...). */
   constructor(
     message: string,
     readonly status: number,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'AcquirerRejectedError';

@@ -41,7 +41,13 @@ export const configSchema = z
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('in-store-payments'),
     TEMPORAL_CLI_PATH: z.string().min(1).optional(),
-    ACQUIRER: z.enum(['sandbox'], { message: "must be 'sandbox'" }).default('sandbox'),
+    ACQUIRER: z.enum(['sandbox', 'stripe'], { message: "must be 'sandbox' or 'stripe'" }).default('sandbox'),
+    /** ACQUIRER=stripe (docs/acquirers.md): the secret (sk_) or restricted (rk_) key live payments use. */
+    STRIPE_API_KEY: z.string().regex(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_live_..., sk_test_...) or restricted key (rk_...)').optional(),
+    /** The signing secret of our Stripe webhook endpoint (whsec_...). */
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9_]+$/, 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+    /** Where the Stripe API is; only for tests (stripe-mock on a loopback port). */
+    STRIPE_API_BASE: z.string().url('must be a URL').optional(),
     SANDBOX_URL: z.string().url('must be a URL').optional(),
     SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
     /** A production start with ACQUIRER=sandbox refuses while live API keys exist, unless this is true. */
@@ -107,6 +113,10 @@ export const configSchema = z
     OTEL_SERVICE_NAME: z.string().min(1).default('in-store-payments'),
   })
   .superRefine((c, ctx) => {
+    if (c.ACQUIRER === 'stripe') {
+      if (!c.STRIPE_API_KEY) ctx.addIssue({ code: 'custom', path: ['STRIPE_API_KEY'], message: 'must be set when ACQUIRER is stripe' });
+      if (!c.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'must be set when ACQUIRER is stripe' });
+    }
     if (c.TERMINAL_TIMEOUT_MIN_MINUTES > c.TERMINAL_TIMEOUT_MAX_MINUTES) {
       ctx.addIssue({ code: 'custom', path: ['TERMINAL_TIMEOUT_MIN_MINUTES'], message: 'must not exceed TERMINAL_TIMEOUT_MAX_MINUTES' });
     }

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { Client } from '@temporalio/client';
+import type { Acquirers } from '../acquirer/acquirers';
 import type { AcquirerPort } from '../acquirer/port';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
@@ -12,7 +13,10 @@ export interface AppDeps {
   config: Config;
   db: Db;
   temporal: Client;
+  /** The live acquirer (ACQUIRER). */
   acquirer: AcquirerPort;
+  /** Test payments' and live payments' acquirers: choose by the key's mode or the payment's acquirerName. */
+  acquirers: Acquirers;
   logger: Logger;
   rateLimiter: RateLimiter;
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { Acquirers } from '../acquirer/acquirers';
 import { type AcquirerPort, AcquirerUnreachableError, type PaymentMode } from '../acquirer/port';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
@@ -29,7 +30,7 @@ import { callPaymentWorkflow } from './workflowCalls';
 export interface CreateDeps {
   config: Config;
   db: Db;
-  acquirer: AcquirerPort;
+  acquirers: Acquirers;
   temporal: Client;
   logger: Logger;
 }
@@ -65,7 +66,8 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     const open = await findOpenWithReference(db, sameBill);
     if (open) return replay(deps, open, principal);
   }
-  if (body.requestedModes) await checkModesOffered(deps.acquirer, terminal, body.requestedModes);
+  const acquirer = deps.acquirers.forMode(principal.mode); // test keys: the sandbox; live keys: ACQUIRER
+  if (body.requestedModes) await checkModesOffered(acquirer, terminal, body.requestedModes);
 
   const inactive = inactiveReason(store, terminal);
   const now = new Date();
@@ -88,7 +90,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     requestedModes: body.requestedModes ?? [],
     // One requested mode is the tender from the start; an open choice starts as CARD and is corrected after payment.
     paymentMethod: body.requestedModes?.length === 1 ? body.requestedModes[0] : 'CARD',
-    acquirerName: deps.acquirer.name,
+    acquirerName: acquirer.name,
     origin: 'PLATFORM',
     // Only a terminal linked two-step authorises (contracts 6); fixed at creation like the device.
     twoStep: terminal.twoStep,

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { type AcquirerPort, AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
+import type { Acquirers } from '../acquirer/acquirers';
+import { AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -21,7 +22,7 @@ import { callPaymentWorkflow, type PaymentOperation, type WorkflowAnswer } from 
 export interface OperationDeps {
   config: Config;
   db: Db;
-  acquirer: AcquirerPort;
+  acquirers: Acquirers;
   temporal: Client;
   logger: Logger;
 }
@@ -71,7 +72,7 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
     if (payment.status !== 'CREATED' && payment.acquirerRef && payment.deviceId) {
       let state: BillState;
       try {
-        state = (await deps.acquirer.getBillStatus(payment.deviceId, payment.acquirerRef)).state;
+        state = (await deps.acquirers.byName(payment.acquirerName).getBillStatus(payment.deviceId, payment.acquirerRef)).state;
       } catch (err) {
         // No answer: nothing new can be learned now; the payment is answered as it stands.
         if (err instanceof AcquirerUnreachableError || err instanceof AcquirerRejectedError) return reread(deps.db, payment.id);
@@ -157,7 +158,7 @@ async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Pr
   if (!terminal.voidSupported) throw conflict(`void not permitted: terminal ${terminal.externalId} does not support voids`);
   let supported: boolean;
   try {
-    supported = (await deps.acquirer.getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
+    supported = (await deps.acquirers.byName(payment.acquirerName).getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
   } catch (err) {
     if (err instanceof AcquirerUnreachableError) throw unavailable('the acquirer did not answer; nothing was submitted; retry shortly', 2);
     throw err;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { createActivities } from '../../activities';
-import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
+import { createAcquirers } from '../../src/acquirer/acquirers';
 import { createLogger } from '../../src/logger';
 import type { Merchant } from '../../src/generated/prisma/client';
 import type { TestStack } from '../support/stack';
@@ -12,11 +12,13 @@ import { uniqueId } from '../support/fixtures';
  * workflow calls after each status event, bound to the stack's real dependencies.
  */
 export function activitiesOf(stack: TestStack) {
+  const acquirers = createAcquirers(stack.config, stack.sandboxUrl, stack.db);
   return createActivities({
     config: stack.config,
     db: stack.db,
     temporal: stack.client,
-    acquirer: new HttpAcquirer(stack.sandboxUrl),
+    acquirer: acquirers.live,
+    acquirers,
     logger: createLogger('silent'),
   });
 }

@@ -214,7 +214,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   async function checkVoid(voidReference: string, source: HistorySource): Promise<void> {
     let status: VoidStatus | null;
     try {
-      status = await quick.readVoid({ deviceId, voidReference });
+      status = await quick.readVoid({ ...billRef(), voidReference }); // the bill too: Stripe files a void's refund under it
     } catch (err) {
       if (isNoAnswer(err) || isRejected(err)) return;
       throw err;

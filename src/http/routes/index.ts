@@ -1,5 +1,6 @@
 import type { RouteModule } from '../app';
 import { acquirerNotificationRoutes } from './acquirerNotifications';
+import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
@@ -28,4 +29,5 @@ export const routeModules: RouteModule[] = [
   refundRoutes,
   settlementRoutes,
   acquirerNotificationRoutes,
+  stripeWebhookRoutes,
 ];

@@ -1,0 +1,340 @@
+import Decimal from 'decimal.js';
+import type Stripe from 'stripe';
+import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, RefundStatus, SendBillRequest, SendBillResult, SettlementReportItem, VoidStatus } from '../port';
+
+/**
+ * The mapping between the acquirer port and Stripe Terminal's server-driven API, as pure
+ * functions (docs/acquirers.md has the same mapping as a table). Nothing here calls Stripe: the
+ * adapter (./adapter.ts) sends what these build and answers what these read.
+ */
+
+/** Stripe readers take cards (contactless, chip, swipe); Stripe Terminal has no QR-code tender. */
+export const STRIPE_MODES: readonly PaymentMode[] = ['CARD'];
+
+/** Metadata keys we put on Stripe objects: they tie a PaymentIntent or refund back to our records. */
+export const META = {
+  paymentId: 'isp_payment_id',
+  pspReference: 'isp_psp_reference',
+  reference: 'isp_reference',
+  deviceId: 'isp_device_id',
+  voidReference: 'isp_void_reference',
+  refundReference: 'isp_refund_reference',
+  /** On a reader: "true" makes it a two-step device (manual capture), as the sandbox's twoStep. */
+  twoStep: 'isp_two_step',
+} as const;
+
+/** Idempotency keys: a retried call is the same call at Stripe (Stripe keeps them 24 hours). */
+export const idempotencyKey = {
+  createPaymentIntent: (paymentId: string) => `isp-bill-${paymentId}`,
+  processPaymentIntent: (paymentId: string) => `isp-process-${paymentId}`,
+  void: (voidReference: string) => `isp-void-${voidReference}`,
+  refund: (refundReference: string) => `isp-refund-${refundReference}`,
+  capture: (captureReference: string) => `isp-capture-${captureReference}`,
+  release: (paymentIntentId: string) => `isp-release-${paymentIntentId}`,
+};
+
+function minorUnitsOf(currency: string): number {
+  const c = SUPPORTED_CURRENCIES[currency.toUpperCase()];
+  if (!c) throw new RangeError(`unsupported currency ${currency}`);
+  return c.minorUnits;
+}
+
+/** "12.34" EUR -> 1234; Stripe amounts are integers in the currency's smallest unit. */
+export function toStripeAmount(amount: string, currency: string): number {
+  const minor = new Decimal(amount).times(new Decimal(10).pow(minorUnitsOf(currency)));
+  if (!minor.isInteger()) throw new RangeError(`${amount} ${currency} has more decimals than the currency allows`);
+  return minor.toNumber();
+}
+
+/** 1234 EUR -> "12.34" (exact decimal string). */
+export function fromStripeAmount(amount: number, currency: string): string {
+  const digits = minorUnitsOf(currency);
+  return new Decimal(amount).dividedBy(new Decimal(10).pow(digits)).toFixed(digits);
+}
+
+/** A reader's two-step setting (its metadata), the Stripe counterpart of the sandbox's device setting. */
+export function readerIsTwoStep(reader: Pick<Stripe.Terminal.Reader, 'metadata'>): boolean {
+  return reader.metadata?.[META.twoStep] === 'true';
+}
+
+/** What a reader can do: cards only; voids are full refunds, always possible on a captured card payment. */
+export function deviceOf(reader: Pick<Stripe.Terminal.Reader, 'id' | 'metadata'>): DeviceCapabilities {
+  return { deviceId: reader.id, modes: [...STRIPE_MODES], twoStep: readerIsTwoStep(reader), voidSupported: true };
+}
+
+/** A bill asking only for tenders Stripe readers lack (QR code) is refused, never faked. */
+export function unsupportedModes(modes: PaymentMode[]): SendBillResult | null {
+  return modes.some((m) => STRIPE_MODES.includes(m)) ? null : { outcome: 'MODE_UNSUPPORTED', supportedModes: [...STRIPE_MODES] };
+}
+
+/** Placing a bill, step 1: a card_present PaymentIntent, manual capture on a two-step device. */
+export function paymentIntentParams(request: SendBillRequest, twoStep: boolean): Stripe.PaymentIntentCreateParams {
+  const metadata: Record<string, string> = {
+    [META.paymentId]: request.paymentId,
+    [META.pspReference]: request.pspReference,
+    [META.deviceId]: request.deviceId,
+  };
+  if (request.reference) metadata[META.reference] = request.reference;
+  return {
+    amount: toStripeAmount(request.amount, request.currency),
+    currency: request.currency.toLowerCase(),
+    payment_method_types: ['card_present'],
+    capture_method: twoStep ? 'manual' : 'automatic',
+    description: request.reference ? `${request.pspReference} ${request.reference}` : request.pspReference,
+    metadata,
+  };
+}
+
+/** Placing a bill, step 2: the reader collects and processes the PaymentIntent. */
+export function processPaymentIntentParams(paymentIntentId: string): Stripe.Terminal.ReaderProcessPaymentIntentParams {
+  // The customer may cancel on the reader, as on the sandbox's devices (then CANCELLED).
+  return { payment_intent: paymentIntentId, process_config: { enable_customer_cancellation: true } };
+}
+
+/** The reader's action when it concerns this PaymentIntent, else null. */
+export function actionFor(reader: Pick<Stripe.Terminal.Reader, 'action'> | null | undefined, paymentIntentId: string): Stripe.Terminal.Reader.Action | null {
+  const action = reader?.action;
+  if (!action || action.type !== 'process_payment_intent') return null;
+  const pi = action.process_payment_intent?.payment_intent;
+  const id = typeof pi === 'string' ? pi : pi?.id;
+  return id === paymentIntentId ? action : null;
+}
+
+/**
+ * The reader is busy with another payment's bill: an action in progress for a PaymentIntent that is
+ * not this payment's. Answers the reference of the bill occupying it when the action carries it
+ * (expanded), else null.
+ */
+export function busyWithOther(reader: Pick<Stripe.Terminal.Reader, 'action'>, paymentId: string): { currentReference: string | null } | null {
+  const action = reader.action;
+  if (!action || action.status !== 'in_progress') return null;
+  const pi = action.process_payment_intent?.payment_intent;
+  const other = pi && typeof pi !== 'string' ? pi : null;
+  if (other?.metadata?.[META.paymentId] === paymentId) return null;
+  return { currentReference: other?.metadata?.[META.reference] ?? null };
+}
+
+/** Reader failure codes that mean the customer (not the card) ended it. */
+const CUSTOMER_CANCELLED_CODES = new Set(['customer_canceled', 'customer_cancelled']);
+/** Failure codes that are a decline by the issuer or the card. */
+const DECLINE_CODES = new Set(['card_declined', 'expired_card', 'incorrect_pin', 'insufficient_funds', 'offline_pin_required', 'online_or_offline_pin_required']);
+
+type ReadablePaymentIntent = Pick<Stripe.PaymentIntent, 'id' | 'status' | 'last_payment_error' | 'cancellation_reason' | 'latest_charge' | 'created' | 'canceled_at'>;
+
+/** The state of a bill, from its PaymentIntent's status and the reader's action for it. */
+export function billStateOf(pi: ReadablePaymentIntent, action: Stripe.Terminal.Reader.Action | null): BillState {
+  switch (pi.status) {
+    case 'succeeded':
+      return 'CAPTURED';
+    case 'requires_capture':
+      return 'AUTHORIZED';
+    case 'canceled':
+      // Cancelled by the customer on the reader (the action failed first); an authorisation released
+      // at our request (or lapsed at Stripe); else taken off the reader by us (withdraw, expiry).
+      if (action?.status === 'failed' && CUSTOMER_CANCELLED_CODES.has(action.failure_code ?? '')) return 'CANCELLED';
+      return pi.cancellation_reason === 'requested_by_customer' || pi.cancellation_reason === 'expired' ? 'RELEASED' : 'WITHDRAWN';
+    case 'requires_payment_method': {
+      if (action?.status === 'failed') return failureState(action.failure_code);
+      const error = pi.last_payment_error;
+      if (error) return error.type === 'card_error' || DECLINE_CODES.has(error.code ?? '') ? 'DECLINED' : 'ERROR';
+      return 'WAITING';
+    }
+    case 'requires_confirmation':
+    case 'requires_action':
+    case 'processing':
+      return action?.status === 'failed' ? failureState(action.failure_code) : 'WAITING';
+    default:
+      return 'ERROR';
+  }
+}
+
+function failureState(code: string | null | undefined): BillState {
+  if (CUSTOMER_CANCELLED_CODES.has(code ?? '')) return 'CANCELLED';
+  if (DECLINE_CODES.has(code ?? '')) return 'DECLINED';
+  return 'ERROR';
+}
+
+/** A card's brand as the sandbox names it ("visa" -> "VISA"). */
+function brandOf(brand: string | null | undefined): string | undefined {
+  return brand ? brand.toUpperCase() : undefined;
+}
+
+/** The full bill status: state, tender and card, when it was decided, and why it failed. */
+export function billStatusOf(pi: ReadablePaymentIntent, action: Stripe.Terminal.Reader.Action | null): BillStatus {
+  const state = billStateOf(pi, action);
+  const status: BillStatus = { acquirerRef: pi.id, state };
+  const charge = pi.latest_charge && typeof pi.latest_charge !== 'string' ? pi.latest_charge : null;
+  const card = charge?.payment_method_details?.card_present ?? null;
+  if (state === 'CAPTURED' || state === 'AUTHORIZED') {
+    status.paymentMethod = 'CARD';
+    const brand = brandOf(card?.brand);
+    if (brand) status.cardBrand = brand;
+    if (card?.last4) status.last4 = card.last4;
+    status.decidedAt = new Date((charge?.created ?? pi.created) * 1000).toISOString();
+  }
+  if (state === 'ERROR' || state === 'DECLINED') {
+    const message = action?.failure_message ?? pi.last_payment_error?.message;
+    if (message) status.errorMessage = message;
+  }
+  return status;
+}
+
+/** Only a PaymentIntent still waiting for the customer can be withdrawn (cancelled). */
+export function isWithdrawable(pi: Pick<Stripe.PaymentIntent, 'status'>): boolean {
+  return pi.status === 'requires_payment_method' || pi.status === 'requires_confirmation' || pi.status === 'requires_action';
+}
+
+/** Withdrawing a bill cancels its PaymentIntent as abandoned (the customer did not pay in time, or the cashier withdrew it). */
+export const withdrawParams: Stripe.PaymentIntentCancelParams = { cancellation_reason: 'abandoned' };
+
+/** Void = a full refund (Stripe has no separate void of a captured card payment). */
+export function voidRefundParams(paymentIntentId: string, voidReference: string): Stripe.RefundCreateParams {
+  return { payment_intent: paymentIntentId, reason: 'requested_by_customer', metadata: { [META.voidReference]: voidReference } };
+}
+
+/** A refund's Stripe status as our three outcomes: succeeded, failed (or canceled), still pending. */
+export type RefundOutcome = 'SUCCEEDED' | 'FAILED' | 'PENDING';
+export function refundOutcomeOf(refund: Pick<Stripe.Refund, 'status'>): RefundOutcome {
+  switch (refund.status) {
+    case 'succeeded':
+      return 'SUCCEEDED';
+    case 'failed':
+    case 'canceled':
+      return 'FAILED';
+    default: // pending, requires_action, or a status Stripe adds later: keep following it
+      return 'PENDING';
+  }
+}
+
+/** A void's state from the refund that carries it. */
+export function voidStatusOf(refund: Pick<Stripe.Refund, 'status' | 'failure_reason'>, voidReference: string): VoidStatus {
+  const outcome = refundOutcomeOf(refund);
+  const state = outcome === 'SUCCEEDED' ? 'CONFIRMED' : outcome === 'FAILED' ? 'REJECTED' : 'PENDING';
+  const status: VoidStatus = { voidReference, state };
+  if (state === 'REJECTED' && refund.failure_reason) status.message = `refund ${refund.status}: ${refund.failure_reason}`;
+  return status;
+}
+
+/** A bill after completion or release: its state plus the amount Stripe captured. */
+export function capturedStatusOf(pi: ReadablePaymentIntent & Pick<Stripe.PaymentIntent, 'amount_received' | 'currency'>): BillStatus {
+  const status = billStatusOf(pi, null);
+  if (status.state === 'CAPTURED') status.capturedAmount = fromStripeAmount(pi.amount_received, pi.currency);
+  return status;
+}
+
+/** A refund as the port's RefundStatus. */
+export function refundStatusOf(refund: Pick<Stripe.Refund, 'status' | 'amount' | 'currency' | 'failure_reason' | 'created'>, refundReference: string): RefundStatus {
+  const state = refundOutcomeOf(refund);
+  const status: RefundStatus = { refundReference, state, amount: fromStripeAmount(refund.amount, refund.currency) };
+  if (state === 'FAILED') status.message = refund.failure_reason ? `refund ${refund.status}: ${refund.failure_reason}` : `refund ${refund.status}`;
+  if (state !== 'PENDING') status.decidedAt = new Date(refund.created * 1000).toISOString();
+  return status;
+}
+
+/** Partial refunds: the amount in minor units and a stable reference; the idempotency key comes from the reference. */
+export function refundParams(paymentIntentId: string, refundReference: string, amount: string, currency: string): Stripe.RefundCreateParams {
+  return {
+    payment_intent: paymentIntentId,
+    amount: toStripeAmount(amount, currency),
+    reason: 'requested_by_customer',
+    metadata: { [META.refundReference]: refundReference },
+  };
+}
+
+/** The refund of ours (by its reference in metadata) among a PaymentIntent's refunds. */
+export function findRefund(refunds: Pick<Stripe.Refund, 'metadata'>[], key: string, reference: string) {
+  return refunds.find((r) => r.metadata?.[key] === reference) ?? null;
+}
+
+/** Completing an authorisation: capture all of it, or a smaller amount (the rest is released). */
+export function captureParams(amount: string | undefined, currency: string): Stripe.PaymentIntentCaptureParams {
+  return amount === undefined ? {} : { amount_to_capture: toStripeAmount(amount, currency) };
+}
+
+/** Releasing an authorisation cancels its PaymentIntent (reason requested_by_customer, read back as RELEASED); Stripe releases the hold. */
+export const releaseParams: Stripe.PaymentIntentCancelParams = { cancellation_reason: 'requested_by_customer' };
+
+/** One settled movement of a payout, in the service's terms. */
+export interface SettlementLine {
+  type: 'PAYMENT' | 'REFUND';
+  acquirerRef: string | null; // the PaymentIntent
+  deviceId: string | null; // the reader that took it
+  paymentId?: string; // ours, from the metadata we set
+  pspReference?: string;
+  reference?: string;
+  refundReference?: string;
+  amount: string; // positive, exact decimal
+  feeAmount: string;
+  netAmount: string; // amount - fee for a payment; the refund's cost for a refund (negative of amount + fee)
+  currency: string; // upper case
+  occurredAt: string;
+}
+
+/** Balance transaction types that are card payments and refunds; others (payouts, fees, transfers) are not ours to report. */
+const PAYMENT_TYPES = new Set(['charge', 'payment']);
+const REFUND_TYPES = new Set(['refund', 'payment_refund']);
+
+/**
+ * The settlement report: the balance transactions of one payout (expanded with their source), as
+ * lines with their fees. Amounts are positive with the line's type saying the direction.
+ */
+export function settlementLinesOf(transactions: Stripe.BalanceTransaction[]): SettlementLine[] {
+  const lines: SettlementLine[] = [];
+  for (const t of transactions) {
+    const type = PAYMENT_TYPES.has(t.type) ? 'PAYMENT' : REFUND_TYPES.has(t.type) ? 'REFUND' : null;
+    if (!type) continue;
+    const currency = t.currency.toUpperCase();
+    const source = t.source && typeof t.source !== 'string' ? (t.source as Stripe.Charge | Stripe.Refund) : null;
+    const meta = source?.metadata ?? {};
+    lines.push({
+      type,
+      acquirerRef: paymentIntentOf(source),
+      deviceId: deviceOfSource(source),
+      ...(meta[META.paymentId] ? { paymentId: meta[META.paymentId] } : {}),
+      ...(meta[META.pspReference] ? { pspReference: meta[META.pspReference] } : {}),
+      ...(meta[META.reference] ? { reference: meta[META.reference] } : {}),
+      ...(meta[META.refundReference] ? { refundReference: meta[META.refundReference] } : {}),
+      amount: fromStripeAmount(Math.abs(t.amount), currency),
+      feeAmount: fromStripeAmount(t.fee, currency),
+      netAmount: fromStripeAmount(t.net, currency),
+      currency,
+      occurredAt: new Date(t.created * 1000).toISOString(),
+    });
+  }
+  return lines;
+}
+
+function paymentIntentOf(source: Stripe.Charge | Stripe.Refund | null): string | null {
+  const pi = source?.payment_intent;
+  if (!pi) return null;
+  return typeof pi === 'string' ? pi : pi.id;
+}
+
+function deviceOfSource(source: Stripe.Charge | Stripe.Refund | null): string | null {
+  if (!source) return null;
+  if (source.object === 'charge') return source.payment_method_details?.card_present?.reader ?? source.metadata?.[META.deviceId] ?? null;
+  return source.metadata?.[META.deviceId] ?? null;
+}
+
+/** How far back a reader's batch looks: Stripe books a card payment to the balance within days. */
+export const SETTLEMENT_WINDOW_SECONDS = 7 * 24 * 3600;
+
+/** Settlement lines as the port's report items: fees on payments; a refund's fee Stripe keeps is not charged to it. */
+export function settlementItemsOf(lines: SettlementLine[]): SettlementReportItem[] {
+  return lines
+    .filter((l): l is SettlementLine & { acquirerRef: string } => l.acquirerRef !== null)
+    .map((l) => ({
+      type: l.type,
+      acquirerRef: l.acquirerRef,
+      ...(l.refundReference ? { refundReference: l.refundReference } : {}),
+      ...(l.paymentId ? { paymentId: l.paymentId } : {}),
+      ...(l.pspReference ? { pspReference: l.pspReference } : {}),
+      ...(l.reference ? { reference: l.reference } : {}),
+      amount: l.amount,
+      currency: l.currency,
+      feeAmount: l.type === 'PAYMENT' ? l.feeAmount : '0',
+      ...(l.type === 'PAYMENT' ? { paymentMethod: 'CARD' as const } : {}),
+      occurredAt: l.occurredAt,
+    }));
+}

@@ -1,0 +1,66 @@
+import Stripe from 'stripe';
+import { META } from './mapping';
+
+/**
+ * Stripe's webhooks, as nudges: which bill (PaymentIntent) an event is about, never what happened to
+ * it. The payment's workflow re-reads Stripe and applies what Stripe says, exactly as with the
+ * sandbox's notifications, so a forged, replayed or out-of-order event changes nothing.
+ */
+export const STRIPE_SIGNATURE_HEADER = 'stripe-signature';
+
+export interface StripeNudge {
+  acquirerRef: string; // the PaymentIntent
+  deviceId?: string; // the reader, when the event names it
+  event: string;
+  voidReference?: string;
+}
+
+/** The library's signature check (HMAC-SHA256 over timestamp and raw body, 5 minutes' tolerance); null when it fails. */
+export function verifyStripeEvent(rawBody: string | Buffer, signature: string | undefined, secret: string, toleranceSeconds = 300): Stripe.Event | null {
+  if (!signature) return null;
+  try {
+    return Stripe.webhooks.constructEvent(rawBody, signature, secret, toleranceSeconds);
+  } catch {
+    return null;
+  }
+}
+
+const idOf = (v: string | { id: string } | null | undefined): string | undefined => (typeof v === 'string' ? v : v?.id);
+
+/** The bill an event is about, or null for events that move no bill of ours. */
+export function nudgeOf(event: Pick<Stripe.Event, 'type' | 'data'>): StripeNudge | null {
+  const type = event.type as string;
+  if (type === 'terminal.reader.action_succeeded' || type === 'terminal.reader.action_failed') {
+    const reader = event.data.object as Stripe.Terminal.Reader;
+    const acquirerRef = idOf(reader.action?.process_payment_intent?.payment_intent);
+    return acquirerRef ? { acquirerRef, deviceId: reader.id, event: type } : null;
+  }
+  if (type.startsWith('payment_intent.')) {
+    const pi = event.data.object as Stripe.PaymentIntent;
+    if (pi.object !== 'payment_intent' || !pi.id) return null;
+    const deviceId = pi.metadata?.[META.deviceId];
+    return { acquirerRef: pi.id, ...(deviceId ? { deviceId } : {}), event: type };
+  }
+  if (type === 'charge.refund.updated') {
+    const refund = event.data.object as Stripe.Refund;
+    const acquirerRef = idOf(refund.payment_intent);
+    if (!acquirerRef) return null;
+    const voidReference = refund.metadata?.[META.voidReference];
+    return { acquirerRef, event: type, ...(voidReference ? { voidReference } : {}) };
+  }
+  return null;
+}
+
+/** Event ids seen lately: a replay within the signature's tolerance is dropped before it reaches a workflow. */
+export class RecentEvents {
+  private readonly seen = new Set<string>();
+  constructor(private readonly capacity = 10_000) {}
+
+  /** True the first time an id is offered. */
+  firstTime(id: string): boolean {
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    if (this.seen.size > this.capacity) this.seen.delete(this.seen.values().next().value as string);
+    return true;
+  }
+}
