@@ -25,27 +25,36 @@ export function verifyStripeEvent(rawBody: string | Buffer, signature: string | 
   }
 }
 
-const idOf = (v: string | { id: string } | null | undefined): string | undefined => (typeof v === 'string' ? v : v?.id);
+const idOf = (v: string | { id: string } | null | undefined): string | undefined => {
+  const id = typeof v === 'string' ? v : v?.id;
+  return typeof id === 'string' && id.length > 0 && id.length <= 255 ? id : undefined;
+};
+const textOf = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? v : undefined);
 
 /** The bill an event is about, or null for events that move no bill of ours. */
 export function nudgeOf(event: Pick<Stripe.Event, 'type' | 'data'>): StripeNudge | null {
-  const type = event.type as string;
+  // Signed by Stripe, yet read defensively: a shape we do not know is ignored, never a crash.
+  const type = event?.type as unknown;
+  const object = event?.data?.object as unknown;
+  if (typeof type !== 'string' || !object || typeof object !== 'object') return null;
   if (type === 'terminal.reader.action_succeeded' || type === 'terminal.reader.action_failed') {
-    const reader = event.data.object as Stripe.Terminal.Reader;
+    const reader = object as Stripe.Terminal.Reader;
     const acquirerRef = idOf(reader.action?.process_payment_intent?.payment_intent);
-    return acquirerRef ? { acquirerRef, deviceId: reader.id, event: type } : null;
+    const deviceId = textOf(reader.id);
+    return acquirerRef && deviceId ? { acquirerRef, deviceId, event: type } : null;
   }
   if (type.startsWith('payment_intent.')) {
-    const pi = event.data.object as Stripe.PaymentIntent;
-    if (pi.object !== 'payment_intent' || !pi.id) return null;
-    const deviceId = pi.metadata?.[META.deviceId];
-    return { acquirerRef: pi.id, ...(deviceId ? { deviceId } : {}), event: type };
+    const pi = object as Stripe.PaymentIntent;
+    const acquirerRef = idOf(pi.id);
+    if (pi.object !== 'payment_intent' || !acquirerRef) return null;
+    const deviceId = textOf(pi.metadata?.[META.deviceId]);
+    return { acquirerRef, ...(deviceId ? { deviceId } : {}), event: type };
   }
   if (type === 'charge.refund.updated') {
-    const refund = event.data.object as Stripe.Refund;
+    const refund = object as Stripe.Refund;
     const acquirerRef = idOf(refund.payment_intent);
     if (!acquirerRef) return null;
-    const voidReference = refund.metadata?.[META.voidReference];
+    const voidReference = textOf(refund.metadata?.[META.voidReference]);
     return { acquirerRef, event: type, ...(voidReference ? { voidReference } : {}) };
   }
   return null;

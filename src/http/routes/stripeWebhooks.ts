@@ -35,7 +35,7 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       ctx.status = 200;
       ctx.body = { received: true };
       const nudge = nudgeOf(event);
-      if (!nudge || !recent.firstTime(event.id)) return;
+      if (!nudge || typeof event.id !== 'string' || !recent.firstTime(event.id)) return;
       const payment = await db.payment.findFirst({
         where: { acquirerRef: nudge.acquirerRef, acquirerName: 'stripe', ...(nudge.deviceId ? { deviceId: nudge.deviceId } : {}) },
         select: { id: true, workflowId: true, status: true },
