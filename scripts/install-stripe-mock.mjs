@@ -25,7 +25,10 @@ export function installStripeMock() {
   fs.mkdirSync(path.dirname(STRIPE_MOCK_BINARY), { recursive: true });
   console.log(`stripe-mock: building ${STRIPE_MOCK_MODULE} (go install; a few minutes the first time)`);
   try {
-    execFileSync('go', ['install', STRIPE_MOCK_MODULE], { stdio: 'inherit', env: { ...process.env, GOBIN: path.dirname(STRIPE_MOCK_BINARY), GOFLAGS: '-mod=mod' } });
+    execFileSync('go', ['install', STRIPE_MOCK_MODULE], {
+      stdio: 'inherit',
+      env: { ...process.env, GOBIN: path.dirname(STRIPE_MOCK_BINARY), GOFLAGS: '-mod=mod' },
+    });
   } catch (err) {
     throw new Error(`could not build stripe-mock (${err.message}): install Go, or build '${STRIPE_MOCK_MODULE}' by hand and set STRIPE_MOCK_PATH`);
   }

@@ -43,9 +43,15 @@ export const configSchema = z
     TEMPORAL_CLI_PATH: z.string().min(1).optional(),
     ACQUIRER: z.enum(['sandbox', 'stripe'], { message: "must be 'sandbox' or 'stripe'" }).default('sandbox'),
     /** ACQUIRER=stripe (docs/acquirers.md): the secret (sk_) or restricted (rk_) key live payments use. */
-    STRIPE_API_KEY: z.string().regex(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_live_..., sk_test_...) or restricted key (rk_...)').optional(),
+    STRIPE_API_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9_]+$/, 'must be a Stripe secret key (sk_live_..., sk_test_...) or restricted key (rk_...)')
+      .optional(),
     /** The signing secret of our Stripe webhook endpoint (whsec_...). */
-    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9_]+$/, 'must be a Stripe webhook signing secret (whsec_...)').optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9_]+$/, 'must be a Stripe webhook signing secret (whsec_...)')
+      .optional(),
     /** Where the Stripe API is; only for tests (stripe-mock on a loopback port). */
     STRIPE_API_BASE: z.string().url('must be a URL').optional(),
     SANDBOX_URL: z.string().url('must be a URL').optional(),

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { AcquirerPort } from '../acquirer/port';
+import type { Acquirers } from '../acquirer/acquirers';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { newPspReference } from '../payments/pspReference';
@@ -18,7 +19,17 @@ import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile'
 export interface SettlementDeps {
   db: Db;
   acquirer: AcquirerPort;
+  /** With ACQUIRER=stripe: each device's report comes from the acquirer of its payments (test ones: the sandbox). */
+  acquirers?: Acquirers;
   config: Config;
+}
+
+/** The acquirer a device's report comes from: the one that took this batch's payments on it, else the live one. */
+async function acquirerOfDevice(deps: SettlementDeps, batchId: string, deviceId: string): Promise<AcquirerPort> {
+  if (!deps.acquirers || deps.acquirers.single) return deps.acquirer;
+  const claimed = await deps.db.settlementLine.findMany({ where: { batchId, type: 'PAYMENT', paymentId: { not: null } }, select: { paymentId: true } });
+  const payment = await deps.db.payment.findFirst({ where: { id: { in: claimed.map((l) => l.paymentId!) }, deviceId }, select: { acquirerName: true } });
+  return payment ? deps.acquirers.byName(payment.acquirerName) : deps.acquirer;
 }
 
 export interface OpenBatchInput {
@@ -95,8 +106,11 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
   if (batch.status !== 'CLOSING') return { empty: false, toSettle: await pendingCount(db, batchId) };
 
   const items: ReportedItem[] = [];
+  const acquirerNames = new Map<string, string>();
   for (const deviceId of batch.deviceIds) {
-    const report = await acquirer.closeBatch(deviceId, batchId, batch.until.toISOString());
+    const deviceAcquirer = await acquirerOfDevice(deps, batchId, deviceId);
+    acquirerNames.set(deviceId, deviceAcquirer.name);
+    const report = await deviceAcquirer.closeBatch(deviceId, batchId, batch.until.toISOString());
     for (const item of report.items) items.push({ ...item, deviceId });
   }
   const lines = await db.settlementLine.findMany({ where: { batchId } });
@@ -232,7 +246,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
         }
         continue;
       }
-      const paymentId = await recordReportOnlyPayment(tx as unknown as Db, deps, batch, item);
+      const paymentId = await recordReportOnlyPayment(tx as unknown as Db, acquirerNames.get(item.deviceId) ?? acquirer.name, batch, item);
       const pspReference = (await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { pspReference: true } })).pspReference;
       await tx.settlementLine.create({ data: { ...line, paymentId, pspReference, reference: item.reference ?? null, appliedAt: null } });
       discrepancies.push({
@@ -263,7 +277,7 @@ const pendingCount = (db: Db, batchId: string) => db.settlementLine.count({ wher
  */
 async function recordReportOnlyPayment(
   tx: Db,
-  deps: SettlementDeps,
+  acquirerName: string,
   batch: { id: string; merchantId: string; storeId: string | null; storeExternalId: string },
   item: ReportedItem,
 ): Promise<string> {
@@ -282,7 +296,7 @@ async function recordReportOnlyPayment(
       storeExternalId: batch.storeExternalId,
       terminalExternalId: terminal?.externalId ?? '',
       deviceId: item.deviceId,
-      mode: deps.acquirer.name === 'sandbox' ? 'test' : 'live',
+      mode: acquirerName === 'sandbox' ? 'test' : 'live',
       pspReference: newPspReference(),
       status: 'SETTLED',
       amount: item.amount,
@@ -293,7 +307,7 @@ async function recordReportOnlyPayment(
       paymentMethod: item.paymentMethod ?? 'CARD',
       cardBrand: item.cardBrand ?? null,
       last4: item.last4 ?? null,
-      acquirerName: deps.acquirer.name,
+      acquirerName,
       acquirerRef: item.acquirerRef,
       origin: 'SETTLEMENT_REPORT',
       terminalTimeoutMinutes: 0,

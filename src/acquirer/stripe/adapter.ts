@@ -95,7 +95,9 @@ export class StripeAcquirer implements AcquirerPort {
     const busy = busyWithOther(reader, request.paymentId);
     if (busy) return { outcome: 'DEVICE_BUSY', currentReference: busy.currentReference };
     const pi = await this.call('create the PaymentIntent', () =>
-      this.stripe.paymentIntents.create(paymentIntentParams(request, readerIsTwoStep(reader)), { idempotencyKey: idempotencyKey.createPaymentIntent(request.paymentId) }),
+      this.stripe.paymentIntents.create(paymentIntentParams(request, readerIsTwoStep(reader)), {
+        idempotencyKey: idempotencyKey.createPaymentIntent(request.paymentId),
+      }),
     );
     // A repeated send of the same payment answers the bill already placed, whatever its state: the
     // reader's action is ours already, or the process call's idempotency key makes it the same call
@@ -103,7 +105,9 @@ export class StripeAcquirer implements AcquirerPort {
     if (actionFor(reader, pi.id)) return { outcome: 'ON_DEVICE', acquirerRef: pi.id };
     try {
       await this.call('process the PaymentIntent on the reader', () =>
-        this.stripe.terminal.readers.processPaymentIntent(request.deviceId, processPaymentIntentParams(pi.id), { idempotencyKey: idempotencyKey.processPaymentIntent(request.paymentId) }),
+        this.stripe.terminal.readers.processPaymentIntent(request.deviceId, processPaymentIntentParams(pi.id), {
+          idempotencyKey: idempotencyKey.processPaymentIntent(request.paymentId),
+        }),
       );
     } catch (err) {
       if (err instanceof AcquirerRejectedError && err.code === 'terminal_reader_busy') return { outcome: 'DEVICE_BUSY', currentReference: null };
@@ -155,7 +159,9 @@ export class StripeAcquirer implements AcquirerPort {
     const pi = await this.paymentIntent(acquirerRef);
     if (pi.status === 'requires_capture') {
       await this.call('capture the PaymentIntent', () =>
-        this.stripe.paymentIntents.capture(acquirerRef, captureParams(request.amount, pi.currency), { idempotencyKey: idempotencyKey.capture(request.captureReference) }),
+        this.stripe.paymentIntents.capture(acquirerRef, captureParams(request.amount, pi.currency), {
+          idempotencyKey: idempotencyKey.capture(request.captureReference),
+        }),
       ).catch(ignoreUnexpectedState);
     }
     return capturedStatusOf(await this.paymentIntent(acquirerRef));
@@ -165,9 +171,9 @@ export class StripeAcquirer implements AcquirerPort {
   async releaseAuthorization(_deviceId: string, acquirerRef: string): Promise<BillStatus> {
     const pi = await this.paymentIntent(acquirerRef);
     if (pi.status === 'requires_capture') {
-      await this.call('release the authorisation', () => this.stripe.paymentIntents.cancel(acquirerRef, releaseParams, { idempotencyKey: idempotencyKey.release(acquirerRef) })).catch(
-        ignoreUnexpectedState,
-      );
+      await this.call('release the authorisation', () =>
+        this.stripe.paymentIntents.cancel(acquirerRef, releaseParams, { idempotencyKey: idempotencyKey.release(acquirerRef) }),
+      ).catch(ignoreUnexpectedState);
     }
     return capturedStatusOf(await this.paymentIntent(acquirerRef));
   }
@@ -176,11 +182,14 @@ export class StripeAcquirer implements AcquirerPort {
   async refund(_deviceId: string, acquirerRef: string, request: RefundRequest): Promise<RefundStatus> {
     try {
       const refund = await this.call('refund the payment', () =>
-        this.stripe.refunds.create(refundParams(acquirerRef, request.refundReference, request.amount, request.currency), { idempotencyKey: idempotencyKey.refund(request.refundReference) }),
+        this.stripe.refunds.create(refundParams(acquirerRef, request.refundReference, request.amount, request.currency), {
+          idempotencyKey: idempotencyKey.refund(request.refundReference),
+        }),
       );
       return refundStatusOf(refund, request.refundReference);
     } catch (err) {
-      if (err instanceof AcquirerRejectedError && REFUND_REFUSED.has(err.code ?? '')) return { refundReference: request.refundReference, state: 'FAILED', amount: request.amount, message: err.message };
+      if (err instanceof AcquirerRejectedError && REFUND_REFUSED.has(err.code ?? ''))
+        return { refundReference: request.refundReference, state: 'FAILED', amount: request.amount, message: err.message };
       throw err;
     }
   }
@@ -209,7 +218,12 @@ export class StripeAcquirer implements AcquirerPort {
           transactions.push(t);
         }),
     );
-    return { deviceId, batchReference, closedAt: new Date(untilSeconds * 1000).toISOString(), items: settlementItemsOf(settlementLinesOf(transactions).filter((l) => l.deviceId === deviceId)) };
+    return {
+      deviceId,
+      batchReference,
+      closedAt: new Date(untilSeconds * 1000).toISOString(),
+      items: settlementItemsOf(settlementLinesOf(transactions).filter((l) => l.deviceId === deviceId)),
+    };
   }
 
   /** The balance transactions of one payout, as settlement lines (all readers). */
@@ -231,7 +245,11 @@ export class StripeAcquirer implements AcquirerPort {
 
   private async findRefund(acquirerRef: string, key: string, reference: string): Promise<Stripe.Refund | null> {
     const refunds: Stripe.Refund[] = [];
-    await this.call('list the payment\'s refunds', () => this.stripe.refunds.list({ payment_intent: acquirerRef, limit: 100 }).autoPagingEach((r) => { refunds.push(r); }));
+    await this.call("list the payment's refunds", () =>
+      this.stripe.refunds.list({ payment_intent: acquirerRef, limit: 100 }).autoPagingEach((r) => {
+        refunds.push(r);
+      }),
+    );
     return findRefund(refunds, key, reference) as Stripe.Refund | null;
   }
 

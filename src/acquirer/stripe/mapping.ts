@@ -1,7 +1,17 @@
 import Decimal from 'decimal.js';
 import type Stripe from 'stripe';
 import { SUPPORTED_CURRENCIES } from '../../money/currencies';
-import type { BillState, BillStatus, DeviceCapabilities, PaymentMode, RefundStatus, SendBillRequest, SendBillResult, SettlementReportItem, VoidStatus } from '../port';
+import type {
+  BillState,
+  BillStatus,
+  DeviceCapabilities,
+  PaymentMode,
+  RefundStatus,
+  SendBillRequest,
+  SendBillResult,
+  SettlementReportItem,
+  VoidStatus,
+} from '../port';
 
 /**
  * The mapping between the acquirer port and Stripe Terminal's server-driven API, as pure
@@ -118,9 +128,19 @@ export function busyWithOther(reader: Pick<Stripe.Terminal.Reader, 'action'>, pa
 /** Reader failure codes that mean the customer (not the card) ended it. */
 const CUSTOMER_CANCELLED_CODES = new Set(['customer_canceled', 'customer_cancelled']);
 /** Failure codes that are a decline by the issuer or the card. */
-const DECLINE_CODES = new Set(['card_declined', 'expired_card', 'incorrect_pin', 'insufficient_funds', 'offline_pin_required', 'online_or_offline_pin_required']);
+const DECLINE_CODES = new Set([
+  'card_declined',
+  'expired_card',
+  'incorrect_pin',
+  'insufficient_funds',
+  'offline_pin_required',
+  'online_or_offline_pin_required',
+]);
 
-type ReadablePaymentIntent = Pick<Stripe.PaymentIntent, 'id' | 'status' | 'last_payment_error' | 'cancellation_reason' | 'latest_charge' | 'created' | 'canceled_at'>;
+type ReadablePaymentIntent = Pick<
+  Stripe.PaymentIntent,
+  'id' | 'status' | 'last_payment_error' | 'cancellation_reason' | 'latest_charge' | 'created' | 'canceled_at'
+>;
 
 /** The state of a bill, from its PaymentIntent's status and the reader's action for it. */
 export function billStateOf(pi: ReadablePaymentIntent, action: Stripe.Terminal.Reader.Action | null): BillState {
@@ -224,7 +244,10 @@ export function capturedStatusOf(pi: ReadablePaymentIntent & Pick<Stripe.Payment
 }
 
 /** A refund as the port's RefundStatus. */
-export function refundStatusOf(refund: Pick<Stripe.Refund, 'status' | 'amount' | 'currency' | 'failure_reason' | 'created'>, refundReference: string): RefundStatus {
+export function refundStatusOf(
+  refund: Pick<Stripe.Refund, 'status' | 'amount' | 'currency' | 'failure_reason' | 'created'>,
+  refundReference: string,
+): RefundStatus {
   const state = refundOutcomeOf(refund);
   const status: RefundStatus = { refundReference, state, amount: fromStripeAmount(refund.amount, refund.currency) };
   if (state === 'FAILED') status.message = refund.failure_reason ? `refund ${refund.status}: ${refund.failure_reason}` : `refund ${refund.status}`;

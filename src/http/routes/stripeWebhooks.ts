@@ -43,7 +43,9 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       // Only a payment still open, or captured with a reversal to confirm, has anything to re-read.
       if (!payment || !(isOpen(payment.status) || payment.status === 'CAPTURED')) return;
       try {
-        await temporal.workflow.getHandle(payment.workflowId).signal(acquirerNotifiedSignal, { event: nudge.event, ...(nudge.voidReference ? { voidReference: nudge.voidReference } : {}) });
+        await temporal.workflow
+          .getHandle(payment.workflowId)
+          .signal(acquirerNotifiedSignal, { event: nudge.event, ...(nudge.voidReference ? { voidReference: nudge.voidReference } : {}) });
       } catch (err) {
         // The workflow is gone: the sweep settles the payment from Stripe's answer.
         (ctx.state.log ?? logger).warn({ err: (err as Error).message, paymentId: payment.id }, 'Stripe webhook not delivered to the payment workflow');

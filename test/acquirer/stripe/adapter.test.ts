@@ -44,7 +44,10 @@ describe('the Stripe adapter against stripe-mock', () => {
 
   it('a two-step completion and a release: capture (all or part) and cancel are requests Stripe accepts', async () => {
     // Stripe's example PaymentIntent is not authorised, so the adapter reads it and sends nothing more.
-    expect(await stripe.completeAuthorization(READER, PI, { amount: '5.00', captureReference: 'CAPTURE-1' })).toMatchObject({ acquirerRef: expect.stringMatching(/^pi_/), state: 'ERROR' });
+    expect(await stripe.completeAuthorization(READER, PI, { amount: '5.00', captureReference: 'CAPTURE-1' })).toMatchObject({
+      acquirerRef: expect.stringMatching(/^pi_/),
+      state: 'ERROR',
+    });
     expect(await stripe.releaseAuthorization(READER, PI)).toMatchObject({ state: 'ERROR' });
     // An authorised one (the fake Stripe below answers requires_capture) is captured and released.
   });
@@ -53,7 +56,7 @@ describe('the Stripe adapter against stripe-mock', () => {
     expect(await stripe.withdrawBill(READER, PI)).toMatchObject({ state: 'ERROR' });
   });
 
-  it('a void: a full refund, then read back among the payment\'s refunds', async () => {
+  it("a void: a full refund, then read back among the payment's refunds", async () => {
     expect(await stripe.submitVoid(READER, PI, 'VOID-PSP-1-1')).toEqual({ voidReference: 'VOID-PSP-1-1', state: 'CONFIRMED' });
     // Stripe's example refund carries no reference of ours: to the service, this void never arrived.
     await expect(stripe.getVoidStatus(READER, 'VOID-PSP-1-1', PI)).rejects.toMatchObject({ status: 404 });
@@ -61,18 +64,26 @@ describe('the Stripe adapter against stripe-mock', () => {
 
   it('a refund with a stable reference, and reading it back', async () => {
     const withLookup = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: mock.url, refundedBill: async (ref) => (ref === 'REFUND-1' ? PI : null) });
-    expect(await withLookup.refund(READER, PI, { refundReference: 'REFUND-1', amount: '2.50', currency: 'EUR' })).toMatchObject({ refundReference: 'REFUND-1', state: 'SUCCEEDED' });
+    expect(await withLookup.refund(READER, PI, { refundReference: 'REFUND-1', amount: '2.50', currency: 'EUR' })).toMatchObject({
+      refundReference: 'REFUND-1',
+      state: 'SUCCEEDED',
+    });
     // Stripe's example refund carries no reference of ours: to the service, it never arrived (404).
     await expect(withLookup.getRefund(READER, 'REFUND-1')).rejects.toMatchObject({ status: 404 });
     await expect(withLookup.getRefund(READER, 'REFUND-unknown')).rejects.toMatchObject({ status: 404 });
   });
 
-  it('a settlement report: balance transactions with fees, a payout\'s or a reader\'s batch', async () => {
+  it("a settlement report: balance transactions with fees, a payout's or a reader's batch", async () => {
     const report = await stripe.payoutReport();
     expect(report.payoutId).toMatch(/^po_/);
     expect(report.lines).toEqual([expect.objectContaining({ type: 'PAYMENT', amount: '1.00', feeAmount: '0.00', netAmount: '1.00', currency: 'USD' })]);
     // Stripe's example transaction names no reader: this reader's batch is empty.
-    expect(await stripe.closeBatch(READER, 'BATCH-1', '2026-11-23T02:00:00Z')).toEqual({ deviceId: READER, batchReference: 'BATCH-1', closedAt: '2026-11-23T02:00:00.000Z', items: [] });
+    expect(await stripe.closeBatch(READER, 'BATCH-1', '2026-11-23T02:00:00Z')).toEqual({
+      deviceId: READER,
+      batchReference: 'BATCH-1',
+      closedAt: '2026-11-23T02:00:00.000Z',
+      items: [],
+    });
   });
 
   it('a request Stripe would not accept is refused, not retried', async () => {
@@ -118,7 +129,10 @@ describe('Stripe unreachable or failing', () => {
     const seen: string[] = [];
     server.on('request', (req) => seen.push(`${req.method} ${req.url!.split('?')[0]}`));
     answers = {};
-    answer = { status: 200, body: { id: PI, object: 'payment_intent', status: 'requires_capture', currency: 'eur', amount_received: 0, created: 1, metadata: {} } };
+    answer = {
+      status: 200,
+      body: { id: PI, object: 'payment_intent', status: 'requires_capture', currency: 'eur', amount_received: 0, created: 1, metadata: {} },
+    };
     await s.completeAuthorization(READER, PI, { amount: '5.00', captureReference: 'CAPTURE-1' });
     await s.releaseAuthorization(READER, PI);
     expect(seen.filter((r) => r.startsWith('POST'))).toEqual([`POST /v1/payment_intents/${PI}/capture`, `POST /v1/payment_intents/${PI}/cancel`]);
@@ -127,13 +141,20 @@ describe('Stripe unreachable or failing', () => {
   it('a reader busy with another bill is DEVICE_BUSY; a refused refund is a rejected void', async () => {
     const s = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: base });
     answers = {
-      [`/v1/terminal/readers/${READER}/process_payment_intent`]: { status: 400, body: { error: { type: 'invalid_request_error', code: 'terminal_reader_busy', message: 'Reader is busy' } } },
+      [`/v1/terminal/readers/${READER}/process_payment_intent`]: {
+        status: 400,
+        body: { error: { type: 'invalid_request_error', code: 'terminal_reader_busy', message: 'Reader is busy' } },
+      },
       [`/v1/terminal/readers/${READER}`]: { status: 200, body: { id: READER, object: 'terminal.reader', action: null, metadata: {} } },
       '/v1/payment_intents': { status: 200, body: { id: PI, object: 'payment_intent', status: 'requires_payment_method', metadata: {} } },
     };
     expect(await s.sendBill({ ...bill, modes: ['CARD'] })).toEqual({ outcome: 'DEVICE_BUSY', currentReference: null });
     answers = {};
     answer = { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge has already been refunded.' } } };
-    expect(await s.submitVoid(READER, PI, 'VOID-1')).toMatchObject({ voidReference: 'VOID-1', state: 'REJECTED', message: expect.stringMatching(/already been refunded/) });
+    expect(await s.submitVoid(READER, PI, 'VOID-1')).toMatchObject({
+      voidReference: 'VOID-1',
+      state: 'REJECTED',
+      message: expect.stringMatching(/already been refunded/),
+    });
   });
 });

@@ -26,12 +26,23 @@ import examples from './stripe-examples.json';
  * status Stripe's OpenAPI description lists.
  */
 const clone = <T>(o: unknown): T => JSON.parse(JSON.stringify(o)) as T;
-const examplePi = (changes: Partial<Stripe.PaymentIntent> = {}): Stripe.PaymentIntent => ({ ...clone<Stripe.PaymentIntent>(examples.objects.payment_intent), last_payment_error: null, ...changes });
+const examplePi = (changes: Partial<Stripe.PaymentIntent> = {}): Stripe.PaymentIntent => ({
+  ...clone<Stripe.PaymentIntent>(examples.objects.payment_intent),
+  last_payment_error: null,
+  ...changes,
+});
 const exampleReader = (): Stripe.Terminal.Reader => clone(examples.objects['terminal.reader']);
 const exampleCharge = (): Stripe.Charge => clone(examples.objects.charge);
 const exampleRefund = (changes: Partial<Stripe.Refund> = {}): Stripe.Refund => ({ ...clone<Stripe.Refund>(examples.objects.refund), ...changes });
 const processing = (pi: string, status: Stripe.Terminal.Reader.Action['status'], failure_code: string | null = null): Stripe.Terminal.Reader.Action =>
-  ({ ...exampleReader().action!, type: 'process_payment_intent', status, failure_code, failure_message: failure_code ? `reader says ${failure_code}` : null, process_payment_intent: { payment_intent: pi } }) as Stripe.Terminal.Reader.Action;
+  ({
+    ...exampleReader().action!,
+    type: 'process_payment_intent',
+    status,
+    failure_code,
+    failure_message: failure_code ? `reader says ${failure_code}` : null,
+    process_payment_intent: { payment_intent: pi },
+  }) as Stripe.Terminal.Reader.Action;
 
 describe('amounts', () => {
   it('are exact minor units both ways, by the currency', () => {
@@ -46,7 +57,16 @@ describe('amounts', () => {
 });
 
 describe('placing a bill', () => {
-  const request = { deviceId: 'tmr_1', paymentId: 'pay-1', pspReference: 'PSP1', amount: '12.34', currency: 'EUR', reference: 'ORDER-7', modes: ['CARD' as const], timeoutSeconds: 300 };
+  const request = {
+    deviceId: 'tmr_1',
+    paymentId: 'pay-1',
+    pspReference: 'PSP1',
+    amount: '12.34',
+    currency: 'EUR',
+    reference: 'ORDER-7',
+    modes: ['CARD' as const],
+    timeoutSeconds: 300,
+  };
 
   it('is a card_present PaymentIntent in minor units, automatic capture on a one-step reader', () => {
     expect(paymentIntentParams(request, false)).toEqual({
@@ -73,7 +93,10 @@ describe('placing a bill', () => {
 
   it('finds the reader busy with another payment, naming that bill', () => {
     const other = examplePi({ id: 'pi_other', metadata: { [META.paymentId]: 'pay-2', [META.reference]: 'ORDER-9' } });
-    const reader = { ...exampleReader(), action: { ...processing('x', 'in_progress'), process_payment_intent: { payment_intent: other } } } as Stripe.Terminal.Reader;
+    const reader = {
+      ...exampleReader(),
+      action: { ...processing('x', 'in_progress'), process_payment_intent: { payment_intent: other } },
+    } as Stripe.Terminal.Reader;
     expect(busyWithOther(reader, 'pay-1')).toEqual({ currentReference: 'ORDER-9' });
     expect(busyWithOther(reader, 'pay-2')).toBeNull(); // our own bill: a repeated send
     expect(busyWithOther({ ...reader, action: processing('pi_other', 'succeeded') }, 'pay-1')).toBeNull();
@@ -119,7 +142,9 @@ describe('reading a bill: every PaymentIntent status of Stripe OpenAPI descripti
   });
 
   it('a decline recorded on the PaymentIntent alone is DECLINED; the example object (an API error) is ERROR', () => {
-    const declined = examplePi({ last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } as Stripe.PaymentIntent.LastPaymentError });
+    const declined = examplePi({
+      last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } as Stripe.PaymentIntent.LastPaymentError,
+    });
     expect(billStatusOf(declined, null)).toMatchObject({ state: 'DECLINED', errorMessage: 'Your card was declined.' });
     expect(billStateOf(clone<Stripe.PaymentIntent>(examples.objects.payment_intent), null)).toBe('ERROR');
   });
@@ -128,7 +153,14 @@ describe('reading a bill: every PaymentIntent status of Stripe OpenAPI descripti
     const charge = exampleCharge();
     charge.payment_method_details = { type: 'card_present', card_present: { brand: 'visa', last4: '4242' } } as Stripe.Charge.PaymentMethodDetails;
     const status = billStatusOf(examplePi({ status: 'succeeded', latest_charge: charge }), null);
-    expect(status).toEqual({ acquirerRef: examples.objects.payment_intent.id, state: 'CAPTURED', paymentMethod: 'CARD', cardBrand: 'VISA', last4: '4242', decidedAt: new Date(charge.created * 1000).toISOString() });
+    expect(status).toEqual({
+      acquirerRef: examples.objects.payment_intent.id,
+      state: 'CAPTURED',
+      paymentMethod: 'CARD',
+      cardBrand: 'VISA',
+      last4: '4242',
+      decidedAt: new Date(charge.created * 1000).toISOString(),
+    });
   });
 
   it('an action of another PaymentIntent says nothing about this bill', () => {
@@ -142,7 +174,13 @@ describe('reading a bill: every PaymentIntent status of Stripe OpenAPI descripti
 
 describe('voids and refunds: every refund status', () => {
   const outcome: Record<string, string> = { pending: 'PENDING', requires_action: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED', canceled: 'FAILED' };
-  const voidState: Record<string, string> = { pending: 'PENDING', requires_action: 'PENDING', succeeded: 'CONFIRMED', failed: 'REJECTED', canceled: 'REJECTED' };
+  const voidState: Record<string, string> = {
+    pending: 'PENDING',
+    requires_action: 'PENDING',
+    succeeded: 'CONFIRMED',
+    failed: 'REJECTED',
+    canceled: 'REJECTED',
+  };
 
   it('covers each status Stripe documents for a refund', () => {
     for (const s of examples.enums.refund_status) expect(examples.enums.refund_status_description).toContain(`\`${s}\``);
@@ -155,8 +193,13 @@ describe('voids and refunds: every refund status', () => {
     expect(voidStatusOf(refund, 'VOID-1').state).toBe(voidState[status]);
   });
 
-  it('a refund carries its stable reference, found again among the payment\'s refunds', () => {
-    expect(refundParams('pi_1', 'REFUND-abc', '2.50', 'EUR')).toEqual({ payment_intent: 'pi_1', amount: 250, reason: 'requested_by_customer', metadata: { [META.refundReference]: 'REFUND-abc' } });
+  it("a refund carries its stable reference, found again among the payment's refunds", () => {
+    expect(refundParams('pi_1', 'REFUND-abc', '2.50', 'EUR')).toEqual({
+      payment_intent: 'pi_1',
+      amount: 250,
+      reason: 'requested_by_customer',
+      metadata: { [META.refundReference]: 'REFUND-abc' },
+    });
     const ours = exampleRefund({ id: 're_ours', metadata: { [META.refundReference]: 'REFUND-abc' } });
     expect(findRefund([exampleRefund(), ours], META.refundReference, 'REFUND-abc')).toBe(ours);
     expect(findRefund([exampleRefund()], META.refundReference, 'REFUND-abc')).toBeNull();
@@ -169,24 +212,58 @@ describe('voids and refunds: every refund status', () => {
 });
 
 describe('the settlement report', () => {
-  it('turns a payout\'s balance transactions into payment and refund lines with fees, skipping the rest', () => {
+  it("turns a payout's balance transactions into payment and refund lines with fees, skipping the rest", () => {
     const txn = clone<Stripe.BalanceTransaction>(examples.objects.balance_transaction);
     const charge = exampleCharge();
     charge.payment_intent = 'pi_paid';
     charge.payment_method_details = { type: 'card_present', card_present: { reader: 'tmr_1' } } as Stripe.Charge.PaymentMethodDetails;
     const payment = { ...txn, amount: 1234, fee: 27, net: 1207, source: charge } as Stripe.BalanceTransaction;
-    const refund = { ...txn, type: 'refund', amount: -500, fee: 0, net: -500, source: exampleRefund({ payment_intent: 'pi_paid', metadata: { [META.deviceId]: 'tmr_1' } }) } as Stripe.BalanceTransaction;
+    const refund = {
+      ...txn,
+      type: 'refund',
+      amount: -500,
+      fee: 0,
+      net: -500,
+      source: exampleRefund({ payment_intent: 'pi_paid', metadata: { [META.deviceId]: 'tmr_1' } }),
+    } as Stripe.BalanceTransaction;
     const payout = { ...txn, type: 'payout', amount: -1000, fee: 0, net: -1000 } as Stripe.BalanceTransaction;
     const lines = settlementLinesOf([payment, refund, payout]);
     expect(lines).toEqual([
-      { type: 'PAYMENT', acquirerRef: 'pi_paid', deviceId: 'tmr_1', amount: '12.34', feeAmount: '0.27', netAmount: '12.07', currency: 'USD', occurredAt: new Date(txn.created * 1000).toISOString() },
-      { type: 'REFUND', acquirerRef: 'pi_paid', deviceId: 'tmr_1', amount: '5.00', feeAmount: '0.00', netAmount: '-5.00', currency: 'USD', occurredAt: new Date(txn.created * 1000).toISOString() },
+      {
+        type: 'PAYMENT',
+        acquirerRef: 'pi_paid',
+        deviceId: 'tmr_1',
+        amount: '12.34',
+        feeAmount: '0.27',
+        netAmount: '12.07',
+        currency: 'USD',
+        occurredAt: new Date(txn.created * 1000).toISOString(),
+      },
+      {
+        type: 'REFUND',
+        acquirerRef: 'pi_paid',
+        deviceId: 'tmr_1',
+        amount: '5.00',
+        feeAmount: '0.00',
+        netAmount: '-5.00',
+        currency: 'USD',
+        occurredAt: new Date(txn.created * 1000).toISOString(),
+      },
     ]);
   });
 
-  it('reads Stripe\'s example balance transaction (a charge whose source is not expanded)', () => {
+  it("reads Stripe's example balance transaction (a charge whose source is not expanded)", () => {
     expect(settlementLinesOf([clone(examples.objects.balance_transaction)])).toEqual([
-      { type: 'PAYMENT', acquirerRef: null, deviceId: null, amount: '1.00', feeAmount: '0.00', netAmount: '1.00', currency: 'USD', occurredAt: '2009-02-13T23:31:30.000Z' },
+      {
+        type: 'PAYMENT',
+        acquirerRef: null,
+        deviceId: null,
+        amount: '1.00',
+        feeAmount: '0.00',
+        netAmount: '1.00',
+        currency: 'USD',
+        occurredAt: '2009-02-13T23:31:30.000Z',
+      },
     ]);
   });
 });

@@ -25,12 +25,17 @@ afterAll(async () => {
 });
 
 const send = (payload: string, signature?: string) =>
-  call(stack.apiUrl, 'POST', PATH, { rawBody: payload, headers: { 'Content-Type': 'application/json', ...(signature ? { 'Stripe-Signature': signature } : {}) } });
+  call(stack.apiUrl, 'POST', PATH, {
+    rawBody: payload,
+    headers: { 'Content-Type': 'application/json', ...(signature ? { 'Stripe-Signature': signature } : {}) },
+  });
 const signed = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
   stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? SECRET, ...(opts.timestamp ? { timestamp: opts.timestamp } : {}) });
-const eventOf = (id: string, type: string, object: object) => JSON.stringify({ id, object: 'event', type, api_version: '2026-08-26.dahlia', created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+const eventOf = (id: string, type: string, object: object) =>
+  JSON.stringify({ id, object: 'event', type, api_version: '2026-08-26.dahlia', created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
 const signals = async (paymentId: string) =>
-  (await workflowHandle(stack, paymentId).fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acquirerNotified').length;
+  (await workflowHandle(stack, paymentId).fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acquirerNotified')
+    .length;
 
 async function livePayment() {
   const shop = await openShop(stack, { mode: 'live' });
@@ -57,7 +62,11 @@ describe('ACQUIRER=stripe', () => {
   it('a signed webhook nudges the payment to re-read Stripe; forged, stale and replayed ones change nothing', async () => {
     const row = await livePayment();
     const before = await signals(row.id);
-    const payload = eventOf('evt_nudge_1', 'payment_intent.succeeded', { id: row.acquirerRef, object: 'payment_intent', metadata: { isp_device_id: row.deviceId } });
+    const payload = eventOf('evt_nudge_1', 'payment_intent.succeeded', {
+      id: row.acquirerRef,
+      object: 'payment_intent',
+      metadata: { isp_device_id: row.deviceId },
+    });
 
     expectErrorShape(await send(payload), 401);
     expectErrorShape(await send(payload, signed(payload, { secret: 'whsec_not_ours' })), 401);
@@ -75,7 +84,11 @@ describe('ACQUIRER=stripe', () => {
   });
 
   it('an event about nothing of ours, or a malformed one, is accepted and ignored', async () => {
-    for (const payload of [eventOf('evt_other', 'payment_intent.succeeded', { id: 'pi_unknown', object: 'payment_intent', metadata: {} }), eventOf('evt_plan', 'plan.created', { id: 'price_1' }), '{"id":"evt_x"}']) {
+    for (const payload of [
+      eventOf('evt_other', 'payment_intent.succeeded', { id: 'pi_unknown', object: 'payment_intent', metadata: {} }),
+      eventOf('evt_plan', 'plan.created', { id: 'price_1' }),
+      '{"id":"evt_x"}',
+    ]) {
       expect((await send(payload, signed(payload))).status).toBe(200);
     }
   });
