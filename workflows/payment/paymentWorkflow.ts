@@ -90,6 +90,8 @@ interface RefundInFlight {
   recorded: boolean;
   /** A background follow-up is running. */
   following: boolean;
+  /** Its decision is written (row, history, event): only then may the run end. */
+  done: boolean;
 }
 
 /** An activity's failure: wrapped in ActivityFailure, or (local activities) the failure itself. */
@@ -135,7 +137,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const refunds = new Map<string, RefundInFlight>();
   const refundsByKey = new Map<string, RefundInFlight>();
   const pendingRefundTotal = (): Decimal => [...refunds.values()].filter((r) => r.status === 'PENDING').reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
-  const refundsUndecided = (): boolean => [...refunds.values()].some((r) => r.status === 'PENDING');
+  const refundsUndecided = (): boolean => [...refunds.values()].some((r) => !r.done);
   // Distinguishes void references of a later run from those of an earlier one.
   const runTag = workflowInfo().runId.slice(0, 8);
 
@@ -285,6 +287,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       });
       await effects.publishPaymentEvent({ paymentId, sequence: state.sequence, refundId: r.id, refundFailed: true });
     }
+    r.done = true;
   }
 
   function refundRow(r: RefundInFlight) {
@@ -432,6 +435,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
         requestFingerprint: request.requestFingerprint,
         recorded: false,
         following: false,
+        done: false,
       };
       refunds.set(r.id, r);
       refundRequests.set(r.id, request);
