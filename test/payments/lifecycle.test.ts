@@ -57,14 +57,13 @@ describe('outcomes at the terminal, noticed through the acquirer notification', 
     expect((await workflowHandle(stack, created.id).fetchHistory()).events!.length).toBe(length);
   });
 
-  it('pay on a two-step terminal -> AUTHORIZED with PAYMENT_AUTHORIZED; cancel is 409; the device is free for the next bill', async () => {
+  it('pay on a two-step terminal -> AUTHORIZED with PAYMENT_AUTHORIZED; the device is free for the next bill while the hold stands', async () => {
     const shop = await openShop(stack, { device: { twoStep: true }, twoStep: true });
     const { body: created } = await createPayment(stack, shop);
     await sim(stack).customer(shop.deviceId, { action: 'pay' });
     const authorized = await statusBecomes(stack, created.id, 'AUTHORIZED');
     expect(authorized).toMatchObject({ cardBrand: 'VISA', last4: '4242' });
     await eventually(async () => ((await eventTypes(stack, created.id)).includes('PAYMENT_AUTHORIZED') ? true : undefined));
-    expect(expectErrorShape(await paymentAction(stack, shop, created.id, 'cancel'), 409)).toMatch(/already decided/);
     expect((await paymentAction(stack, shop, created.id, 'sync-status')).body.status).toBe('AUTHORIZED');
     expect((await createPayment(stack, shop)).body.status).toBe('AWAITING_TERMINAL');
   });

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/logger';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
 import { startTestStack, type TestStack } from '../support/stack';
-import { createPayment, history, insertPaymentRow, openShop, type Shop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
+import { createPayment, eventually, history, insertPaymentRow, openShop, type Shop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
 /**
  * The reconciliation sweep (spec 3 rule 4): its logic called directly, then the real Schedule on
@@ -56,7 +56,12 @@ describe('the sweep logic', () => {
       ['AWAITING_TERMINAL', 'API'],
       ['CAPTURED', 'SWEEP'],
     ]);
-    expect(await stack.db.webhookEvent.count({ where: { paymentId: created.id } })).toBe(1);
+    // The event is published by the step after the status is recorded: wait for it, then make
+    // sure it stays one.
+    const events = () => stack.db.webhookEvent.count({ where: { paymentId: created.id } });
+    await eventually(async () => ((await events()) > 0 ? true : undefined), 60_000);
+    await sleep(1000);
+    expect(await events()).toBe(1);
   });
 
   it('expires a bill nobody decided whose workflow was terminated: EXPIRED, the bill withdrawn', async () => {
