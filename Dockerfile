@@ -12,6 +12,8 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # The service runs compiled: dist/ from tsconfig.build.json (npm ci above skipped the build: no sources yet).
 RUN npm run build
+# The dashboard needs its sources, copied just above: built here rather than at npm ci.
+RUN npm run dashboard:build
 ENV NODE_ENV=production HOST=0.0.0.0
 EXPOSE 3000 3100
 CMD ["node", "dist/src/main.js"]

@@ -8,7 +8,22 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'src/generated/', 'coverage/', 'data/', '.tools/', '.test-stack/', '.schemathesis/', 'bench/results/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'dashboard/dist/',
+      'test-results/',
+      'playwright-report/',
+      'src/generated/',
+      'coverage/',
+      'data/',
+      '.tools/',
+      '.test-stack/',
+      '.schemathesis/',
+      'bench/results/',
+    ],
+  },
   eslint.configs.recommended,
   tseslint.configs.recommended,
   {

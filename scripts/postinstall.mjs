@@ -1,5 +1,6 @@
 // `npm install` does all set-up: the Prisma client (offline), the Temporal CLI binary, and the
-// compiled service in dist/ that `npm start` and `npm run admin` run (docs/architecture.md).
+// compiled service in dist/ that `npm start` and `npm run admin` run (docs/architecture.md), and the
+// merchant dashboard in dashboard/dist (scripts/build-dashboard.mjs).
 // The build is skipped when the sources are not there yet (the Docker image installs its
 // dependencies before it copies the code, then runs `npm run build` itself).
 import { execFileSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
-for (const script of ['prisma-generate.mjs', 'install-temporal-cli.mjs']) {
+for (const script of ['prisma-generate.mjs', 'install-temporal-cli.mjs', 'build-dashboard.mjs']) {
   execFileSync(process.execPath, [path.join(here, script)], { stdio: 'inherit' });
 }
 if (fs.existsSync(path.join(root, 'tsconfig.build.json')) && fs.existsSync(path.join(root, 'src/main.ts'))) {

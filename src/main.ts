@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     const urls = [
       service.apiUrl && `api=${service.apiUrl}`,
       service.apiUrl && `docs=${service.apiUrl}/docs`,
+      service.apiUrl && `dashboard=${service.apiUrl}/dashboard`,
       service.sandboxUrl && `sandbox=${service.sandboxUrl}`,
       service.metricsUrl && `metrics=${service.metricsUrl}`,
       temporalUi && `temporal-ui=${temporalUi}`,

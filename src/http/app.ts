@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { AppDeps } from './context';
+import { dashboardApp } from './dashboardApp';
 import { mountDocs } from './docs';
 import { errorHandler } from './errors';
 import { createRegistry, generateDocument } from './openapi';
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps): Koa<any, any> {
 
   app.use(requestContext() as any);
   app.use(errorHandler());
+  app.use(dashboardApp() as any);
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: deps.config.BODY_LIMIT_BYTES, encoding: 'utf-8' }));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Acquirers } from '../acquirer/acquirers';
 import { AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
+import type { KeyMode } from '../auth/apiKeys';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -27,9 +28,22 @@ export interface OperationDeps {
   logger: Logger;
 }
 
-/** The caller's payment: same business and same key mode (a test key never sees a live payment). */
-export async function findOwnPayment(db: Db, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
-  const payment = await db.payment.findFirst({ where: { id, merchantId: principal.merchantId, mode: principal.mode } });
+/**
+ * Whose payments a caller reads: an API key its business's payments of its own mode; a dashboard
+ * user its business's payments of both modes (mode absent), or of one mode when it narrows.
+ */
+export interface PaymentScope {
+  merchantId: string;
+  merchantExternalId?: string;
+  mode?: KeyMode;
+}
+
+/**
+ * The caller's payment: same business and, for an API key, same mode (a test key never sees a
+ * live payment). A dashboard user's scope has no mode: it sees both.
+ */
+export async function findOwnPayment(db: Db, scope: PaymentScope, id: string): Promise<Payment> {
+  const payment = await db.payment.findFirst({ where: { id, merchantId: scope.merchantId, ...(scope.mode ? { mode: scope.mode } : {}) } });
   if (!payment) throw notFound('payment');
   return payment;
 }

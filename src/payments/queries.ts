@@ -1,22 +1,21 @@
-import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
 import { notFound } from '../domain/errors';
 import { pageOf, type Page } from '../domain/paging';
 import type { Prisma } from '../generated/prisma/client';
-import { findOwnPayment } from './operations';
+import { findOwnPayment, type PaymentScope } from './operations';
 import { toHistoryEntry, toPaymentRecord, type PaymentRecord } from './record';
 
 /**
  * The read side of payments (spec 4.1): answered from the database projection only, never from
- * the terminal. A key sees only its business's payments of its own mode (live or test); a deleted
- * store or terminal never hides its payments.
+ * the terminal. A key sees only its business's payments of its own mode (live or test), a dashboard
+ * user both modes of its business (PaymentScope); a deleted store or terminal never hides its payments.
  */
-function scope(principal: ApiKeyPrincipal): Prisma.PaymentWhereInput {
-  return { merchantId: principal.merchantId, mode: principal.mode };
+function scopeWhere(scope: PaymentScope): Prisma.PaymentWhereInput {
+  return { merchantId: scope.merchantId, ...(scope.mode ? { mode: scope.mode } : {}) };
 }
 
 /** Status history of one payment, newest first. */
-export async function paymentHistory(db: Db, principal: ApiKeyPrincipal, paymentId: string): Promise<ReturnType<typeof toHistoryEntry>[]> {
+export async function paymentHistory(db: Db, principal: PaymentScope, paymentId: string): Promise<ReturnType<typeof toHistoryEntry>[]> {
   const payment = await findOwnPayment(db, principal, paymentId);
   const entries = await db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } });
   return entries.map(toHistoryEntry);
@@ -39,13 +38,13 @@ export interface PaymentFilter {
 /** Payments, newest first, filtered, one page; naming another business is not found. */
 export async function listPayments(
   db: Db,
-  principal: ApiKeyPrincipal,
+  principal: PaymentScope,
   filter: PaymentFilter,
   paging: { page: number; size: number },
 ): Promise<Page<PaymentRecord>> {
   if (filter.merchantExternalId !== undefined && filter.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
   const where: Prisma.PaymentWhereInput = {
-    ...scope(principal),
+    ...scopeWhere(principal),
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.acquirerName ? { acquirerName: filter.acquirerName } : {}),
     ...(filter.storeExternalId ? { storeExternalId: filter.storeExternalId } : {}),

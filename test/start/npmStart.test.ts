@@ -74,6 +74,7 @@ it('starts everything, answers, stops cleanly and keeps state across a restart',
 
   const first = await start(env);
   expect(first.ready).toContain(`api=http://127.0.0.1:${port}`);
+  expect(first.ready).toContain(`dashboard=http://127.0.0.1:${port}/dashboard`);
   expect(first.ready).toContain(`sandbox=http://127.0.0.1:${simPort}`);
   expect(first.ready).toContain(`temporal-ui=http://127.0.0.1:${uiPort}`);
   const health = await fetch(`http://127.0.0.1:${port}/health`);

@@ -4,6 +4,7 @@ import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
+import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
@@ -30,4 +31,5 @@ export const routeModules: RouteModule[] = [
   settlementRoutes,
   acquirerNotificationRoutes,
   stripeWebhookRoutes,
+  dashboardRoutes,
 ];

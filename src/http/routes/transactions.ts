@@ -1,11 +1,12 @@
 import { findOwnPayment } from '../../payments/operations';
+import { PaymentListQuery } from '../../payments/listQuery';
 import { listPayments, paymentHistory } from '../../payments/queries';
 import { toPaymentRecord } from '../../payments/record';
 import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
-import { HISTORY_SOURCES, PAYMENT_STATUSES } from '../../../workflows/payment/statuses';
+import { HISTORY_SOURCES } from '../../../workflows/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { RouteModule } from '../app';
-import { PagingQuery, pagedSchema } from '../../domain/paging';
+import { pagedSchema } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
@@ -16,21 +17,7 @@ const HistoryEntry = z
 
 const ByPaymentParams = z.object({ paymentId: z.string().min(1).max(100) });
 
-/** ISO 8601 date (midnight UTC) or date-time with an offset. */
-const instant = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'must be an ISO 8601 date or date-time' })
-  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v));
-
-const ListQuery = PagingQuery.extend({
-  merchantExternalId: z.string().min(1).optional(),
-  from: instant.optional().openapi({ description: 'inclusive, ISO 8601 date or date-time' }),
-  to: instant.optional().openapi({ description: 'exclusive, ISO 8601 date or date-time' }),
-  status: z.enum(PAYMENT_STATUSES).optional(),
-  acquirerName: z.string().min(1).optional(),
-  q: z.string().min(1).max(200).optional().openapi({ description: 'matches reference, pspReference or id' }),
-  storeExternalId: z.string().min(1).optional(),
-  terminalExternalId: z.string().min(1).optional(),
-}).strict();
+const ListQuery = PaymentListQuery.extend({ merchantExternalId: z.string().min(1).optional() }).strict();
 
 /** The read side of payments (spec 4.1): parse, call src/payments/queries.ts, answer. */
 export const transactionRoutes: RouteModule = (router, registry) => {

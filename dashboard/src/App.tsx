@@ -1,0 +1,61 @@
+import type { ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Layout } from './components/Layout';
+import { RequireArea } from './components/RequireArea';
+import { ErrorNote } from './components/ui';
+import { Account } from './pages/Account';
+import { ApiKeys } from './pages/ApiKeys';
+import { AuditLog } from './pages/AuditLog';
+import { Home } from './pages/Home';
+import { PaymentDetail } from './pages/PaymentDetail';
+import { Payments } from './pages/Payments';
+import { SignIn } from './pages/SignIn';
+import { Users } from './pages/Users';
+import { useSession } from './session';
+
+/** Pages need a session; after an authenticator reset only the account page until enrolled. */
+function SignedIn({ children }: { children: ReactNode }) {
+  const { token, me, loading } = useSession();
+  const location = useLocation();
+  if (!token) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  if (loading) return <p className="loading">Loading…</p>;
+  if (!me) return <p className="loading">Signing in…</p>;
+  if (me.user.mfaEnrollmentRequired && !me.user.mfaEnabled && location.pathname !== '/account') return <Navigate to="/account" replace />;
+  return <>{children}</>;
+}
+
+const area = (a: string, title: string, page: ReactNode) => (
+  <RequireArea area={a} title={title}>
+    {page}
+  </RequireArea>
+);
+
+// Pages whose API lands in the next step of issue 12.
+const NotYet = () => <p className="note">This page is not built yet.</p>;
+
+export function App() {
+  return (
+    <Routes>
+      <Route path="/sign-in" element={<SignIn />} />
+      <Route
+        element={
+          <SignedIn>
+            <Layout />
+          </SignedIn>
+        }
+      >
+        <Route index element={area('sharedViews', 'the home page', <Home />)} />
+        <Route path="payments" element={area('sharedViews', 'Payments', <Payments />)} />
+        <Route path="payments/:paymentId" element={area('sharedViews', 'Payments', <PaymentDetail />)} />
+        <Route path="stores/*" element={area('stores', 'Stores', <NotYet />)} />
+        <Route path="webhooks" element={area('webhooks', 'Webhooks', <NotYet />)} />
+        <Route path="settlements/*" element={area('finance', 'Settlements', <NotYet />)} />
+        <Route path="users" element={area('users', 'Users', <Users />)} />
+        <Route path="api-keys" element={area('apiKeys', 'API keys', <ApiKeys />)} />
+        <Route path="audit-log" element={area('auditLogs', 'Audit log', <AuditLog />)} />
+        <Route path="account" element={<Account />} />
+        <Route path="*" element={<ErrorNote error={new Error('This page does not exist.')} />} />
+      </Route>
+    </Routes>
+  );
+}

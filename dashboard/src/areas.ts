@@ -1,0 +1,22 @@
+/**
+ * The dashboard's areas and the API area (spec 2.9, src/auth/roles.ts) each needs. The link names
+ * are those of contracts 9.
+ */
+export interface NavItem {
+  label: string;
+  path: string;
+  area: string;
+}
+
+export const NAV: NavItem[] = [
+  { label: 'Payments', path: '/payments', area: 'sharedViews' },
+  { label: 'Stores', path: '/stores', area: 'stores' },
+  { label: 'Webhooks', path: '/webhooks', area: 'webhooks' },
+  { label: 'Settlements', path: '/settlements', area: 'finance' },
+  { label: 'Users', path: '/users', area: 'users' },
+  { label: 'API keys', path: '/api-keys', area: 'apiKeys' },
+  { label: 'Audit log', path: '/audit-log', area: 'auditLogs' },
+];
+
+/** Refunds belong to ADMIN and FINANCE (contracts 7): the finance area. */
+export const REFUND_AREA = 'finance';

@@ -1,0 +1,80 @@
+import type { ReactNode } from 'react';
+import { ApiError } from '../api';
+
+/** Small shared pieces: money, dates, statuses, errors, paging. */
+export function money(amount: number | string | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined) return '—';
+  return `${amount} ${currency}`;
+}
+
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/** Statuses by their API names (contracts 9). */
+export function Status({ value }: { value: string }) {
+  return <span className={`status status-${value}`}>{value}</span>;
+}
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const message = error instanceof ApiError ? `${error.status}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  return (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function Pager({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (p: number) => void }) {
+  return (
+    <div className="pager">
+      <button type="button" disabled={page <= 0} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {totalPages === 0 ? 0 : page + 1} of {totalPages}
+      </span>
+      <button type="button" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </div>
+  );
+}
+
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** A secret shown exactly once, with the warning that it cannot be shown again. */
+export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  return (
+    <div className="once" role="status">
+      <p>
+        <strong>{label}</strong> — copy it now; it is shown only once.
+      </p>
+      <code data-testid="secret-once">{value}</code>
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+/** CSV text with a header row; fields quoted when needed. */
+export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
+  const cell = (v: string | number | null | undefined) => {
+    let s = v === null || v === undefined ? '' : String(v);
+    // A text that a spreadsheet would take for a formula is kept as text.
+    if (/^[=+@\t\r]/.test(s) || (/^-/.test(s) && !/^-?\d+(\.\d+)?$/.test(s))) s = `'${s}`;
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+}

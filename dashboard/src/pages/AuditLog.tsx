@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, qs, type Page } from '../api';
+import { ErrorNote, Pager, when } from '../components/ui';
+import type { AuditEntry } from '../types';
+
+/** The security audit log (ADMIN, COMPLIANCE), newest first, filtered by action. */
+export function AuditLog() {
+  const [page, setPage] = useState(0);
+  const [action, setAction] = useState('');
+  const log = useQuery({
+    queryKey: ['audit', page, action],
+    queryFn: () => api<Page<AuditEntry>>(`/api/audit-logs${qs({ page, size: 50, action })}`),
+  });
+  return (
+    <section>
+      <h1>Audit log</h1>
+      <label className="inline">
+        Action
+        <input
+          value={action}
+          placeholder="e.g. LOGIN_FAILED"
+          onChange={(e) => {
+            setPage(0);
+            setAction(e.target.value.trim().toUpperCase());
+          }}
+        />
+      </label>
+      <ErrorNote error={log.error} />
+      <table aria-label="Audit log">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Action</th>
+            <th>Actor</th>
+            <th>Target</th>
+            <th>Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {log.data?.content.map((e) => (
+            <tr key={e.id}>
+              <td>{when(e.createdAt)}</td>
+              <td>{e.action}</td>
+              <td>
+                {e.actorType} {e.actorId ?? ''}
+              </td>
+              <td>
+                {e.targetType ?? ''} {e.targetId ?? ''}
+              </td>
+              <td>
+                <code className="details">{JSON.stringify(e.details)}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {log.data && <Pager page={page} totalPages={log.data.totalPages} onPage={setPage} />}
+    </section>
+  );
+}

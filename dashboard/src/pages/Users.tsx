@@ -1,0 +1,120 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, qs, type Page } from '../api';
+import { ErrorNote, Pager, when } from '../components/ui';
+import type { User } from '../types';
+
+const ROLES = ['ADMIN', 'FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'];
+
+/** Users of the business (ADMIN): create, change roles, unlock, reset authenticator, disable. */
+export function Users() {
+  const [page, setPage] = useState(0);
+  const client = useQueryClient();
+  const users = useQuery({ queryKey: ['users', page], queryFn: () => api<Page<User>>(`/api/users${qs({ page, size: 20 })}`) });
+  const refresh = () => client.invalidateQueries({ queryKey: ['users'] });
+  const action = useMutation({
+    mutationFn: (a: { path: string; method: string; body?: unknown }) => api(a.path, { method: a.method, body: a.body }),
+    onSuccess: refresh,
+  });
+
+  return (
+    <section>
+      <h1>Users</h1>
+      <NewUser onCreated={() => void refresh()} />
+      <ErrorNote error={users.error ?? action.error} />
+      <table aria-label="Users">
+        <thead>
+          <tr>
+            <th>Username</th>
+            <th>Name</th>
+            <th>Roles</th>
+            <th>State</th>
+            <th>Authenticator</th>
+            <th>Created</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {users.data?.content.map((u) => (
+            <tr key={u.id}>
+              <td>{u.username}</td>
+              <td>{u.displayName ?? '—'}</td>
+              <td>{u.roles.map((r) => r.replace(/^ROLE_/, '')).join(', ')}</td>
+              <td>{!u.enabled ? 'disabled' : u.locked ? 'locked' : 'active'}</td>
+              <td>{u.mfaEnabled ? 'on' : 'off'}</td>
+              <td>{when(u.createdAt)}</td>
+              <td className="actions">
+                {u.locked && (
+                  <button type="button" onClick={() => action.mutate({ path: `/api/users/${u.id}/unlock`, method: 'POST' })}>
+                    Unlock
+                  </button>
+                )}
+                {u.mfaEnabled && (
+                  <button type="button" onClick={() => action.mutate({ path: `/api/users/${u.id}/mfa/reset`, method: 'POST' })}>
+                    Reset authenticator
+                  </button>
+                )}
+                {u.enabled ? (
+                  <button type="button" onClick={() => confirm(`Disable ${u.username}?`) && action.mutate({ path: `/api/users/${u.id}`, method: 'DELETE' })}>
+                    Disable
+                  </button>
+                ) : (
+                  <button type="button" onClick={() => action.mutate({ path: `/api/users/${u.id}`, method: 'PUT', body: { enabled: true } })}>
+                    Enable
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {users.data && <Pager page={page} totalPages={users.data.totalPages} onPage={setPage} />}
+    </section>
+  );
+}
+
+function NewUser({ onCreated }: { onCreated: () => void }) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [roles, setRoles] = useState<string[]>(['USER']);
+  const create = useMutation({
+    mutationFn: () => api('/api/users', { method: 'POST', body: { username, password, roles } }),
+    onSuccess: () => {
+      setUsername('');
+      setPassword('');
+      onCreated();
+    },
+  });
+  return (
+    <form
+      className="inline"
+      aria-label="New user"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+    >
+      <label>
+        New username
+        <input value={username} onChange={(e) => setUsername(e.target.value)} required />
+      </label>
+      <label>
+        Initial password
+        <input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+      </label>
+      <fieldset>
+        <legend>Roles</legend>
+        {ROLES.map((r) => (
+          <label key={r} className="check">
+            <input type="checkbox" checked={roles.includes(r)} onChange={(e) => setRoles(e.target.checked ? [...roles, r] : roles.filter((x) => x !== r))} />
+            {r}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={create.isPending}>
+        Create user
+      </button>
+      <ErrorNote error={create.error} />
+    </form>
+  );
+}

@@ -1,0 +1,193 @@
+/** The API's shapes the dashboard reads (contracts 2, 7, 8, 9). */
+export interface User {
+  id: number;
+  username: string;
+  displayName: string | null;
+  email: string | null;
+  enabled: boolean;
+  locked: boolean;
+  roles: string[];
+  merchantExternalId: string;
+  merchantName: string;
+  mfaEnabled: boolean;
+  mfaEnrollmentRequired: boolean;
+  createdAt: string;
+}
+
+export interface Me {
+  user: User;
+  areas: string[];
+}
+
+export interface Payment {
+  id: string;
+  pspReference: string;
+  status: string;
+  amount: number;
+  currency: string;
+  reference: string | null;
+  sequenceNumber: number | null;
+  storeExternalId: string;
+  terminalExternalId: string;
+  paymentMethod: string | null;
+  cardBrand: string | null;
+  last4: string | null;
+  previousStatus: string | null;
+  reason: string | null;
+  refusalReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  capturedAt: string | null;
+  mode: 'live' | 'test';
+  capturedAmount?: number | null;
+  refundedAmount?: number | null;
+  settledAt?: string | null;
+  origin?: string;
+}
+
+export interface HistoryEntry {
+  status: string;
+  previousStatus: string | null;
+  actionReference: string;
+  source: string;
+  occurredAt: string;
+}
+
+export interface WebhookEventSummary {
+  eventId: string;
+  eventType: string;
+  createdAt: string;
+  deliveries: { configId: string; url: string; status: string; attempts: number; updatedAt: string }[];
+}
+
+export interface PaymentDetail extends Payment {
+  history: HistoryEntry[];
+  webhookEvents: WebhookEventSummary[] | null;
+}
+
+export interface Refund {
+  id: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string | null;
+  failureReason: string | null;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+export interface Store {
+  externalId: string;
+  name: string;
+  status: string;
+  [field: string]: unknown;
+}
+
+export interface Terminal {
+  externalId: string;
+  status: string;
+  ready: boolean;
+  [field: string]: unknown;
+}
+
+export interface WebhookConfig {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  mode: string;
+  createdAt: string;
+  secret?: string;
+}
+
+export interface DeliveryHistoryEntry {
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  createdAt: string;
+}
+
+export interface Attempt {
+  configId: string;
+  attemptNumber: number;
+  requestedAt: string;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface SettlementTotal {
+  currency: string;
+  paymentCount: number;
+  grossAmount: number | string;
+  refundCount: number;
+  refundAmount: number | string;
+  feeAmount: number | string;
+  netAmount: number | string;
+}
+
+export interface Discrepancy {
+  type: string;
+  paymentId: string | null;
+  acquirerRef: string | null;
+  currency: string;
+  expectedAmount: number | string | null;
+  reportedAmount: number | string | null;
+}
+
+export interface Settlement {
+  id: string;
+  storeExternalId: string;
+  date: string;
+  timezone: string;
+  status: string;
+  closedAt: string;
+  closedBy: string;
+  totals: SettlementTotal[];
+  discrepancies: Discrepancy[];
+}
+
+export interface SettlementLine {
+  type: string;
+  paymentId: string | null;
+  pspReference: string | null;
+  reference: string | null;
+  amount: number | string;
+  feeAmount: number | string;
+  netAmount: number | string;
+  currency: string;
+  occurredAt: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  mode: string;
+  status: string;
+  scopes: string[];
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  [field: string]: unknown;
+}
+
+export interface AuditEntry {
+  id: string;
+  action: string;
+  actorType: string;
+  actorId: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface Summary {
+  from: string;
+  to: string;
+  stores: { storeExternalId: string; currency: string; payments: number; captured: number; capturedAmount: number; refused: number; open: number }[];
+  hours: { hour: string; status: string; count: number }[];
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vite';
+
+// Built by `npm install` (scripts/build-dashboard.mjs) into dist/, served by the API at /dashboard.
+// React's JSX is compiled by Vite's own transformer (automatic runtime); no plugin needed.
+export default defineConfig({
+  root: new URL('.', import.meta.url).pathname,
+  base: '/dashboard/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      // Libraries' "use client" directives mean nothing in a plain SPA bundle.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
+    },
+  },
+  oxc: { jsx: { runtime: 'automatic' } },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
+});

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/** The seeded business (e2e/seed.ts) and the service's addresses. */
+export interface E2EState {
+  merchantExternalId: string;
+  merchantName: string;
+  password: string;
+  users: Record<'ADMIN' | 'FINANCE' | 'OPERATIONS' | 'COMPLIANCE' | 'USER', string>;
+  mfaUser: string;
+  key: string;
+  storeExternalId: string;
+  terminalExternalId: string;
+  deviceId: string;
+  apiUrl: string;
+  sandboxUrl: string;
+}
+
+export const state = (): E2EState => JSON.parse(fs.readFileSync(process.env.E2E_STATE!, 'utf8')) as E2EState;
+
+/**
+ * Every test fails on a script error in the page or a console error other than a refused
+ * request (a 401 on a wrong password, a 403 the page expects): a CSP violation, an exception in
+ * React, a failed chunk load.
+ */
+export const test = base.extend<{ pageErrors: string[] }>({
+  // The service's address is known only once the global set-up has started it.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|403|404|409)/.test(msg.text()))
+          errors.push(`console: ${msg.text()}`);
+      });
+      await use(errors);
+      expect(errors, 'script errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/dashboard/sign-in');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+}
+
+/** JSON over HTTP with the seeded test API key, as a point-of-sale system calls the API. */
+export async function callApi(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A payment taken at the till: created through the API, paid by the customer on the sandbox device. */
+export async function takePayment(s: E2EState, amount: number, reference: string): Promise<{ id: string; pspReference: string }> {
+  const created = await callApi(
+    'POST',
+    `${s.apiUrl}/api/in-store/payments`,
+    {
+      merchantExternalId: s.merchantExternalId,
+      storeExternalId: s.storeExternalId,
+      terminalExternalId: s.terminalExternalId,
+      amount,
+      currency: 'EUR',
+      reference,
+    },
+    { 'X-API-Key': s.key },
+  );
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.status).toBe('AWAITING_TERMINAL');
+  return { id: created.body.id, pspReference: created.body.pspReference };
+}
+
+export async function customerPays(s: E2EState): Promise<void> {
+  const paid = await callApi('POST', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}/customer`, {
+    action: 'pay',
+    mode: 'CARD',
+    cardBrand: 'VISA',
+    last4: '4242',
+  });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+}
+
+/** Screenshots for docs/dashboard.md, written when E2E_SCREENSHOTS names a folder. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}
+
+/** Whether the running service documents an operation: journeys of endpoints other issues deliver wait for them. */
+export async function serviceHas(s: E2EState, method: string, path: string): Promise<boolean> {
+  const doc = (await callApi('GET', `${s.apiUrl}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
+  return Boolean(doc.paths[path]?.[method]);
+}

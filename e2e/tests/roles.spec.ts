@@ -1,0 +1,94 @@
+import { totpCode } from '../../test/users/helpers';
+import { callApi, expect, screenshot, signIn, state, test } from './fixtures';
+
+/**
+ * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
+ * may use; an area opened by address without the role says so and shows none of its data.
+ */
+const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Users', 'API keys', 'Audit log'];
+const SEES: Record<string, string[]> = {
+  ADMIN: ALL,
+  FINANCE: ['Payments', 'Settlements'],
+  OPERATIONS: ['Payments', 'Stores'],
+  COMPLIANCE: ['Payments', 'Audit log'],
+  USER: ['Payments'],
+};
+const ADDRESS: Record<string, string> = {
+  Payments: '/dashboard/payments',
+  Stores: '/dashboard/stores',
+  Webhooks: '/dashboard/webhooks',
+  Settlements: '/dashboard/settlements',
+  Users: '/dashboard/users',
+  'API keys': '/dashboard/api-keys',
+  'Audit log': '/dashboard/audit-log',
+};
+
+for (const role of Object.keys(SEES)) {
+  test(`${role} sees exactly its areas, and is told so at any other address`, async ({ page }) => {
+    const s = state();
+    await signIn(page, s.users[role as keyof typeof s.users], s.password);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link')).toHaveText(SEES[role]!);
+    await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
+    if (role === 'ADMIN') await screenshot(page, 'home');
+    for (const name of ALL.filter((n) => !SEES[role]!.includes(n))) {
+      await page.goto(ADDRESS[name]!);
+      const denied = page.getByRole('alert');
+      await expect(denied).toContainText(`You do not have access to ${name}`);
+      await expect(page.getByRole('table')).toHaveCount(0); // none of the area's data
+      if (role === 'USER' && name === 'Users') await screenshot(page, 'no-access');
+    }
+  });
+}
+
+test('a wrong password keeps the user on the sign-in page with the reason', async ({ page }) => {
+  const s = state();
+  await page.goto('/dashboard/payments');
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/); // no session: sign in first
+  await page.getByLabel('Username').fill(s.users.USER);
+  await page.getByLabel('Password').fill('not-the-password-1');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText('invalid');
+  await screenshot(page, 'sign-in');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+});
+
+test('an ended session returns to sign-in, and the token was never in an address', async ({ page }) => {
+  const s = state();
+  const addresses: string[] = [];
+  page.on('request', (r) => addresses.push(r.url()));
+  await signIn(page, s.users.FINANCE, s.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payments' }).click();
+  await expect(page.getByRole('table', { name: 'Payments' })).toBeVisible();
+  const token = await page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>)[0]);
+  expect(token).toBeTruthy();
+  expect(addresses.filter((a) => a.includes(token!))).toEqual([]);
+  expect((await callApi('POST', `${s.apiUrl}/api/auth/logout`, undefined, { Authorization: `Bearer ${token}` })).status).toBe(204);
+  await expect(page).toHaveURL(/\/dashboard\/sign-in$/, { timeout: 30_000 }); // the list's next refresh is refused
+  await expect(page.getByText('Your session has ended')).toBeVisible();
+});
+
+test('authenticator enrolment by QR code, then sign-in asks for the Authentication code', async ({ page }) => {
+  const s = state();
+  await signIn(page, s.mfaUser, s.password);
+  await page.getByRole('link', { name: s.mfaUser }).click();
+  await page.getByRole('button', { name: 'Set up authenticator' }).click();
+  await expect(page.getByRole('img', { name: 'Authenticator QR code' })).toBeVisible();
+  await screenshot(page, 'mfa-enrolment');
+  const secret = (await page.getByTestId('mfa-secret').textContent())!;
+  await page.getByLabel('Authentication code').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Verify and turn on' }).click();
+  await expect(page.getByText('Authenticator', { exact: true }).locator('..')).toContainText('On');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await page.getByLabel('Username').fill(s.mfaUser);
+  await page.getByLabel('Password').fill(s.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const code = page.getByLabel('Authentication code');
+  await expect(code).toBeVisible();
+  await screenshot(page, 'sign-in-mfa');
+  // The enrolment's code is used; the next step's code is as an authenticator would show it shortly.
+  await code.fill(totpCode(secret, 1));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+});
