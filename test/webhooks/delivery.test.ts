@@ -88,9 +88,10 @@ describe('a payment event', () => {
         cardSummary: 'VISA **** 4242',
         cardBrand: 'VISA',
         paymentMethod: 'CARD',
+        sequence,
       },
     });
-    // Field order as spec 6 lists it.
+    // Field order as spec 6 lists it, then the payment's history sequence (issue 10).
     expect(Object.keys(got!.body)).toEqual(['eventId', 'eventType', 'merchantExternalId', 'timestamp', 'data']);
     expect(Object.keys(got!.body.data)).toEqual([
       'pspReference',
@@ -101,6 +102,7 @@ describe('a payment event', () => {
       'cardSummary',
       'cardBrand',
       'paymentMethod',
+      'sequence',
     ]);
 
     await eventually(async () => (await statusOf(key, config.id, eventId!)) === 'DELIVERED', 'DELIVERED in the history');

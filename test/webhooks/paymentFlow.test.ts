@@ -105,6 +105,8 @@ describe('PAYMENT_CAPTURED', () => {
         cardSummary: 'VISA **** 4242',
         cardBrand: 'VISA',
         paymentMethod: 'CARD',
+        // The CAPTURED entry follows AWAITING_TERMINAL in the payment's history.
+        sequence: 2,
       },
     });
 
