@@ -378,8 +378,17 @@ def before_load_schema(ctx: Any, raw_schema: dict) -> None:
 # ---------------------------------------------------------------------------------------------------
 # The check
 
-# The one documented write on a 4xx: a failed sign-in counts towards the lockout and is audited.
-ALLOWED_WRITES = {} if SELF_TEST else {("POST /api/auth/login", 401): {"User", "AuditLog"}}
+# The documented writes on a 4xx: a failed sign-in counts towards the lockout and is audited; a
+# refused refund is audited (contracts 7: every refund request is in the audit log, docs/refunds.md).
+ALLOWED_WRITES = (
+    {}
+    if SELF_TEST
+    else {
+        ("POST /api/auth/login", 401): {"User", "AuditLog"},
+        ("POST /api/dashboard/payments/{paymentId}/refunds", 400): {"AuditLog"},
+        ("POST /api/dashboard/payments/{paymentId}/refunds", 409): {"AuditLog"},
+    }
+)
 
 _STATS: dict[str, Any] = {
     "checked4xx": 0,
