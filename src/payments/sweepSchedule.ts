@@ -1,6 +1,7 @@
-import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import { ensureIntervalSchedule } from '../temporal/intervalSchedule';
 
 /**
  * The reconciliation sweep as a Temporal Schedule, created or updated when a worker process
@@ -16,24 +17,12 @@ export function sweepScheduleId(config: Config): string {
 
 export async function ensureSweepSchedule(client: Client, config: Config, logger: Logger): Promise<string> {
   const scheduleId = sweepScheduleId(config);
-  const intervalMs = Math.round(config.SWEEP_INTERVAL_SECONDS * 1000);
-  const spec = { intervals: [{ every: intervalMs }] };
-  const action = {
-    type: 'startWorkflow' as const,
+  const how = await ensureIntervalSchedule(client, {
+    scheduleId,
     workflowType: SWEEP_WORKFLOW_TYPE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowId: `${scheduleId}-run`,
-    // A cycle nobody picks up (its workers are gone) does not linger.
-    workflowExecutionTimeout: Math.max(60_000, 2 * intervalMs),
-  };
-  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: Math.max(60_000, intervalMs) };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies });
-    logger.info({ scheduleId, intervalSeconds: config.SWEEP_INTERVAL_SECONDS }, 'payment sweep schedule created');
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action, policies: { ...previous.policies, ...policies } }));
-    logger.info({ scheduleId, intervalSeconds: config.SWEEP_INTERVAL_SECONDS }, 'payment sweep schedule updated');
-  }
+    intervalMs: Math.round(config.SWEEP_INTERVAL_SECONDS * 1000),
+  });
+  logger.info({ scheduleId, intervalSeconds: config.SWEEP_INTERVAL_SECONDS }, `payment sweep schedule ${how}`);
   return scheduleId;
 }

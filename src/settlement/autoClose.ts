@@ -1,7 +1,8 @@
-import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
+import { ensureIntervalSchedule } from '../temporal/intervalSchedule';
 import { SETTLEMENT_AUTO_CLOSE_WORKFLOW } from '../../workflows/settlement/definitions';
 import { addDays, businessDate, businessDayEnd } from './businessDate';
 import { startClose } from './closeStart';
@@ -69,21 +70,11 @@ export async function ensureAutoCloseSchedule(client: Client, config: Config, lo
       .catch(() => undefined);
     return;
   }
-  const intervalMs = Math.round(config.SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS * 1000);
-  const spec = { intervals: [{ every: intervalMs }] };
-  const action = {
-    type: 'startWorkflow' as const,
+  await ensureIntervalSchedule(client, {
+    scheduleId,
     workflowType: SETTLEMENT_AUTO_CLOSE_WORKFLOW,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    workflowId: `${scheduleId}-run`,
-    workflowExecutionTimeout: Math.max(60_000, 2 * intervalMs),
-  };
-  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: Math.max(60_000, intervalMs) };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action, policies: { ...previous.policies, ...policies } }));
-  }
+    intervalMs: Math.round(config.SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS * 1000),
+  });
   logger.info({ scheduleId, cutoffHour: config.SETTLEMENT_CUTOFF_HOUR }, 'daily settlement close scheduled');
 }
