@@ -22,6 +22,16 @@ export async function findStore(db: Db, merchantId: string, storeExternalId: str
   return store;
 }
 
+/**
+ * A store of the caller's business in whichever mode it was made: a signed-in dashboard user works
+ * in both modes, and the store's own mode then scopes what follows, as a key of that mode would.
+ */
+export async function findStoreOfEitherMode(db: Db, merchantId: string, storeExternalId: string): Promise<Store & { mode: KeyMode }> {
+  const store = await db.store.findFirst({ where: { merchantId, externalId: storeExternalId } });
+  if (!store) throw notFound('store');
+  return { ...store, mode: store.mode === 'test' ? 'test' : 'live' };
+}
+
 export async function findTerminal(db: Db, store: Store, terminalExternalId: string): Promise<Terminal> {
   const terminal = await db.terminal.findFirst({ where: { merchantId: store.merchantId, storeId: store.id, externalId: terminalExternalId } });
   if (!terminal) throw notFound('terminal');

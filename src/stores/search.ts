@@ -1,5 +1,7 @@
 import type { Db } from '../db/client';
 import { Prisma, type Store, type Terminal } from '../generated/prisma/client';
+import { normalizeCountry } from './places';
+import { PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './schemas';
 
 /**
  * Store search and the ordered lists. Ordering is done by the database with the "C" collation
@@ -30,8 +32,10 @@ const STORE_ORDER: Record<StoreSort, Prisma.Sql> = {
 /** `q` as a LIKE pattern matching it anywhere, with LIKE's own wildcards taken literally. */
 const containsPattern = (q: string): string => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 
-function storeWhere(merchantId: string, mode: string, f: StoreFilter): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [Prisma.sql`s."merchantId" = ${merchantId}`, Prisma.sql`s."mode" = ${mode}`];
+/** `mode` undefined: both modes (a signed-in dashboard user sees live and test stores alike). */
+function storeWhere(merchantId: string, mode: string | undefined, f: StoreFilter): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`s."merchantId" = ${merchantId}`];
+  if (mode !== undefined) conditions.push(Prisma.sql`s."mode" = ${mode}`);
   if (f.q !== undefined && f.q.trim() !== '') {
     const p = containsPattern(f.q.trim());
     conditions.push(Prisma.sql`(s."name" ILIKE ${p} OR s."city" ILIKE ${p} OR s."externalId" ILIKE ${p} OR s."postalCode" ILIKE ${p})`);
@@ -45,6 +49,20 @@ function storeWhere(merchantId: string, mode: string, f: StoreFilter): Prisma.Sq
   return Prisma.join(conditions, ' AND ');
 }
 
+/** A validated search query (StoreSearchQuery) as filter, order and page: the same for every caller. */
+export function searchOfQuery(query: StoreSearchQuery): { filter: StoreFilter; sort: StoreSort; paging: { page: number; size: number } } {
+  return {
+    filter: {
+      q: query.q,
+      status: query.status,
+      country: query.country === undefined ? undefined : normalizeCountry(query.country),
+      hasTerminals: query.hasTerminals === undefined ? undefined : query.hasTerminals === 'true',
+    },
+    sort: query.sort ?? 'name',
+    paging: { page: query.page === undefined ? 0 : Number(query.page), size: query.size === undefined ? PAGE_SIZE_DEFAULT : Number(query.size) },
+  };
+}
+
 /** Loads rows by id and returns them in the order of `ids`. */
 function inOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -54,7 +72,7 @@ function inOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
 export async function searchStores(
   db: Db,
   merchantId: string,
-  mode: string,
+  mode: string | undefined,
   filter: StoreFilter,
   sort: StoreSort,
   paging?: { page: number; size: number },

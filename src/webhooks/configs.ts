@@ -41,6 +41,23 @@ async function ownEvent(deps: DispatchDeps, owner: WebhookOwner, eventId: string
   return event;
 }
 
+/**
+ * The owner of a business's destination or event in whichever mode it was made: a signed-in
+ * dashboard user manages both modes, and the row's own mode then scopes what follows, as a key of
+ * that mode would. Another business's, or a deleted destination: not found.
+ */
+export async function ownerOfConfig(deps: DispatchDeps, merchantId: string, id: string): Promise<WebhookOwner> {
+  const config = await deps.db.webhookConfig.findFirst({ where: { id, merchantId, deletedAt: null }, select: { mode: true } });
+  if (!config) throw notFound('webhook configuration');
+  return { merchantId, mode: config.mode };
+}
+
+export async function ownerOfEvent(deps: DispatchDeps, merchantId: string, eventId: string): Promise<WebhookOwner> {
+  const event = await deps.db.webhookEvent.findFirst({ where: { id: eventId, merchantId }, select: { mode: true } });
+  if (!event) throw notFound('webhook event');
+  return { merchantId, mode: event.mode };
+}
+
 /** The URL rules at configuration time: on the literal host and after name resolution. */
 async function acceptableUrl(deps: DispatchDeps, url: string): Promise<string> {
   try {

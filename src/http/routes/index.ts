@@ -5,6 +5,8 @@ import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
+import { dashboardStoreRoutes } from './dashboardStores';
+import { dashboardWebhookRoutes } from './dashboardWebhooks';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
@@ -32,4 +34,6 @@ export const routeModules: RouteModule[] = [
   acquirerNotificationRoutes,
   stripeWebhookRoutes,
   dashboardRoutes,
+  dashboardStoreRoutes,
+  dashboardWebhookRoutes,
 ];

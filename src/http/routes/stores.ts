@@ -1,11 +1,11 @@
 import { modeOf } from '../../auth/principal';
 import { findStore, requireOwnMerchant } from '../../stores/lookup';
-import { DeleteQuery, MerchantParams, PAGE_SIZE_DEFAULT, StoreInput, StorePage, StoreParams, StoreRecord, StoreSearchQuery } from '../../stores/schemas';
-import { normalizeCountry } from '../../stores/places';
-import { searchStores } from '../../stores/search';
+import { DeleteQuery, MerchantParams, StoreInput, StorePage, StoreParams, StoreRecord, StoreSearchQuery } from '../../stores/schemas';
+import { searchOfQuery, searchStores } from '../../stores/search';
 import { toStoreRecord } from '../../stores/serializers';
 import { createStore, deleteStore, replaceStore } from '../../stores/writes';
 import type { RouteModule } from '../app';
+import { pageOf } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
@@ -55,22 +55,9 @@ export const storeRoutes: RouteModule = (router, registry) => {
     async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const page = query.page === undefined ? 0 : Number(query.page);
-      const size = query.size === undefined ? PAGE_SIZE_DEFAULT : Number(query.size);
-      const { stores, total } = await searchStores(
-        ctx.deps.db,
-        principal.merchantId,
-        modeOf(principal),
-        {
-          q: query.q,
-          status: query.status,
-          country: query.country === undefined ? undefined : normalizeCountry(query.country),
-          hasTerminals: query.hasTerminals === undefined ? undefined : query.hasTerminals === 'true',
-        },
-        query.sort ?? 'name',
-        { page, size },
-      );
-      ctx.body = { content: stores.map(toStoreRecord), totalElements: total, totalPages: Math.ceil(total / size), page, size };
+      const { filter, sort, paging } = searchOfQuery(query);
+      const { stores, total } = await searchStores(ctx.deps.db, principal.merchantId, modeOf(principal), filter, sort, paging);
+      ctx.body = pageOf(stores.map(toStoreRecord), total, paging);
     },
   );
 
