@@ -16,9 +16,10 @@ export const AUDIT_ACTIONS = [
   'API_KEY_CREATED',
   'API_KEY_ROTATED',
   'API_KEY_REVOKED',
+  'SETTLEMENT_CLOSED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** Who did it: a signed-in user, an API key, the operator command line, or nobody known (failed sign-in). */
-export const ACTOR_TYPES = ['USER', 'API_KEY', 'OPERATOR', 'ANONYMOUS'] as const;
+/** Who did it: a signed-in user, an API key, the operator command line, nobody known (failed sign-in), or the service itself (the daily settlement close). */
+export const ACTOR_TYPES = ['USER', 'API_KEY', 'OPERATOR', 'ANONYMOUS', 'SYSTEM'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];

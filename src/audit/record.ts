@@ -6,7 +6,7 @@ export const AuditLogRecord = z
   .object({
     id: z.string().openapi({ description: 'Opaque, increasing' }),
     action: z.string().openapi({ example: 'LOGIN_FAILED' }),
-    actorType: z.string().openapi({ description: 'USER, API_KEY, OPERATOR or ANONYMOUS' }),
+    actorType: z.string().openapi({ description: 'USER, API_KEY, OPERATOR, ANONYMOUS or SYSTEM (the service itself, e.g. the daily settlement close)' }),
     actorId: z.string().nullable().openapi({ description: 'User id, API key id or operator name' }),
     targetType: z.string().nullable().openapi({ example: 'USER' }),
     targetId: z.string().nullable(),

@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import { ensureIntervalSchedule } from '../temporal/intervalSchedule';
 import { SETTLEMENT_AUTO_CLOSE_WORKFLOW } from '../../workflows/settlement/definitions';
 import { addDays, businessDate, businessDayEnd } from './businessDate';
+import { SYSTEM_CLOSER } from './batches';
 import { startClose } from './closeStart';
 
 /**
@@ -50,7 +51,7 @@ export async function startDueAutoCloses(deps: { db: Db; temporal: Client; confi
   let started = 0;
   for (const c of candidates) {
     if (done.has(`${c.storeId} ${c.date}`)) continue;
-    const handle = await startClose(deps.temporal, config, { id: c.storeId, timezone: c.timezone }, 'SYSTEM', { now, autoCloseDate: c.date });
+    const handle = await startClose(deps.temporal, config, { id: c.storeId, timezone: c.timezone }, SYSTEM_CLOSER, { now, autoCloseDate: c.date });
     if (handle) started += 1; // else a close of the store runs now: the next cycle tries again
   }
   if (started > 0) deps.logger.info({ started }, 'daily settlement closes started');

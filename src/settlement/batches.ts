@@ -5,6 +5,7 @@ import type { Acquirers } from '../acquirer/acquirers';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { newPspReference } from '../payments/pspReference';
+import { audit } from '../audit/audit';
 import { paymentWorkflowId } from '../../workflows/payment/messages';
 import { isSettleable, SETTLEABLE_STATUSES } from '../../workflows/payment/statuses';
 import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile';
@@ -16,6 +17,9 @@ import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile'
  * workflow and finishes the batch. The partial unique indexes on SettlementLine keep every
  * payment and refund in one batch at most, whatever runs concurrently.
  */
+/** `closedBy` of the daily close. */
+export const SYSTEM_CLOSER = 'SYSTEM';
+
 export interface SettlementDeps {
   db: Db;
   acquirer: AcquirerPort;
@@ -59,6 +63,7 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
         storeExternalId: store.externalId,
         date: input.date,
         timezone: store.timezone,
+        mode: store.mode,
         status: 'CLOSING',
         closedAt: new Date(input.closedAt),
         closedBy: input.closedBy,
@@ -68,18 +73,19 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
     });
   }
   const statuses = [...SETTLEABLE_STATUSES];
+  // Only the store's own mode: a payment or refund of the other mode is never claimed by this batch.
   await db.$executeRaw`
     INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
     SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt"
     FROM "Payment" p
-    WHERE p."storeId" = ${store.id} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
+    WHERE p."storeId" = ${store.id} AND p."mode" = ${store.mode} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")
     ON CONFLICT ("paymentId") WHERE "type" = 'PAYMENT' DO NOTHING`;
   await db.$executeRaw`
     INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "refundId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
     SELECT ${input.batchId}, 'REFUND', r."paymentId", r."id", p."acquirerRef", p."pspReference", p."reference", r."amount", r."currency", r."decidedAt"
     FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId"
-    WHERE p."storeId" = ${store.id} AND r."status" = 'SUCCEEDED' AND r."decidedAt" <= ${new Date(input.until)}
+    WHERE p."storeId" = ${store.id} AND r."mode" = ${store.mode} AND r."status" = 'SUCCEEDED' AND r."decidedAt" <= ${new Date(input.until)}
       AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'REFUND' AND l."refundId" = r."id")
     ON CONFLICT ("refundId") WHERE "type" = 'REFUND' DO NOTHING`;
   // The devices to ask: every linked terminal's, and those of the claimed payments (a terminal may have been re-linked).
@@ -184,7 +190,12 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
         const refund = item.refundReference
           ? await tx.refund.findUnique({ where: { refundReference: item.refundReference }, include: { payment: true } })
           : null;
-        if (refund && refund.merchantId === batch.merchantId && !(await tx.settlementLine.findFirst({ where: { type: 'REFUND', refundId: refund.id } }))) {
+        if (
+          refund &&
+          refund.merchantId === batch.merchantId &&
+          refund.mode === batch.mode &&
+          !(await tx.settlementLine.findFirst({ where: { type: 'REFUND', refundId: refund.id } }))
+        ) {
           await tx.settlementLine.create({
             data: {
               batchId,
@@ -221,7 +232,8 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
       if (known) {
         // Ours, captured after this batch's cut-off or not yet projected: the acquirer settled it, so it is settled here.
         const inBatch = await tx.settlementLine.findFirst({ where: { type: 'PAYMENT', paymentId: known.id } });
-        if (inBatch || !isSettleable(known.status)) {
+        // Another mode's payment is never settled in this batch (nor recorded twice): reported, not taken.
+        if (inBatch || !isSettleable(known.status) || known.mode !== batch.mode) {
           discrepancies.push({
             type: 'AMOUNT_MISMATCH',
             paymentId: known.id,
@@ -333,11 +345,34 @@ async function recordReportOnlyPayment(
   return id;
 }
 
-/** The final status once every payment is settled: DISCREPANCY when anything did not match. */
+/**
+ * The final status once every payment is settled: DISCREPANCY when anything did not match. The
+ * close's audit entry (contracts 8 / spec 2.9) commits with it, so each close is audited once:
+ * by the user who closed, or by the service (actor SYSTEM) for the daily close.
+ */
 export async function finishBatch(db: Db, batchId: string): Promise<string> {
   const batch = await db.settlementBatch.findUniqueOrThrow({ where: { id: batchId }, include: { _count: { select: { discrepancies: true } } } });
   if (batch.status !== 'SETTLING') return batch.status;
   const status = batch._count.discrepancies > 0 ? 'DISCREPANCY' : 'SETTLED';
-  await db.settlementBatch.updateMany({ where: { id: batchId, status: 'SETTLING' }, data: { status } });
+  const user = batch.closedBy === SYSTEM_CLOSER ? null : await db.user.findUnique({ where: { username: batch.closedBy }, select: { id: true } });
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.settlementBatch.updateMany({ where: { id: batchId, status: 'SETTLING' }, data: { status } });
+    if (count === 0) return;
+    await audit(tx, {
+      merchantId: batch.merchantId,
+      actor: batch.closedBy === SYSTEM_CLOSER ? { type: 'SYSTEM', id: 'settlement-auto-close' } : { type: 'USER', id: user?.id ?? null },
+      action: 'SETTLEMENT_CLOSED',
+      target: { type: 'SETTLEMENT', id: batchId },
+      details: {
+        storeExternalId: batch.storeExternalId,
+        date: batch.date,
+        mode: batch.mode,
+        status,
+        closedBy: batch.closedBy,
+        totals: batch.totals,
+        discrepancies: batch._count.discrepancies,
+      },
+    });
+  });
   return status;
 }

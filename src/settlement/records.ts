@@ -22,6 +22,7 @@ export interface BatchRecord {
   storeExternalId: string;
   date: string;
   timezone: string;
+  mode: string;
   status: string;
   closedAt: string;
   closedBy: string;
@@ -42,6 +43,7 @@ export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDi
     storeExternalId: b.storeExternalId,
     date: b.date,
     timezone: b.timezone,
+    mode: b.mode,
     status: b.status,
     closedAt: b.closedAt.toISOString(),
     closedBy: b.closedBy,
@@ -99,11 +101,16 @@ export async function findOwnBatch(db: Db, merchantId: string, id: string) {
   return batch;
 }
 
-export async function listBatches(db: Db, merchantId: string, q: { storeExternalId?: string; from?: string; to?: string; page: number; size: number }) {
+export async function listBatches(
+  db: Db,
+  merchantId: string,
+  q: { storeExternalId?: string; mode?: string; from?: string; to?: string; page: number; size: number },
+) {
   const where: Prisma.SettlementBatchWhereInput = {
     merchantId,
     status: { in: SHOWN_STATUSES },
     ...(q.storeExternalId ? { storeExternalId: q.storeExternalId } : {}),
+    ...(q.mode ? { mode: q.mode } : {}),
     ...(q.from || q.to ? { date: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lt: q.to } : {}) } } : {}),
   };
   const [total, rows] = await Promise.all([

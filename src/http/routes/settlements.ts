@@ -33,6 +33,7 @@ const Batch = z
     storeExternalId: z.string(),
     date: z.string().openapi({ description: 'Business date YYYY-MM-DD in the store time zone, before SETTLEMENT_CUTOFF_HOUR the day before' }),
     timezone: z.string(),
+    mode: z.enum(['live', 'test']).openapi({ description: "Its store's mode: only that mode's payments and refunds are in it" }),
     status: z.enum(['SETTLED', 'DISCREPANCY']),
     closedAt: z.string(),
     closedBy: z.string().openapi({ description: 'Username, or SYSTEM for the daily close' }),
@@ -61,6 +62,7 @@ const IdParams = z.object({ id: z.uuid('must be a settlement id') });
 const businessDate = z.iso.date('must be a date YYYY-MM-DD');
 const ListQuery = PagingQuery.extend({
   storeExternalId: z.string().min(1).max(200).optional(),
+  mode: z.enum(['live', 'test']).optional().openapi({ description: 'Only batches of live or of test stores; absent: both' }),
   from: businessDate.optional().openapi({ description: 'inclusive business date' }),
   to: businessDate.optional().openapi({ description: 'exclusive business date' }),
 }).strict();
