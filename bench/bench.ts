@@ -21,6 +21,7 @@
  * process with the API and the sandbox, and two worker processes.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -92,6 +93,8 @@ async function startBenchStack(): Promise<BenchStack> {
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
     VOID_WINDOW_MINUTES: voidWindowMinutes,
+    // The worker processes of --temporal server have folders of their own: one key for all of them.
+    SECRETS_KEY: randomBytes(32).toString('hex'),
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
   const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];

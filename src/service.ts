@@ -8,6 +8,10 @@ import type { Config } from './config';
 import { createDb, type Db } from './db/client';
 import { createApp } from './http/app';
 import { refuseSandboxWithLiveKeys } from './security/startChecks';
+import { useKeyring } from './secrets/active';
+import { withInstallationSecrets } from './secrets/installation';
+import { Keyring } from './secrets/keyring';
+import { checkStoredSecrets, resealStoredSecrets } from './secrets/stored';
 import { errorBody } from './http/errors';
 import { RateLimiter } from './http/rateLimit';
 import type { Logger } from './logger';
@@ -26,6 +30,8 @@ import { paymentIdOfWorkflowId } from '../workflows/payment/messages';
  * (embedded) is the job of src/main.ts.
  */
 export interface RunningService {
+  /** The configuration as this process runs it: generated installation secrets filled in (src/secrets/installation.ts). */
+  config: Config;
   apiUrl?: string;
   sandboxUrl?: string;
   /** GET /metrics of this process (METRICS_HOST:METRICS_PORT), when it runs the API or a worker. */
@@ -51,13 +57,14 @@ function listen(server: http.Server, host: string, port: number): Promise<string
   });
 }
 
-export async function startService(config: Config, targets: ServiceTargets, logger: Logger): Promise<RunningService> {
+export async function startService(given: Config, targets: ServiceTargets, logger: Logger): Promise<RunningService> {
+  const config = withInstallationSecrets(given);
   const services = new Set(config.SERVICES);
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
     for (const s of stops.reverse()) await s().catch((err) => logger.error({ err }, 'stop failed'));
   };
-  const running: RunningService = { stop };
+  const running: RunningService = { config, stop };
   try {
     // Bind the API port first: the sandbox needs the API's address to send its notifications.
     let apiServer: http.Server | undefined;
@@ -81,7 +88,7 @@ export async function startService(config: Config, targets: ServiceTargets, logg
         port: config.SIM_PORT,
         dataDir: config.dataDir,
         notifyUrl: config.SANDBOX_NOTIFY_URL ?? `${running.apiUrl ?? `http://${config.HOST}:${config.PORT}`}/internal/acquirer/notifications`,
-        notifySecret: config.SANDBOX_NOTIFY_SECRET,
+        notifySecret: config.SANDBOX_NOTIFY_SECRET!,
         logger: logger.child({ part: 'sandbox' }),
       });
       running.sandboxUrl = sandbox.url;
@@ -99,6 +106,12 @@ export async function startService(config: Config, targets: ServiceTargets, logg
     const acquirers = createAcquirers(config, config.SANDBOX_URL ?? running.sandboxUrl ?? config.sandboxUrl, db);
     const acquirer = acquirers.live;
     await refuseSandboxWithLiveKeys(config, db);
+    // Stored secrets open with SECRETS_KEY (or a clear start-up error); clear-text ones from before encryption are sealed.
+    const keyring = Keyring.fromText(config.SECRETS_KEY!, config.SECRETS_KEY_PREVIOUS);
+    await checkStoredSecrets(db, keyring);
+    useKeyring(keyring);
+    const resealed = await resealStoredSecrets(db, keyring);
+    if (resealed.mfa + resealed.webhook > 0) logger.info(resealed, 'clear-text secrets sealed with SECRETS_KEY');
 
     // One native connection (the SDK's Rust core) for the client and the worker: the client's gRPC
     // calls cost no JavaScript encoding on this process's event loop (docs/benchmark.md).

@@ -53,7 +53,7 @@ it('has defaults in the compose file that the configuration module accepts', () 
       k,
       String(v)
         .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
-        .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'a-secret-of-sixteen-chars'),
+        .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, k === 'SECRETS_KEY' ? 'ab'.repeat(32) : 'a-secret-of-sixteen-chars'),
     ]),
   );
   expect(() => loadConfig(resolved)).not.toThrow();

@@ -1,3 +1,4 @@
+import { openSecret } from '../../src/secrets/active';
 import { ApplicationFailure } from '@temporalio/common';
 import { bodyToSend } from '../../src/webhooks/payload';
 import { sendWebhook } from '../../src/webhooks/send';
@@ -31,7 +32,7 @@ export function attemptWebhookDeliveryActivity(deps: ActivityDeps) {
       body: bodyToSend(delivery.event),
       eventId: delivery.event.id,
       eventType: delivery.event.eventType,
-      secret: delivery.config.secret,
+      secret: openSecret(delivery.config.secret, 'webhook'),
       timeoutMs: deps.config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       allowInsecure: deps.config.WEBHOOK_ALLOW_INSECURE,
     });

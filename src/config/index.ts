@@ -12,6 +12,10 @@ const listenPort = z.coerce.number({ message: 'must be a number' }).int('must be
 const positive = z.coerce.number({ message: 'must be a number' }).positive('must be greater than zero');
 const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be an integer').positive('must be greater than zero');
 
+/** 32 bytes: 64 hex characters or base64 (src/secrets/keyring.ts checks the byte count). */
+const KEY_TEXT = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
+const KEY_MESSAGE = 'must be 32 bytes as 64 hex characters or base64 (openssl rand -hex 32)';
+
 export const SERVICE_NAMES = ['api', 'worker', 'sandbox'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
@@ -58,7 +62,17 @@ export const configSchema = z
     SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
     /** A production start with ACQUIRER=sandbox refuses while live API keys exist, unless this is true. */
     SANDBOX_ALLOW_LIVE_KEYS: bool.default(false),
-    SANDBOX_NOTIFY_SECRET: z.string().min(16, 'must be at least 16 characters').default('sandbox-notify-secret-change-me'),
+    /** Unset: generated once into DATA_DIR (src/secrets/installation.ts); required in production. */
+    SANDBOX_NOTIFY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** How far a notification's signed timestamp may be from this process's clock. */
+    SANDBOX_NOTIFY_TOLERANCE_SECONDS: positiveInt.default(300),
+    /** AES-256-GCM key sealing MFA and webhook signing secrets (32 bytes, hex or base64). Unset: generated once into DATA_DIR; required in production. */
+    SECRETS_KEY: z.string().regex(KEY_TEXT, KEY_MESSAGE).optional(),
+    /** Comma list of earlier SECRETS_KEY values, accepted for reading while a rotation runs (docs/security.md). */
+    SECRETS_KEY_PREVIOUS: z
+      .string()
+      .refine((v) => v.split(',').every((k) => KEY_TEXT.test(k.trim()) || k.trim() === ''), KEY_MESSAGE)
+      .optional(),
     SERVICES: z
       .string()
       .default('api,worker,sandbox')
@@ -122,6 +136,15 @@ export const configSchema = z
     if (c.ACQUIRER === 'stripe') {
       if (!c.STRIPE_API_KEY) ctx.addIssue({ code: 'custom', path: ['STRIPE_API_KEY'], message: 'must be set when ACQUIRER is stripe' });
       if (!c.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'must be set when ACQUIRER is stripe' });
+    }
+    // Production never falls back to generated secrets: several processes must share them, and a
+    // container's DATA_DIR may not outlive it (losing SECRETS_KEY loses every MFA and webhook secret).
+    if (c.NODE_ENV === 'production') {
+      const runs = (s: ServiceName) => c.SERVICES.includes(s);
+      if (!c.SECRETS_KEY && (runs('api') || runs('worker'))) ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'must be set in production' });
+      if (!c.SANDBOX_NOTIFY_SECRET && (runs('api') || runs('sandbox'))) {
+        ctx.addIssue({ code: 'custom', path: ['SANDBOX_NOTIFY_SECRET'], message: 'must be set in production' });
+      }
     }
     if (c.TERMINAL_TIMEOUT_MIN_MINUTES > c.TERMINAL_TIMEOUT_MAX_MINUTES) {
       ctx.addIssue({ code: 'custom', path: ['TERMINAL_TIMEOUT_MIN_MINUTES'], message: 'must not exceed TERMINAL_TIMEOUT_MAX_MINUTES' });

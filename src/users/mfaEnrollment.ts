@@ -1,3 +1,4 @@
+import { openSecret, sealSecret } from '../secrets/active';
 import { audit } from '../audit/audit';
 import type { Db } from '../db/client';
 import { conflict, invalid } from '../domain/errors';
@@ -15,7 +16,7 @@ export async function startMfaEnrollment(db: Db, caller: Caller): Promise<{ secr
   const user = await findUser(db, caller, caller.principal.userId);
   if (user.mfaEnabled) throw conflict(ALREADY_ENABLED);
   const secret = newTotpSecret();
-  await db.user.update({ where: { id: user.id }, data: { mfaSecret: secret, mfaLastTimeStep: null } });
+  await db.user.update({ where: { id: user.id }, data: { mfaSecret: sealSecret(secret, 'mfa'), mfaLastTimeStep: null } });
   return { secret, otpauthUrl: otpauthUrl(secret, user.username) };
 }
 
@@ -27,7 +28,7 @@ export async function confirmMfaEnrollment(db: Db, caller: Caller, code: string)
   const user = await findUser(db, caller, caller.principal.userId);
   if (user.mfaEnabled) throw conflict(ALREADY_ENABLED);
   if (!user.mfaSecret) throw conflict('no enrolment in progress: POST /api/users/me/mfa/enroll first');
-  const step = await checkTotp(user.mfaSecret, code, null);
+  const step = await checkTotp(openSecret(user.mfaSecret, 'mfa'), code, null);
   if (step === undefined) throw invalid('code: invalid code for the enrolled secret');
   const updated = await db.$transaction(async (tx) => {
     const u = await tx.user.update({

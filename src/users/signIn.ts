@@ -1,3 +1,4 @@
+import { openSecret } from '../secrets/active';
 import { audit } from '../audit/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession, endSession } from '../auth/sessions';
@@ -88,7 +89,7 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
       await fail('MFA_CODE_MISSING');
       throw unauthenticated(TOTP_REQUIRED);
     }
-    acceptedStep = await checkTotp(user.mfaSecret!, input.totp, user.mfaLastTimeStep);
+    acceptedStep = await checkTotp(openSecret(user.mfaSecret!, 'mfa'), input.totp, user.mfaLastTimeStep);
     if (acceptedStep === undefined) {
       const locked = await countFailure(c, user, 'MFA_CODE_INVALID');
       throw unauthenticated(locked ? `${TOTP_INVALID}; ${ACCOUNT_LOCKED}` : TOTP_INVALID);

@@ -8,6 +8,7 @@ import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions'
 import type { DispatchDeps } from './dispatch';
 import { redeliverEvent, sendTestEvent, type QueuedDelivery } from './manualDelivery';
 import { toAttemptRecord } from './records';
+import { sealSecret } from '../secrets/active';
 import { generateWebhookSecret } from './secrets';
 import { checkWebhookUrl, WebhookUrlRefused } from './urlPolicy';
 
@@ -84,7 +85,7 @@ export async function createConfig(
         url,
         description: input.description ?? null,
         eventTypes: input.eventTypes ?? [],
-        secret: generateWebhookSecret(),
+        secret: sealSecret(generateWebhookSecret(), 'webhook'),
       },
     });
     await auditFor(tx, by, {
@@ -158,7 +159,7 @@ export async function deleteConfig(deps: WebhookDeps, owner: WebhookOwner, by: A
 export async function rotateSecret(deps: DispatchDeps, owner: WebhookOwner, by: AuditSource, id: string): Promise<WebhookConfig> {
   const existing = await ownConfig(deps, owner, id);
   return deps.db.$transaction(async (tx) => {
-    const updated = await tx.webhookConfig.update({ where: { id: existing.id }, data: { secret: generateWebhookSecret() } });
+    const updated = await tx.webhookConfig.update({ where: { id: existing.id }, data: { secret: sealSecret(generateWebhookSecret(), 'webhook') } });
     await auditFor(tx, by, { action: 'WEBHOOK_SECRET_ROTATED', target: { type: 'WEBHOOK_CONFIG', id: updated.id } });
     return updated;
   });

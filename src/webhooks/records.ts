@@ -1,3 +1,4 @@
+import { openSecret } from '../secrets/active';
 import type { WebhookAttempt, WebhookConfig } from '../generated/prisma/client';
 
 /** A destination as the API returns it; the secret only where the caller asks for it. */
@@ -26,7 +27,7 @@ export function toConfigRecord(c: WebhookConfig): WebhookConfigRecord {
 
 /** The create and regenerate-key answers: the record plus the signing secret (contracts 2). */
 export function toConfigRecordWithSecret(c: WebhookConfig): WebhookConfigRecord & { secret: string } {
-  return { ...toConfigRecord(c), secret: c.secret };
+  return { ...toConfigRecord(c), secret: openSecret(c.secret, 'webhook') };
 }
 
 /** One delivery of the history (contracts 2). */

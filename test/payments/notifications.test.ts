@@ -1,11 +1,13 @@
+import { createHmac } from 'node:crypto';
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
-import { createPayment, history, openShop, sleep, workflowHandle } from './helpers';
+import { createPayment, history, openShop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * POST /internal/acquirer/notifications: verified over the raw body, and only ever a nudge to
- * re-read the acquirer. A forged, replayed or stale notification changes nothing.
+ * POST /internal/acquirer/notifications: verified over the time and the raw body, refused outside
+ * the tolerance, and only ever a nudge to re-read the acquirer, passed to the payment's workflow
+ * only when there is news. A forged, replayed, stale or flooded notification changes nothing.
  */
 let stack: TestStack;
 beforeAll(async () => {
@@ -18,6 +20,29 @@ afterAll(async () => {
 const PATH = '/internal/acquirer/notifications';
 const notify = (rawBody: string, signature?: string) =>
   call(stack.apiUrl, 'POST', PATH, { rawBody, headers: { 'Content-Type': 'application/json', ...(signature ? { 'X-Sandbox-Signature': signature } : {}) } });
+
+// The stack configures none: `npm start`'s secret generated into its DATA_DIR (src/secrets/installation.ts).
+const secret = (): string => stack.config.SANDBOX_NOTIFY_SECRET!;
+const eventCount = async (id: string): Promise<number> => (await workflowHandle(stack, id).fetchHistory()).events!.length;
+
+/** The history's length once it has stopped growing for a second. */
+async function settledEventCount(id: string): Promise<number> {
+  let last = await eventCount(id);
+  for (let quiet = 0; quiet < 5;) {
+    await sleep(200);
+    const now = await eventCount(id);
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
+/** n genuine, freshly signed notifications about one bill, all at once; every one is answered 202. */
+async function flood(row: { deviceId: string | null; acquirerRef: string | null }, n: number, event = 'CAPTURED'): Promise<void> {
+  const body = JSON.stringify({ deviceId: row.deviceId, acquirerRef: row.acquirerRef, event });
+  const answers = await Promise.all(Array.from({ length: n }, () => notify(body, signSandboxBody(body, secret()))));
+  expect(answers.map((a) => a.status)).toEqual(Array(n).fill(202));
+}
 
 async function waitingPayment() {
   const shop = await openShop(stack);
@@ -34,16 +59,61 @@ describe('acquirer notifications', () => {
     expectErrorShape(await notify(body), 401);
     expectErrorShape(await notify(body, signSandboxBody(body, 'not-the-shared-secret-at-all')), 401);
     // Signed over a different body than the one sent.
-    expectErrorShape(await notify(body.replace('CAPTURED', 'DECLINED'), signSandboxBody(body, stack.config.SANDBOX_NOTIFY_SECRET)), 401);
+    expectErrorShape(await notify(body.replace('CAPTURED', 'DECLINED'), signSandboxBody(body, secret())), 401);
     await sleep(300);
     expect((await stack.db.payment.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('AWAITING_TERMINAL');
     expect((await workflowHandle(stack, row.id).fetchHistory()).events!.length).toBe(length);
   });
 
+  it('a genuine signature outside the tolerance (a replay, or a clock far off) -> 401, and the payment is untouched', async () => {
+    const { row } = await waitingPayment();
+    const length = await eventCount(row.id);
+    const body = JSON.stringify({ deviceId: row.deviceId, acquirerRef: row.acquirerRef, event: 'CAPTURED' });
+    const now = Math.floor(Date.now() / 1000);
+    const tolerance = stack.config.SANDBOX_NOTIFY_TOLERANCE_SECONDS;
+    expect(tolerance).toBe(300);
+    for (const t of [now - tolerance - 5, now + tolerance + 5]) {
+      expect(expectErrorShape(await notify(body, signSandboxBody(body, secret(), t)), 401)).toMatch(/timestamp is more than 300 seconds from now/);
+    }
+    // The old scheme (a bare HMAC of the body, no time) is refused too.
+    expectErrorShape(await notify(body, createHmac('sha256', secret()).update(body).digest('base64')), 401);
+    expect((await notify(body, signSandboxBody(body, secret(), now - 10))).status).toBe(202);
+    await sleep(300);
+    expect((await stack.db.payment.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('AWAITING_TERMINAL');
+    expect(await eventCount(row.id)).toBe(length);
+  });
+
+  it('200 notifications for one payment cost a bounded number of workflow events, and a real change still arrives at once', async () => {
+    // A payment captured with no flood: what its capture costs in events.
+    const reference = await waitingPayment();
+    const referenceWaiting = await settledEventCount(reference.row.id);
+    await sim(stack).customer(reference.row.deviceId!, { action: 'pay' });
+    await statusBecomes(stack, reference.row.id, 'CAPTURED');
+    const captureCost = (await settledEventCount(reference.row.id)) - referenceWaiting;
+
+    const { row } = await waitingPayment();
+    const waiting = await settledEventCount(row.id);
+    // The acquirer still says WAITING, as the payment knows: nothing to tell its workflow.
+    await flood(row, 200);
+    const afterFlood = await settledEventCount(row.id);
+    expect(afterFlood - waiting).toBeLessThanOrEqual(8);
+    expect((await stack.db.payment.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('AWAITING_TERMINAL');
+
+    // The customer pays in the middle of another flood: the news is passed on once, promptly.
+    const paidAt = Date.now();
+    await Promise.all([flood(row, 100), sim(stack).customer(row.deviceId!, { action: 'pay' }), flood(row, 100)]);
+    await statusBecomes(stack, row.id, 'CAPTURED');
+    expect(Date.now() - paidAt).toBeLessThan(15_000);
+    await flood(row, 200);
+    const captured = await settledEventCount(row.id);
+    expect(captured - afterFlood).toBeLessThanOrEqual(captureCost + 8);
+    expect((await history(stack, row.id)).map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+  }, 120_000);
+
   it('a genuine but stale notification is only a nudge: the workflow re-reads the acquirer and nothing changes', async () => {
     const { row } = await waitingPayment();
     const body = JSON.stringify({ deviceId: row.deviceId, acquirerRef: row.acquirerRef, event: 'CAPTURED' });
-    const res = await notify(body, signSandboxBody(body, stack.config.SANDBOX_NOTIFY_SECRET));
+    const res = await notify(body, signSandboxBody(body, secret()));
     expect(res.status).toBe(202);
     await sleep(500);
     expect((await stack.db.payment.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('AWAITING_TERMINAL');
@@ -52,6 +122,6 @@ describe('acquirer notifications', () => {
 
   it('a notification for a bill the service does not know -> 202 and nothing happens', async () => {
     const body = JSON.stringify({ deviceId: 'dev-unknown', acquirerRef: 'sbx_unknown', event: 'CAPTURED' });
-    expect((await notify(body, signSandboxBody(body, stack.config.SANDBOX_NOTIFY_SECRET))).status).toBe(202);
+    expect((await notify(body, signSandboxBody(body, secret()))).status).toBe(202);
   });
 });

@@ -260,12 +260,20 @@ describe('sandbox notifications', () => {
     const n = match()!;
     expect(JSON.parse(n.raw)).toEqual({ deviceId: d, acquirerRef: sent.acquirerRef, event: 'DECLINED' });
     const signature = n.headers['x-sandbox-signature'] as string;
-    expect(verifySandboxSignature(n.raw, signature, SECRET)).toBe(true);
-    expect(verifySandboxSignature(Buffer.from(n.raw), signature, SECRET)).toBe(true);
-    expect(verifySandboxSignature(n.raw, signature, 'another-secret-0123456789')).toBe(false);
-    expect(verifySandboxSignature(n.raw.replace('DECLINED', 'CAPTURED'), signature, SECRET)).toBe(false);
-    expect(verifySandboxSignature(n.raw, undefined, SECRET)).toBe(false);
-    expect(verifySandboxSignature(n.raw, 'short', SECRET)).toBe(false);
+    // t=<unix seconds>,v1=<HMAC of "t.body">: the time is signed too, so an old one is refused.
+    expect(signature).toMatch(/^t=\d+,v1=[A-Za-z0-9+/]+=*$/);
+    const t = Number(/^t=(\d+)/.exec(signature)![1]);
+    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(60);
+    expect(verifySandboxSignature(n.raw, signature, SECRET, 300)).toBe('valid');
+    expect(verifySandboxSignature(Buffer.from(n.raw), signature, SECRET, 300)).toBe('valid');
+    expect(verifySandboxSignature(n.raw, signature, SECRET, 300, t + 301)).toBe('stale');
+    expect(verifySandboxSignature(n.raw, signature, SECRET, 300, t - 301)).toBe('stale');
+    expect(verifySandboxSignature(n.raw, signature.replace(`t=${t}`, `t=${t + 1}`), SECRET, 300)).toBe('invalid');
+    expect(verifySandboxSignature(n.raw, signature, 'another-secret-0123456789', 300)).toBe('invalid');
+    expect(verifySandboxSignature(n.raw.replace('DECLINED', 'CAPTURED'), signature, SECRET, 300)).toBe('invalid');
+    expect(verifySandboxSignature(n.raw, undefined, SECRET, 300)).toBe('invalid');
+    expect(verifySandboxSignature(n.raw, 'short', SECRET, 300)).toBe('invalid');
+    expect(verifySandboxSignature(n.raw, signature.replace(/^t=\d+,/, ''), SECRET, 300)).toBe('invalid');
   });
 
   it('notifies when the device timeout expires a bill and when a delayed void confirms', async () => {

@@ -8,6 +8,7 @@ import { freePort } from '../../src/process/freePort';
 import { killAllGroups, mainProcess, type ServiceProcess } from '../../support/serviceProcess';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
 import { loadConfig } from '../../src/config';
+import { TEST_SECRETS_KEY } from '../support/stack';
 
 /**
  * A scaled-out deployment for one test file: two API processes and two worker processes, each a
@@ -54,6 +55,8 @@ export async function startScaleStack(env: Record<string, string> = {}): Promise
       TEMPORAL_METRICS_PORT: '0',
       SANDBOX_URL: sandbox.url,
       SANDBOX_NOTIFY_SECRET: NOTIFY_SECRET,
+      // Each process has a DATA_DIR of its own: they share the run's key as they share its database.
+      SECRETS_KEY: TEST_SECRETS_KEY,
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',

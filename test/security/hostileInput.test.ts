@@ -8,7 +8,7 @@ import { freePort } from '../../src/process/freePort';
 import { startService } from '../../src/service';
 import { createMerchantWithKey } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../support/stack';
 
 /**
  * Issue 15 points 1, 2, 8 and 11: hostile input at the edge of the API and the sandbox, the
@@ -153,6 +153,9 @@ const testConfig = async (env: Record<string, string>) => {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    // The run's database holds secrets sealed under the run's key; a production start needs both set.
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    SANDBOX_NOTIFY_SECRET: 'hostile-input-notify-secret-0123',
     ...env,
   });
 };

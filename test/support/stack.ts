@@ -18,6 +18,12 @@ export interface TestStack extends RunningService {
   client: NonNullable<RunningService['client']>;
 }
 
+/**
+ * Every stack of the run shares one database, so they share one SECRETS_KEY (a stack with a key of
+ * its own would find the others' sealed secrets and refuse to start, as it should).
+ */
+export const TEST_SECRETS_KEY = 'a0'.repeat(32);
+
 /** `logger`: use this logger instead of one at LOG_LEVEL (a test that inspects the log output). */
 export async function startTestStack(env: Record<string, string> = {}, opts: { logger?: Logger } = {}): Promise<TestStack> {
   const id = crypto.randomBytes(4).toString('hex');
@@ -34,6 +40,7 @@ export async function startTestStack(env: Record<string, string> = {}, opts: { l
     SETTLEMENT_AUTO_CLOSE: 'false',
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...env,
   });
   installTemporalRuntime(createLogger(config.LOG_LEVEL), `127.0.0.1:${await freePort()}`);
@@ -42,5 +49,5 @@ export async function startTestStack(env: Record<string, string> = {}, opts: { l
     { databaseUrl: process.env.TEST_DATABASE_URL!, temporalAddress: process.env.TEST_TEMPORAL_ADDRESS! },
     opts.logger ?? createLogger(config.LOG_LEVEL),
   );
-  return { ...(service as TestStack), config };
+  return service as TestStack;
 }

@@ -6,8 +6,9 @@ import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
 /**
- * The acquirer's notifications (contracts 4): signed with the shared secret over the raw body,
- * answered 202 at once, then relayed to the payment's workflow (src/payments/acquirerNotification.ts).
+ * The acquirer's notifications (contracts 4): signed with the shared secret over the time and the
+ * raw body (src/acquirer/sandbox/notify.ts), refused outside SANDBOX_NOTIFY_TOLERANCE_SECONDS,
+ * then relayed to the payment's workflow only when there is news (src/payments/acquirerNotification.ts).
  */
 const Notification = z.object({
   deviceId: z.string().min(1).max(200),
@@ -24,23 +25,25 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/internal/acquirer/notifications',
-      summary: `Acquirer notification (internal): verified by ${SIGNATURE_HEADER} over the raw body, then the payment re-reads the acquirer`,
+      summary: `Acquirer notification (internal): verified by ${SIGNATURE_HEADER} (t=<unix seconds>,v1=<HMAC of t.body>) within a tolerance, then the payment re-reads the acquirer`,
       tag: 'Internal',
       auth: 'none',
       responses: { 202: { description: 'Accepted (also when no open payment matches: nothing to do)' } },
       errors: [401],
     },
     async (ctx) => {
-      const { config, db, temporal, logger } = ctx.deps;
+      const { config, db, temporal, acquirers, logger } = ctx.deps;
       const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-      if (!verifySandboxSignature(raw, ctx.get(SIGNATURE_HEADER) || undefined, config.SANDBOX_NOTIFY_SECRET)) {
-        throw new ApiError(401, 'notification signature missing or invalid');
-      }
+      const tolerance = config.SANDBOX_NOTIFY_TOLERANCE_SECONDS;
+      const check = verifySandboxSignature(raw, ctx.get(SIGNATURE_HEADER) || undefined, config.SANDBOX_NOTIFY_SECRET, tolerance);
+      if (check === 'invalid') throw new ApiError(401, 'notification signature missing or invalid');
+      // Genuine but old (or from a clock far off): a replay is refused before anything is read.
+      if (check === 'stale') throw new ApiError(401, `notification signature timestamp is more than ${tolerance} seconds from now`);
       const parsed = Notification.safeParse(ctx.request.body);
       ctx.status = 202;
       ctx.body = { accepted: true };
       if (!parsed.success) return;
-      await relayAcquirerNotification({ db, temporal, logger: ctx.state.log ?? logger }, parsed.data);
+      await relayAcquirerNotification({ db, temporal, acquirers, logger: ctx.state.log ?? logger }, parsed.data);
     },
   );
 };
