@@ -9,8 +9,11 @@ import { AuditLog } from './pages/AuditLog';
 import { Home } from './pages/Home';
 import { PaymentDetail } from './pages/PaymentDetail';
 import { Payments } from './pages/Payments';
+import { Settlements, SettlementDetail } from './pages/Settlements';
 import { SignIn } from './pages/SignIn';
+import { StoreDetail, Stores } from './pages/Stores';
 import { Users } from './pages/Users';
+import { Webhooks } from './pages/Webhooks';
 import { useSession } from './session';
 
 /** Pages need a session; after an authenticator reset only the account page until enrolled. */
@@ -30,9 +33,6 @@ const area = (a: string, title: string, page: ReactNode) => (
   </RequireArea>
 );
 
-// Pages whose API lands in the next step of issue 12.
-const NotYet = () => <p className="note">This page is not built yet.</p>;
-
 export function App() {
   return (
     <Routes>
@@ -47,9 +47,11 @@ export function App() {
         <Route index element={area('sharedViews', 'the home page', <Home />)} />
         <Route path="payments" element={area('sharedViews', 'Payments', <Payments />)} />
         <Route path="payments/:paymentId" element={area('sharedViews', 'Payments', <PaymentDetail />)} />
-        <Route path="stores/*" element={area('stores', 'Stores', <NotYet />)} />
-        <Route path="webhooks" element={area('webhooks', 'Webhooks', <NotYet />)} />
-        <Route path="settlements/*" element={area('finance', 'Settlements', <NotYet />)} />
+        <Route path="stores" element={area('stores', 'Stores', <Stores />)} />
+        <Route path="stores/:storeExternalId" element={area('stores', 'Stores', <StoreDetail />)} />
+        <Route path="webhooks" element={area('webhooks', 'Webhooks', <Webhooks />)} />
+        <Route path="settlements" element={area('finance', 'Settlements', <Settlements />)} />
+        <Route path="settlements/:id" element={area('finance', 'Settlements', <SettlementDetail />)} />
         <Route path="users" element={area('users', 'Users', <Users />)} />
         <Route path="api-keys" element={area('apiKeys', 'API keys', <ApiKeys />)} />
         <Route path="audit-log" element={area('auditLogs', 'Audit log', <AuditLog />)} />

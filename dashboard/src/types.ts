@@ -80,15 +80,34 @@ export interface Refund {
 export interface Store {
   externalId: string;
   name: string;
-  status: string;
-  [field: string]: unknown;
+  addressLine1: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string;
+  timezone: string;
+  defaultCurrency: string | null;
+  mcc: string | null;
+  metadata: Record<string, unknown>;
+  status: 'ACTIVE' | 'INACTIVE';
+  mode: 'live' | 'test';
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface Terminal {
   externalId: string;
-  status: string;
+  storeExternalId: string;
+  label: string;
+  terminalType: string | null;
+  vendor: string | null;
+  model: string | null;
+  serialNumber: string | null;
+  metadata: Record<string, unknown>;
+  status: 'ACTIVE' | 'INACTIVE';
   ready: boolean;
-  [field: string]: unknown;
+  mode: 'live' | 'test';
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface WebhookConfig {
@@ -98,6 +117,7 @@ export interface WebhookConfig {
   eventTypes: string[];
   mode: string;
   createdAt: string;
+  updatedAt: string;
   secret?: string;
 }
 
@@ -116,6 +136,7 @@ export interface Attempt {
   responseStatus: number | null;
   durationMs: number;
   error: string | null;
+  responseBody: string | null;
 }
 
 export interface SettlementTotal {

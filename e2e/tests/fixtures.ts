@@ -14,13 +14,15 @@ export interface E2EState {
   deviceId: string;
   apiUrl: string;
   sandboxUrl: string;
+  /** A loopback webhook receiver that answers 204. */
+  receiverUrl: string;
 }
 
 export const state = (): E2EState => JSON.parse(fs.readFileSync(process.env.E2E_STATE!, 'utf8')) as E2EState;
 
 /**
  * Every test fails on a script error in the page or a console error other than a refused
- * request (a 401 on a wrong password, a 403 the page expects): a CSP violation, an exception in
+ * request (a 401 on a wrong password, a 400 on a form's bad input, a 403 or 409 the page explains): a CSP violation, an exception in
  * React, a failed chunk load.
  */
 export const test = base.extend<{ pageErrors: string[] }>({
@@ -34,7 +36,7 @@ export const test = base.extend<{ pageErrors: string[] }>({
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
       page.on('console', (msg) => {
-        if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|403|404|409)/.test(msg.text()))
+        if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of (400|401|403|404|409)/.test(msg.text()))
           errors.push(`console: ${msg.text()}`);
       });
       await use(errors);

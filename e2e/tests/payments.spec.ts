@@ -46,6 +46,10 @@ test('a payment taken through the API appears in the list and follows its status
   const deliveries = page.getByRole('table', { name: 'Webhook deliveries' });
   await expect(deliveries).toContainText('PAYMENT_CAPTURED');
   await expect(deliveries).toContainText('DELIVERED');
+  // ADMIN sends the event again: a second attempt to the same destination.
+  const captured = deliveries.getByRole('row').filter({ hasText: 'PAYMENT_CAPTURED' });
+  await captured.getByRole('button', { name: 'Redeliver' }).click();
+  await expect(captured.getByRole('cell').nth(3)).toHaveText('2');
   await expect(page.getByRole('button', { name: 'Refund' })).toBeVisible(); // ADMIN may refund
   await screenshot(page, 'payment-detail');
 });

@@ -23,6 +23,9 @@ const ADDRESS: Record<string, string> = {
   'Audit log': '/dashboard/audit-log',
 };
 
+/** The pages other journeys do not photograph, for docs/dashboard.md. */
+const SHOT: Record<string, string> = { Users: 'users', 'API keys': 'api-keys', 'Audit log': 'audit-log' };
+
 for (const role of Object.keys(SEES)) {
   test(`${role} sees exactly its areas, and is told so at any other address`, async ({ page }) => {
     const s = state();
@@ -31,6 +34,14 @@ for (const role of Object.keys(SEES)) {
     await expect(nav.getByRole('link')).toHaveText(SEES[role]!);
     await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
     if (role === 'ADMIN') await screenshot(page, 'home');
+    // Each area it may use opens by address, with its data and no refusal.
+    for (const name of SEES[role]!) {
+      await page.goto(ADDRESS[name]!);
+      await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
+      await expect(page.getByRole('table').first()).toBeVisible();
+      await expect(page.getByText(`You do not have access to ${name}`)).toHaveCount(0);
+      if (role === 'ADMIN' && SHOT[name]) await screenshot(page, SHOT[name]);
+    }
     for (const name of ALL.filter((n) => !SEES[role]!.includes(n))) {
       await page.goto(ADDRESS[name]!);
       const denied = page.getByRole('alert');

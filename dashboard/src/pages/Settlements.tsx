@@ -1,0 +1,274 @@
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api, download, qs, type Page } from '../api';
+import { ErrorNote, Field, money, Pager, Status, when } from '../components/ui';
+import type { Settlement, SettlementLine, Summary } from '../types';
+
+/**
+ * Settlements (ADMIN, FINANCE; contracts 8) over /api/dashboard/settlements: close a store's open
+ * batch, the batches newest first, and one batch with its totals, discrepancies, lines and CSV.
+ */
+const BASE = '/api/dashboard/settlements';
+
+const DISCREPANCY_TEXT: Record<string, string> = {
+  MISSING_FROM_REPORT: 'captured here, not in the acquirer’s report: stays unsettled and goes into the next batch',
+  NOT_IN_PLATFORM: 'in the acquirer’s report, unknown here: recorded as a payment from the report',
+  AMOUNT_MISMATCH: 'the acquirer reported another amount',
+};
+
+export function Settlements() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page') ?? 0) || 0;
+  const filters = { storeExternalId: params.get('storeExternalId') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
+  const [draft, setDraft] = useState(filters);
+  const query = qs({ ...filters, page, size: 20 });
+  const list = useQuery({ queryKey: ['settlements', query], queryFn: () => api<Page<Settlement>>(`${BASE}${query}`), placeholderData: keepPreviousData });
+  const apply = (next: Partial<typeof filters>, nextPage = 0) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...next })) if (v) p.set(k, v);
+    if (nextPage) p.set('page', String(nextPage));
+    setParams(p);
+  };
+
+  return (
+    <section>
+      <h1>Settlements</h1>
+      <CloseBatch />
+      <form
+        className="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply(draft);
+        }}
+      >
+        <label>
+          Store
+          <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
+        </label>
+        <label>
+          From date
+          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        </label>
+        <label>
+          To date
+          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </label>
+        <button type="submit">Apply filters</button>
+      </form>
+      <ErrorNote error={list.error} />
+      <table aria-label="Settlement batches">
+        <thead>
+          <tr>
+            <th>Business date</th>
+            <th>Store</th>
+            <th>Status</th>
+            <th>Payments</th>
+            <th>Net</th>
+            <th>Discrepancies</th>
+            <th>Closed</th>
+            <th>By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.content.map((b) => (
+            <tr key={b.id}>
+              <td>
+                <Link to={`/settlements/${b.id}`}>{b.date}</Link>
+              </td>
+              <td>{b.storeExternalId}</td>
+              <td>
+                <Status value={b.status} />
+              </td>
+              <td>{b.totals.reduce((n, t) => n + t.paymentCount, 0)}</td>
+              <td>{b.totals.map((t) => money(t.netAmount, t.currency)).join(', ') || '—'}</td>
+              <td>{b.discrepancies.length}</td>
+              <td>{when(b.closedAt)}</td>
+              <td>{b.closedBy}</td>
+            </tr>
+          ))}
+          {list.isSuccess && list.data.content.length === 0 && (
+            <tr>
+              <td colSpan={8}>No batches closed yet.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
+    </section>
+  );
+}
+
+/** Closes a store's open batch now; today's stores with payments are offered. */
+function CloseBatch() {
+  const [store, setStore] = useState('');
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const today = useQuery({ queryKey: ['summary', 'stores'], queryFn: () => api<Summary>('/api/dashboard/summary') });
+  const close = useMutation({
+    mutationFn: () => api<Settlement>(BASE, { method: 'POST', body: { storeExternalId: store.trim() } }),
+    onSuccess: async (batch) => {
+      await client.invalidateQueries({ queryKey: ['settlements'] });
+      void navigate(`/settlements/${batch.id}`);
+    },
+  });
+  const stores = [...new Set(today.data?.stores.map((s) => s.storeExternalId) ?? [])];
+  return (
+    <form
+      className="inline"
+      aria-label="Close a batch"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        close.mutate();
+      }}
+    >
+      <label>
+        Store ID
+        <input list="settlement-stores" value={store} onChange={(e) => setStore(e.target.value)} required maxLength={200} />
+        <datalist id="settlement-stores">
+          {stores.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      </label>
+      <button type="submit" disabled={close.isPending}>
+        Close batch
+      </button>
+      <span className="muted">Closes the store’s open batch now, fetches the acquirer’s report and reconciles it.</span>
+      <ErrorNote error={close.error} />
+    </form>
+  );
+}
+
+export function SettlementDetail() {
+  const { id = '' } = useParams();
+  const [page, setPage] = useState(0);
+  const path = `${BASE}/${encodeURIComponent(id)}`;
+  const batch = useQuery({ queryKey: ['settlement', id], queryFn: () => api<Settlement>(path) });
+  const lines = useQuery({
+    queryKey: ['settlement', id, 'lines', page],
+    queryFn: () => api<Page<SettlementLine>>(`${path}/lines${qs({ page, size: 50 })}`),
+    enabled: batch.isSuccess,
+    placeholderData: keepPreviousData,
+  });
+  const csv = useMutation({ mutationFn: (b: Settlement) => download(`${path}/lines.csv`, `settlement-${b.storeExternalId}-${b.date}.csv`) });
+
+  if (batch.error) return <ErrorNote error={batch.error} />;
+  const b = batch.data;
+  if (!b) return <p>Loading…</p>;
+  return (
+    <section>
+      <p>
+        <Link to="/settlements">← Settlements</Link>
+      </p>
+      <h1>
+        Batch {b.storeExternalId} {b.date} <Status value={b.status} />
+      </h1>
+      <dl className="fields">
+        <Field label="Store">{b.storeExternalId}</Field>
+        <Field label="Business date">{b.date}</Field>
+        <Field label="Time zone">{b.timezone}</Field>
+        <Field label="Closed">{when(b.closedAt)}</Field>
+        <Field label="Closed by">{b.closedBy}</Field>
+        <Field label="Batch id">
+          <code>{b.id}</code>
+        </Field>
+      </dl>
+
+      <h2>Totals</h2>
+      <table aria-label="Totals">
+        <thead>
+          <tr>
+            <th>Currency</th>
+            <th>Payments</th>
+            <th>Gross</th>
+            <th>Refunds</th>
+            <th>Refunded</th>
+            <th>Fees</th>
+            <th>Net</th>
+          </tr>
+        </thead>
+        <tbody>
+          {b.totals.map((t) => (
+            <tr key={t.currency}>
+              <td>{t.currency}</td>
+              <td>{t.paymentCount}</td>
+              <td>{money(t.grossAmount, t.currency)}</td>
+              <td>{t.refundCount}</td>
+              <td>{money(t.refundAmount, t.currency)}</td>
+              <td>{money(t.feeAmount, t.currency)}</td>
+              <td>{money(t.netAmount, t.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h2>Discrepancies</h2>
+      {b.discrepancies.length === 0 ? (
+        <p className="muted">None: the acquirer’s report matches the payments and refunds recorded here.</p>
+      ) : (
+        <table aria-label="Discrepancies">
+          <thead>
+            <tr>
+              <th>Type</th>
+              <th>Payment</th>
+              <th>Acquirer reference</th>
+              <th>Expected</th>
+              <th>Reported</th>
+              <th>Meaning</th>
+            </tr>
+          </thead>
+          <tbody>
+            {b.discrepancies.map((d, i) => (
+              <tr key={i}>
+                <td>
+                  <Status value={d.type} />
+                </td>
+                <td>{d.paymentId ? <Link to={`/payments/${d.paymentId}`}>{d.paymentId}</Link> : '—'}</td>
+                <td>{d.acquirerRef ?? '—'}</td>
+                <td>{money(d.expectedAmount, d.currency)}</td>
+                <td>{money(d.reportedAmount, d.currency)}</td>
+                <td className="muted">{DISCREPANCY_TEXT[d.type] ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <h2>Lines</h2>
+      <div className="actions" style={{ marginBottom: '0.5rem' }}>
+        <button type="button" disabled={csv.isPending} onClick={() => csv.mutate(b)}>
+          Download CSV
+        </button>
+      </div>
+      <ErrorNote error={lines.error ?? csv.error} />
+      <table aria-label="Lines">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>PSP reference</th>
+            <th>Reference</th>
+            <th>Amount</th>
+            <th>Fee</th>
+            <th>Net</th>
+            <th>When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.data?.content.map((l, i) => (
+            <tr key={i}>
+              <td>{l.type}</td>
+              <td>{l.paymentId ? <Link to={`/payments/${l.paymentId}`}>{l.pspReference ?? l.paymentId}</Link> : (l.pspReference ?? '—')}</td>
+              <td>{l.reference ?? '—'}</td>
+              <td>{money(l.amount, l.currency)}</td>
+              <td>{money(l.feeAmount, l.currency)}</td>
+              <td>{money(l.netAmount, l.currency)}</td>
+              <td>{when(l.occurredAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {lines.data && <Pager page={page} totalPages={lines.data.totalPages} onPage={setPage} />}
+    </section>
+  );
+}

@@ -1,0 +1,445 @@
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api, qs, type Page } from '../api';
+import { GuardedDelete } from '../components/GuardedDelete';
+import { ErrorNote, Field, Pager, Status, when } from '../components/ui';
+import type { Store, Terminal } from '../types';
+
+/**
+ * Stores and terminals (OPERATIONS, ADMIN; spec 4.2, 4.3) over /api/dashboard/stores: list live and
+ * test stores, create, edit, deactivate, delete; a store's page lists its terminals with the same
+ * actions. Validation and the delete guard are the API's; the page shows its answers.
+ */
+const BASE = '/api/dashboard/stores';
+const TERMINAL_TYPES = ['POS', 'MPOS', 'SOFTPOS', 'KIOSK', 'UNATTENDED'];
+
+type StoreFields = Pick<Store, 'name' | 'addressLine1' | 'city' | 'postalCode' | 'country' | 'timezone' | 'defaultCurrency' | 'mcc'>;
+const EMPTY_STORE: StoreFields = { name: '', addressLine1: '', city: '', postalCode: '', country: '', timezone: '', defaultCurrency: '', mcc: '' };
+
+/** The PUT body of a store: PUT replaces, so every field goes back as it is unless changed. */
+const storeBody = (s: StoreFields & { metadata?: Record<string, unknown>; status?: string }) => ({
+  name: s.name,
+  addressLine1: s.addressLine1 || null,
+  city: s.city || null,
+  postalCode: s.postalCode || null,
+  country: s.country,
+  timezone: s.timezone,
+  defaultCurrency: s.defaultCurrency || null,
+  mcc: s.mcc || null,
+  ...(s.metadata ? { metadata: s.metadata } : {}),
+  ...(s.status ? { status: s.status } : {}),
+});
+
+const terminalBody = (
+  t: Pick<Terminal, 'label' | 'terminalType' | 'vendor' | 'model' | 'serialNumber'> & { metadata?: Record<string, unknown>; status?: string },
+) => ({
+  label: t.label,
+  terminalType: t.terminalType || null,
+  vendor: t.vendor || null,
+  model: t.model || null,
+  serialNumber: t.serialNumber || null,
+  ...(t.metadata ? { metadata: t.metadata } : {}),
+  ...(t.status ? { status: t.status } : {}),
+});
+
+export function Stores() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page') ?? 0) || 0;
+  const mode = params.get('mode') ?? '';
+  const q = params.get('q') ?? '';
+  const [draftQ, setDraftQ] = useState(q);
+  const [creating, setCreating] = useState(false);
+  const client = useQueryClient();
+  const query = qs({ q, mode, page, size: 20 });
+  const list = useQuery({ queryKey: ['stores', query], queryFn: () => api<Page<Store>>(`${BASE}${query}`), placeholderData: keepPreviousData });
+  const refresh = () => client.invalidateQueries({ queryKey: ['stores'] });
+  const setStatus = useMutation({
+    mutationFn: (v: { store: Store; status: 'ACTIVE' | 'INACTIVE' }) =>
+      api<Store>(`${BASE}/${encodeURIComponent(v.store.externalId)}`, { method: 'PUT', body: storeBody({ ...v.store, status: v.status }) }),
+    onSuccess: refresh,
+  });
+  const go = (next: Record<string, string | number>) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ q, mode, ...next })) if (v) p.set(k, String(v));
+    setParams(p);
+  };
+
+  return (
+    <section>
+      <h1>Stores</h1>
+      <div className="modes" role="group" aria-label="Mode">
+        {[
+          ['', 'Live and test'],
+          ['live', 'Live'],
+          ['test', 'Test'],
+        ].map(([value, label]) => (
+          <button key={value} type="button" aria-pressed={mode === value} onClick={() => go({ mode: value!, page: 0 })}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <form
+        className="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ q: draftQ, page: 0 });
+        }}
+      >
+        <label>
+          Search stores
+          <input value={draftQ} placeholder="name, city, postal code or id" onChange={(e) => setDraftQ(e.target.value)} />
+        </label>
+        <button type="submit">Search</button>
+        {!creating && (
+          <button type="button" onClick={() => setCreating(true)}>
+            New store
+          </button>
+        )}
+      </form>
+      {creating && (
+        <StoreForm
+          title="New store"
+          initial={EMPTY_STORE}
+          withMode
+          submitLabel="Create store"
+          onCancel={() => setCreating(false)}
+          onSubmit={(fields, m) => api<Store>(BASE, { method: 'POST', body: { ...storeBody(fields), mode: m } })}
+          onDone={() => {
+            setCreating(false);
+            void refresh();
+          }}
+        />
+      )}
+      <ErrorNote error={list.error ?? setStatus.error} />
+      <table aria-label="Stores">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Store ID</th>
+            <th>City</th>
+            <th>Country</th>
+            <th>Time zone</th>
+            <th>Mode</th>
+            <th>Status</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.content.map((s) => (
+            <tr key={s.externalId}>
+              <td>
+                <Link to={`/stores/${encodeURIComponent(s.externalId)}`}>{s.name}</Link>
+              </td>
+              <td>
+                <code>{s.externalId}</code>
+              </td>
+              <td>{s.city ?? '—'}</td>
+              <td>{s.country}</td>
+              <td>{s.timezone}</td>
+              <td>
+                <span className={`mode mode-${s.mode}`}>{s.mode}</span>
+              </td>
+              <td>
+                <Status value={s.status} />
+              </td>
+              <td className="actions">
+                <button type="button" onClick={() => setStatus.mutate({ store: s, status: s.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE' })}>
+                  {s.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
+                </button>
+                <GuardedDelete what="store" name={s.name} path={`${BASE}/${encodeURIComponent(s.externalId)}`} onDeleted={() => void refresh()} />
+              </td>
+            </tr>
+          ))}
+          {list.isSuccess && list.data.content.length === 0 && (
+            <tr>
+              <td colSpan={8}>No stores match.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => go({ page: p })} />}
+    </section>
+  );
+}
+
+function StoreForm({
+  title,
+  initial,
+  withMode,
+  submitLabel,
+  onSubmit,
+  onDone,
+  onCancel,
+}: {
+  title: string;
+  initial: StoreFields;
+  withMode?: boolean;
+  submitLabel: string;
+  onSubmit: (fields: StoreFields, mode: 'live' | 'test') => Promise<Store>;
+  onDone: (s: Store) => void;
+  onCancel: () => void;
+}) {
+  const [f, setF] = useState<StoreFields>(initial);
+  const [mode, setMode] = useState<'live' | 'test'>('live');
+  const save = useMutation({ mutationFn: () => onSubmit(f, mode), onSuccess: onDone });
+  const text = (key: keyof StoreFields, label: string, opts: { required?: boolean; placeholder?: string } = {}) => (
+    <label>
+      {label}
+      <input value={f[key] ?? ''} required={opts.required} placeholder={opts.placeholder} onChange={(e) => setF({ ...f, [key]: e.target.value })} />
+    </label>
+  );
+  return (
+    <form
+      className="card"
+      aria-label={title}
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      {text('name', 'Store name', { required: true })}
+      {text('addressLine1', 'Address')}
+      {text('city', 'City')}
+      {text('postalCode', 'Postal code')}
+      {text('country', 'Country', { required: true, placeholder: 'DE' })}
+      {text('timezone', 'Time zone', { required: true, placeholder: 'Europe/Berlin' })}
+      {text('defaultCurrency', 'Currency', { placeholder: 'EUR' })}
+      {text('mcc', 'MCC', { placeholder: '5411' })}
+      {withMode && (
+        <label>
+          Store mode
+          <select value={mode} onChange={(e) => setMode(e.target.value as 'live' | 'test')}>
+            <option value="live">live</option>
+            <option value="test">test</option>
+          </select>
+        </label>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={save.isPending}>
+          {submitLabel}
+        </button>
+        <button type="button" className="link" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <ErrorNote error={save.error} />
+    </form>
+  );
+}
+
+/** One store: its fields (edit, deactivate, delete) and its terminals. */
+export function StoreDetail() {
+  const { storeExternalId = '' } = useParams();
+  const path = `${BASE}/${encodeURIComponent(storeExternalId)}`;
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const store = useQuery({ queryKey: ['store', storeExternalId], queryFn: () => api<Store>(path) });
+  const terminals = useQuery({
+    queryKey: ['store', storeExternalId, 'terminals'],
+    queryFn: () => api<Terminal[]>(`${path}/terminals`),
+    enabled: store.isSuccess,
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ['store', storeExternalId] });
+  const setStatus = useMutation({
+    mutationFn: (status: 'ACTIVE' | 'INACTIVE') => api<Store>(path, { method: 'PUT', body: storeBody({ ...store.data!, status }) }),
+    onSuccess: refresh,
+  });
+
+  if (store.error) return <ErrorNote error={store.error} />;
+  const s = store.data;
+  if (!s) return <p>Loading…</p>;
+  return (
+    <section>
+      <p>
+        <Link to="/stores">← Stores</Link>
+      </p>
+      <h1>
+        Store {s.name} <Status value={s.status} />
+      </h1>
+      {editing ? (
+        <StoreForm
+          title="Edit store"
+          initial={s}
+          submitLabel="Save store"
+          onCancel={() => setEditing(false)}
+          onSubmit={(fields) => api<Store>(path, { method: 'PUT', body: storeBody({ ...fields, metadata: s.metadata, status: s.status }) })}
+          onDone={() => {
+            setEditing(false);
+            void refresh();
+          }}
+        />
+      ) : (
+        <dl className="fields">
+          <Field label="Store ID">
+            <code>{s.externalId}</code>
+          </Field>
+          <Field label="Mode">{s.mode}</Field>
+          <Field label="Address">{[s.addressLine1, s.postalCode, s.city].filter(Boolean).join(', ') || '—'}</Field>
+          <Field label="Country">{s.country}</Field>
+          <Field label="Time zone">{s.timezone}</Field>
+          <Field label="Currency">{s.defaultCurrency ?? '—'}</Field>
+          <Field label="MCC">{s.mcc ?? '—'}</Field>
+          <Field label="Created">{when(s.createdAt)}</Field>
+          <Field label="Updated">{when(s.updatedAt)}</Field>
+        </dl>
+      )}
+      <div className="actions" role="group" aria-label="Store actions" style={{ marginTop: '0.75rem' }}>
+        {!editing && (
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
+        <button type="button" onClick={() => setStatus.mutate(s.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE')}>
+          {s.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
+        </button>
+        <GuardedDelete what="store" name={s.name} path={path} onDeleted={() => void navigate('/stores')} />
+      </div>
+      <ErrorNote error={setStatus.error} />
+      {s.status === 'INACTIVE' && <p className="note">This store is inactive: payments started in it are refused.</p>}
+
+      <h2>Terminals</h2>
+      <NewTerminal storePath={path} onCreated={() => void refresh()} />
+      <ErrorNote error={terminals.error} />
+      <table aria-label="Terminals">
+        <thead>
+          <tr>
+            <th>Label</th>
+            <th>Terminal ID</th>
+            <th>Type</th>
+            <th>Serial number</th>
+            <th>Device linked</th>
+            <th>Status</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {terminals.data?.map((t) => (
+            <TerminalRow key={t.externalId} terminal={t} storePath={path} onChanged={() => void refresh()} />
+          ))}
+          {terminals.isSuccess && terminals.data.length === 0 && (
+            <tr>
+              <td colSpan={7}>No terminals yet.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <p className="muted">A terminal takes payments once the service operator has linked it to its device (Device linked: yes).</p>
+    </section>
+  );
+}
+
+function TerminalRow({ terminal: t, storePath, onChanged }: { terminal: Terminal; storePath: string; onChanged: () => void }) {
+  const path = `${storePath}/terminals/${encodeURIComponent(t.externalId)}`;
+  const [editing, setEditing] = useState(false);
+  const [label, setLabel] = useState(t.label);
+  const [serial, setSerial] = useState(t.serialNumber ?? '');
+  const save = useMutation({
+    mutationFn: (change: { label?: string; serialNumber?: string; status?: 'ACTIVE' | 'INACTIVE' }) =>
+      api<Terminal>(path, { method: 'PUT', body: terminalBody({ ...t, status: t.status, ...change }) }),
+    onSuccess: () => {
+      setEditing(false);
+      onChanged();
+    },
+  });
+  return (
+    <tr>
+      <td>
+        {editing ? (
+          <label>
+            Terminal label
+            <input value={label} onChange={(e) => setLabel(e.target.value)} required />
+          </label>
+        ) : (
+          t.label
+        )}
+      </td>
+      <td>
+        <code>{t.externalId}</code>
+      </td>
+      <td>{t.terminalType ?? '—'}</td>
+      <td>
+        {editing ? (
+          <label>
+            Serial number
+            <input value={serial} onChange={(e) => setSerial(e.target.value)} />
+          </label>
+        ) : (
+          (t.serialNumber ?? '—')
+        )}
+      </td>
+      <td>{t.ready ? 'yes' : 'no'}</td>
+      <td>
+        <Status value={t.status} />
+      </td>
+      <td className="actions">
+        {editing ? (
+          <>
+            <button type="button" onClick={() => save.mutate({ label, serialNumber: serial })}>
+              Save terminal
+            </button>
+            <button type="button" className="link" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
+        <button type="button" onClick={() => save.mutate({ status: t.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE' })}>
+          {t.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
+        </button>
+        <GuardedDelete what="terminal" name={t.label} path={path} onDeleted={onChanged} />
+        <ErrorNote error={save.error} />
+      </td>
+    </tr>
+  );
+}
+
+function NewTerminal({ storePath, onCreated }: { storePath: string; onCreated: () => void }) {
+  const [label, setLabel] = useState('');
+  const [terminalType, setType] = useState('POS');
+  const [serialNumber, setSerial] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      api<Terminal>(`${storePath}/terminals`, { method: 'POST', body: terminalBody({ label, terminalType, serialNumber, vendor: null, model: null }) }),
+    onSuccess: () => {
+      setLabel('');
+      setSerial('');
+      onCreated();
+    },
+  });
+  return (
+    <form
+      className="inline"
+      aria-label="New terminal"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+    >
+      <label>
+        New terminal label
+        <input value={label} onChange={(e) => setLabel(e.target.value)} required maxLength={100} />
+      </label>
+      <label>
+        Terminal type
+        <select value={terminalType} onChange={(e) => setType(e.target.value)}>
+          {TERMINAL_TYPES.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </select>
+      </label>
+      <label>
+        New serial number
+        <input value={serialNumber} onChange={(e) => setSerial(e.target.value)} maxLength={100} />
+      </label>
+      <button type="submit" disabled={create.isPending}>
+        Add terminal
+      </button>
+      <ErrorNote error={create.error} />
+    </form>
+  );
+}

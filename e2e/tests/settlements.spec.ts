@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import { customerPays, expect, screenshot, signIn, state, takePayment, test } from './fixtures';
+
+/**
+ * FINANCE closes the store's batch (contracts 8) from the dashboard: the payment just taken is in
+ * its lines and totals, the batch is listed, and its lines download as CSV.
+ */
+test('FINANCE closes a batch and reads its totals, lines and CSV', async ({ page }) => {
+  const s = state();
+  const payment = await takePayment(s, 21.75, `settle-${Date.now()}`);
+  await customerPays(s);
+  await signIn(page, s.users.FINANCE, s.password);
+  await page.goto(`/dashboard/payments/${payment.id}`);
+  await expect(page.getByRole('heading', { name: `Payment ${payment.pspReference}` })).toContainText('CAPTURED');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settlements' }).click();
+  await page.getByLabel('Store ID').fill(s.storeExternalId);
+  await page.getByRole('button', { name: 'Close batch' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/settlements\/[0-9a-f-]{36}$/);
+  const heading = page.getByRole('heading', { name: `Batch ${s.storeExternalId}` });
+  await expect(heading).toContainText(/SETTLED|DISCREPANCY/);
+  const lines = page.getByRole('table', { name: 'Lines' });
+  const line = lines.getByRole('row').filter({ hasText: payment.pspReference });
+  await expect(line).toContainText('PAYMENT');
+  await expect(line).toContainText('21.75 EUR');
+  await expect(line).toContainText('0.4 EUR'); // the sandbox's fee: 1.40 % + 0.10, rounded half up
+  await expect(page.getByRole('table', { name: 'Totals' })).toContainText('EUR');
+  await screenshot(page, 'settlement-batch');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv.split(/\r?\n/)[0]).toBe('type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt');
+  expect(csv).toContain(payment.pspReference);
+
+  // Nothing left to settle: the API's 409 is shown as it is.
+  await page.getByRole('link', { name: '← Settlements' }).click();
+  await page.getByLabel('Store ID').fill(s.storeExternalId);
+  await page.getByRole('button', { name: 'Close batch' }).click();
+  await expect(page.getByRole('form', { name: 'Close a batch' }).getByRole('alert')).toContainText('409');
+  const batches = page.getByRole('table', { name: 'Settlement batches' });
+  await expect(batches.getByRole('row').filter({ hasText: s.storeExternalId }).first()).toContainText(s.users.FINANCE);
+  await screenshot(page, 'settlements');
+
+  // The payment is settled now.
+  await page.goto(`/dashboard/payments/${payment.id}`);
+  await expect(page.getByRole('heading', { name: `Payment ${payment.pspReference}` })).toContainText('SETTLED');
+});
