@@ -42,6 +42,7 @@ import {
 } from './messages';
 import { type HistorySource, isRefundable, isSettleable, REASONS } from './statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, refundableAmount, transition } from './transition';
+import { eventTypeForEntry } from '../../src/webhooks/eventTypes';
 
 /**
  * One payment, from the bill on the device to the end of its void window (docs/architecture.md):
@@ -78,6 +79,8 @@ const VOID_FOLLOW_UP_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
 const REFUND_FOLLOW_UP_DELAYS_MS = [2_000, 10_000, 60_000, 600_000, 3_600_000];
 /** Versions the AUTHORIZED phase: before it, a run followed the acquirer with no window of its own. */
 const AUTHORIZATION_WINDOW_PATCH = 'authorization-window';
+/** Versions the skipped publish step of a status that emits no webhook event (AWAITING_TERMINAL, EXPIRED). */
+const NO_SILENT_PUBLISH_PATCH = 'no-publish-without-event';
 
 /** One refund as the workflow follows it. */
 interface RefundInFlight {
@@ -160,13 +163,17 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
     const result = transition(state, event, { now: new Date(Date.now()).toISOString() });
     state = result.state;
+    let silent = false; // the recorded status emits no webhook event
     for (const effect of result.effects) {
       if (effect.type === 'RECORD_STATUS_EVENT') {
         await effects.recordStatusEvent({ paymentId, event: effect.event, fields: effect.fields, ...(effect.refund ? { refund: effect.refund } : {}) });
         projectedSequence = Math.max(projectedSequence, effect.event.sequence);
+        silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
         upsertSearchAttributes([{ key: PaymentStatusAttribute, value: effect.status }]);
       } else {
+        // A local activity that would publish nothing: one round trip less on the create path.
+        if (silent && patched(NO_SILENT_PUBLISH_PATCH)) continue;
         await effects.publishPaymentEvent({ paymentId, sequence: effect.sequence, ...(effect.refundId ? { refundId: effect.refundId } : {}) });
       }
     }

@@ -1,0 +1,49 @@
+/**
+ * Which webhook event a payment status emits. Pure (no Node imports): the payment workflow uses it
+ * too, to skip the publish step of a status that emits nothing.
+ */
+
+/** Event types of spec 6 that the in-store lifecycle emits, plus TEST on demand. */
+export const PAYMENT_EVENT_TYPES = [
+  'PAYMENT_CAPTURED',
+  'PAYMENT_AUTHORIZED',
+  'PAYMENT_REFUSED',
+  'PAYMENT_CANCELLED',
+  'PAYMENT_ERROR',
+  'PAYMENT_SETTLED',
+  // after the sale (contracts 7)
+  'PAYMENT_REFUNDED',
+  'PAYMENT_REFUND_FAILED',
+] as const;
+export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'TEST'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The event a payment status emits, if any (AWAITING_TERMINAL and EXPIRED emit none). */
+export function eventTypeForStatus(status: string): EventType | undefined {
+  switch (status) {
+    case 'CAPTURED':
+      return 'PAYMENT_CAPTURED';
+    case 'AUTHORIZED':
+      return 'PAYMENT_AUTHORIZED';
+    case 'REFUSED':
+      return 'PAYMENT_REFUSED';
+    case 'CANCELLED':
+      return 'PAYMENT_CANCELLED';
+    case 'ERROR':
+    case 'FAILED':
+      return 'PAYMENT_ERROR';
+    case 'SETTLED':
+      return 'PAYMENT_SETTLED';
+    case 'PARTIALLY_REFUNDED':
+    case 'REFUNDED':
+      return 'PAYMENT_REFUNDED';
+    default:
+      return undefined;
+  }
+}
+
+/** The event of a status history entry: settlement emits PAYMENT_SETTLED whatever status the payment keeps. */
+export function eventTypeForEntry(entry: { status: string; actionReference: string }): EventType | undefined {
+  return entry.actionReference.startsWith(SETTLE_PREFIX) ? 'PAYMENT_SETTLED' : eventTypeForStatus(entry.status);
+}
+export const SETTLE_PREFIX = 'SETTLE-';
