@@ -1,6 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import { attemptDelivery } from './attempt';
 import {
   WEBHOOK_DELIVERY_WORKFLOW,
   webhookDeliveryWorkflowId,
@@ -35,9 +37,19 @@ export interface DeliveryRef {
  * - 'first': never a second run for the same pair, whether the first still runs (conflict FAIL)
  *   or has closed (reuse REJECT_DUPLICATE); a retried publishing activity is therefore harmless.
  * - 'redeliver': a fresh run; one still retrying is replaced, so the new run attempts at once.
+ * Resolves false when a 'first' run exists or existed already.
  */
-export async function startDeliveryRun(deps: DispatchDeps, delivery: DeliveryRef, kind: 'first' | 'redeliver'): Promise<void> {
-  const input: WebhookDeliveryInput = { deliveryId: delivery.id, retry: retryScheduleOf(deps.config) };
+export async function startDeliveryRun(
+  deps: DispatchDeps,
+  delivery: DeliveryRef,
+  kind: 'first' | 'redeliver',
+  opts: { firstAttemptAtMs?: number } = {},
+): Promise<boolean> {
+  const input: WebhookDeliveryInput = {
+    deliveryId: delivery.id,
+    retry: retryScheduleOf(deps.config),
+    ...(opts.firstAttemptAtMs !== undefined ? { firstAttemptAtMs: opts.firstAttemptAtMs } : {}),
+  };
   try {
     await deps.temporal.workflow.start(WEBHOOK_DELIVERY_WORKFLOW, {
       args: [input],
@@ -48,9 +60,10 @@ export async function startDeliveryRun(deps: DispatchDeps, delivery: DeliveryRef
         : { workflowIdConflictPolicy: 'TERMINATE_EXISTING' as const, workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const }),
     });
   } catch (err) {
-    if (kind === 'first' && err instanceof WorkflowExecutionAlreadyStartedError) return;
+    if (kind === 'first' && err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
+  return true;
 }
 
 export interface EventRef {
@@ -61,12 +74,13 @@ export interface EventRef {
 }
 
 /**
- * Fans an event out to every live destination of its business and mode that selects its type
- * (an empty selection means every type): one WebhookDelivery row and one workflow per
- * destination. Idempotent: the row is unique per (event, destination) and the start is 'first'.
- * Returns the destinations' ids.
+ * Fans a payment event out to every live destination of its business and mode that selects its
+ * type (an empty selection means every type): one WebhookDelivery row per destination, then the
+ * first attempt of each, made here and now, without a workflow (see firstAttempt). Idempotent:
+ * the row is unique per (event, destination), and only a delivery never attempted is attempted.
+ * Returns the destinations' ids; the attempts go on after it returns.
  */
-export async function dispatchEvent(deps: DispatchDeps, event: EventRef): Promise<string[]> {
+export async function dispatchEvent(deps: DispatchDeps & { logger?: Logger }, event: EventRef): Promise<string[]> {
   const configs = await deps.db.webhookConfig.findMany({
     where: {
       merchantId: event.merchantId,
@@ -81,10 +95,63 @@ export async function dispatchEvent(deps: DispatchDeps, event: EventRef): Promis
     data: configs.map((c) => ({ eventId: event.id, configId: c.id })),
     skipDuplicates: true,
   });
-  const deliveries = await deps.db.webhookDelivery.findMany({
-    where: { eventId: event.id, configId: { in: configs.map((c) => c.id) } },
+  const fresh = await deps.db.webhookDelivery.findMany({
+    where: { eventId: event.id, configId: { in: configs.map((c) => c.id) }, status: 'PENDING', attempts: 0 },
     select: { id: true, eventId: true, configId: true },
   });
-  await Promise.all(deliveries.map((d) => startDeliveryRun(deps, d, 'first')));
-  return deliveries.map((d) => d.configId);
+  for (const d of fresh) void firstAttempt(deps, d);
+  return configs.map((c) => c.id);
+}
+
+/**
+ * The first attempt of a payment event's delivery, in the background of the step that published
+ * it (the payment workflow does not wait for the merchant's endpoint). Delivered: nothing else
+ * runs, no workflow. Failed: the delivery workflow starts (idempotent id per event and
+ * destination) and keeps the durable retry schedule from the second attempt on. A crash between
+ * storing the delivery and handing it over leaves it PENDING with at most one attempt: the
+ * payment sweep hands such deliveries over (handOverStalledDeliveries). Never throws.
+ */
+export async function firstAttempt(deps: DispatchDeps & { logger?: Logger }, delivery: DeliveryRef): Promise<void> {
+  try {
+    const result = await attemptDelivery(deps, delivery.id);
+    if (result.kind !== 'SENT' || result.outcome.delivered) return;
+    if (!result.outcome.retryable) {
+      // The URL breaks the rules for good (as the run's non-retryable failure would): FAILED now.
+      await deps.db.webhookDelivery.updateMany({ where: { id: delivery.id, status: 'PENDING' }, data: { status: 'FAILED' } });
+      return;
+    }
+    await startDeliveryRun(deps, delivery, 'first', { firstAttemptAtMs: result.outcome.requestedAt.getTime() });
+  } catch (err) {
+    deps.logger?.warn({ err: (err as Error).message, deliveryId: delivery.id }, 'webhook first attempt not handed over; the sweep will');
+  }
+}
+
+/** How long a delivery may stay PENDING with at most one attempt before the sweep hands it over. */
+export function stalledAfterMs(config: Config): number {
+  return Math.round((config.WEBHOOK_RETRY_INITIAL_SECONDS + config.WEBHOOK_TIMEOUT_SECONDS) * 1000) + 60_000;
+}
+
+/**
+ * Part of the payment sweep: deliveries PENDING with at most one attempt, untouched for longer
+ * than a first interval plus an attempt plus a minute, lost their first attempt or its hand-over
+ * (a crash of the process that published them). Each gets its delivery workflow ('first': a run
+ * that exists already, or existed, is left alone). Returns how many were handed over.
+ */
+export async function handOverStalledDeliveries(deps: DispatchDeps, opts: { now?: Date; limit?: number; eventIds?: string[] } = {}): Promise<number> {
+  const before = new Date((opts.now ?? new Date()).getTime() - stalledAfterMs(deps.config));
+  const stalled = await deps.db.webhookDelivery.findMany({
+    where: { status: 'PENDING', attempts: { lte: 1 }, updatedAt: { lt: before }, ...(opts.eventIds ? { eventId: { in: opts.eventIds } } : {}) },
+    select: { id: true, eventId: true, configId: true, attempts: true, updatedAt: true },
+    orderBy: { updatedAt: 'asc' },
+    take: opts.limit ?? 500,
+  });
+  let started = 0;
+  for (const d of stalled) {
+    try {
+      if (await startDeliveryRun(deps, d, 'first', d.attempts > 0 ? { firstAttemptAtMs: d.updatedAt.getTime() } : {})) started++;
+    } catch {
+      // the next sweep tries again
+    }
+  }
+  return started;
 }

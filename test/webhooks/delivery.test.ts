@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { verifyWebhookSignature } from '../../src';
+import { handOverStalledDeliveries, stalledAfterMs } from '../../src/webhooks/dispatch';
+import { storedBody, testEventBody } from '../../src/webhooks/payload';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions';
 import { createMerchantWithKey } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
@@ -22,6 +26,7 @@ afterAll(async () => {
 });
 
 const CONFIGS = '/api/webhooks/configs';
+const dispatchDeps = () => ({ db: stack.db, temporal: stack.client, config: stack.config });
 
 async function receiver(): Promise<TestReceiver> {
   const r = await new TestReceiver().start();
@@ -126,11 +131,12 @@ describe('a payment event', () => {
       },
     ]);
 
-    // The activity retried (or the status event published again) never mints a second event or run.
+    // Delivered at the first attempt, made by the publishing step itself: no delivery workflow ran.
     const handle = stack.client.workflow.getHandle(webhookDeliveryWorkflowId(eventId!, config.id));
-    const firstRun = (await handle.describe()).runId;
+    await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    // The activity retried (or the status event published again) never mints a second event, attempt or run.
     expect(await publish({ paymentId: payment.id, sequence })).toBe(eventId);
-    expect((await handle.describe()).runId).toBe(firstRun);
+    await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect(await stack.db.webhookEvent.count({ where: { paymentId: payment.id } })).toBe(1);
     expect(await stack.db.webhookDelivery.count({ where: { eventId: eventId! } })).toBe(1);
     expect(r.forEvent(eventId!)).toHaveLength(1);
@@ -250,6 +256,53 @@ describe('retries', () => {
     expect((await historyOf(key, config.id)).content[0]).toMatchObject({ eventId, status: 'DELIVERED', attempts: 3 });
     // Every attempt carried the same event id and the same bytes.
     expect(new Set(r.forEvent(eventId).map((x) => x.rawBody.toString('base64'))).size).toBe(1);
+  });
+
+  it('hands a payment event whose first attempt failed to the delivery workflow, which keeps the retry schedule', async () => {
+    const { key, merchant } = await createMerchantWithKey(stack.db);
+    const r = await receiver();
+    r.respond = ({ index }) => (index < 2 ? 500 : 200);
+    const config = await destination(key, r.url);
+    const payment = await createPayment(stack, merchant);
+    const { sequence } = await recordStatus(stack, payment.id, 'CAPTURED');
+    const eventId = (await activitiesOf(stack).publishPaymentEvent({ paymentId: payment.id, sequence }))!;
+
+    const handle = stack.client.workflow.getHandle(webhookDeliveryWorkflowId(eventId, config.id));
+    expect(await eventually(async () => (await handle.result().catch(() => null)) ?? false, 'the delivery run, started by the failed first attempt')).toBe(
+      'DELIVERED',
+    );
+    expect(r.forEvent(eventId).map((x) => x.answered)).toEqual([500, 500, 200]);
+    const attempts = await attemptsOf(key, eventId);
+    expect(attempts.map((a) => [a.attemptNumber, a.responseStatus])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    // The schedule of contracts 2 (here 0.2 s, doubling): the run's attempts come one and two intervals on.
+    const at = attempts.map((a) => Date.parse(a.requestedAt));
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(195);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(395);
+    expect((await historyOf(key, config.id)).content[0]).toMatchObject({ eventId, status: 'DELIVERED', attempts: 3 });
+  });
+
+  it('delivers an event stored but never attempted (the process died between the two): the sweep hands it over', async () => {
+    const { key, merchant } = await createMerchantWithKey(stack.db);
+    const r = await receiver();
+    const config = await destination(key, r.url);
+    // What a crash right after storing leaves: the event and its delivery, PENDING, no attempt, no run.
+    const eventId = `evt_${crypto.randomUUID().replaceAll('-', '')}`;
+    const stored = storedBody(testEventBody(eventId, merchant.externalId, new Date()));
+    await stack.db.webhookEvent.create({ data: { id: eventId, merchantId: merchant.id, mode: 'live', eventType: 'TEST', ...stored } });
+    await stack.db.webhookDelivery.create({ data: { eventId, configId: config.id } });
+
+    // Not yet stalled: left alone (a first attempt may still be on its way).
+    expect(await handOverStalledDeliveries(dispatchDeps(), { eventIds: [eventId] })).toBe(0);
+    const later = new Date(Date.now() + stalledAfterMs(stack.config) + 1000);
+    expect(await handOverStalledDeliveries(dispatchDeps(), { now: later, eventIds: [eventId] })).toBe(1);
+    await eventually(async () => (await statusOf(key, config.id, eventId)) === 'DELIVERED', 'DELIVERED by the handed-over run');
+    expect(r.forEvent(eventId)).toHaveLength(1);
+    // Handed over once: a second sweep starts no second run.
+    expect(await handOverStalledDeliveries(dispatchDeps(), { now: later, eventIds: [eventId] })).toBe(0);
   });
 
   it('signs the next attempt after regenerate-key with the new secret', async () => {

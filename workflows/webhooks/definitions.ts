@@ -15,6 +15,11 @@ export interface WebhookRetrySchedule {
 export interface WebhookDeliveryInput {
   deliveryId: string;
   retry: WebhookRetrySchedule;
+  /**
+   * Set when the publishing step made the first attempt itself (epoch ms) and it failed: the run
+   * continues the same schedule from its second attempt. Absent: the run makes the first attempt.
+   */
+  firstAttemptAtMs?: number;
 }
 
 export type WebhookDeliveryResult = 'DELIVERED' | 'FAILED' | 'STOPPED';

@@ -1,4 +1,4 @@
-import { ActivityFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from './definitions';
 
@@ -11,25 +11,43 @@ const ATTEMPT_MARGIN_MS = 15_000;
  * most the maximum age; Temporal keeps only the last failure in history, so three days of retries
  * stay small. When the schedule is exhausted the delivery is FAILED. Cancelled when its destination
  * is deleted; a manual redelivery starts a fresh run under the same workflow id.
+ *
+ * A payment event's first attempt is made by the publishing step itself (src/webhooks/dispatch.ts);
+ * only when it fails does this run start, with `firstAttemptAtMs`: it waits out the first interval
+ * from that attempt, then retries with the doubled interval and what is left of the maximum age,
+ * so the attempts fall where they would have fallen had the run made the first one.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const { attemptWebhookDelivery } = proxyActivities<Activities>({
-    startToCloseTimeout: input.retry.attemptTimeoutMs + ATTEMPT_MARGIN_MS,
-    scheduleToCloseTimeout: input.retry.maxAgeMs,
-    retry: {
-      initialInterval: input.retry.initialIntervalMs,
-      backoffCoefficient: 2,
-      maximumInterval: input.retry.maximumIntervalMs,
-      // No maximumAttempts: unlimited, the maximum age (schedule-to-close) ends the schedule.
-      nonRetryableErrorTypes: ['WebhookUrlRefused'],
-    },
-  });
+  const { retry } = input;
   const { finishWebhookDelivery } = proxyActivities<Activities>({
     startToCloseTimeout: '30 seconds',
     retry: { maximumInterval: '30 seconds' },
   });
 
   try {
+    let initialInterval = retry.initialIntervalMs;
+    let maxAge = retry.maxAgeMs;
+    if (input.firstAttemptAtMs !== undefined) {
+      const wait = Math.min(retry.initialIntervalMs, retry.maximumIntervalMs) - (Date.now() - input.firstAttemptAtMs);
+      if (wait > 0) await sleep(wait);
+      initialInterval = Math.min(retry.initialIntervalMs * 2, retry.maximumIntervalMs);
+      maxAge = retry.maxAgeMs - (Date.now() - input.firstAttemptAtMs);
+      if (maxAge <= 0) {
+        await finishWebhookDelivery({ deliveryId: input.deliveryId });
+        return 'FAILED';
+      }
+    }
+    const { attemptWebhookDelivery } = proxyActivities<Activities>({
+      startToCloseTimeout: retry.attemptTimeoutMs + ATTEMPT_MARGIN_MS,
+      scheduleToCloseTimeout: maxAge,
+      retry: {
+        initialInterval,
+        backoffCoefficient: 2,
+        maximumInterval: retry.maximumIntervalMs,
+        // No maximumAttempts: unlimited, the maximum age (schedule-to-close) ends the schedule.
+        nonRetryableErrorTypes: ['WebhookUrlRefused'],
+      },
+    });
     return await attemptWebhookDelivery({ deliveryId: input.deliveryId });
   } catch (err) {
     if (isCancellation(err)) {

@@ -1,0 +1,12 @@
+/**
+ * Histories recorded after a versioned change (patched()) or a new input of a workflow, kept apart
+ * from the transition table's paths (paths.ts): replayed by patchedReplay.test.ts, written by
+ * RECORD_REPLAY_HISTORIES=1 npx jest test/replay/recordPatchedHistories.test.ts.
+ */
+export const PATCHED_PATHS = [
+  // issue 13: AWAITING_TERMINAL publishes nothing (patch no-publish-without-event); captured, void window closed
+  'payment-captured-no-silent-publish',
+  // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
+  'webhook-delivery-after-failed-first-attempt',
+] as const;
+export type PatchedPath = (typeof PATCHED_PATHS)[number];

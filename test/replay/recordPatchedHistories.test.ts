@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions';
+import { paymentEventId } from '../../src/webhooks/events';
+import { call } from '../support/http';
+import { startTestStack, type TestStack } from '../support/stack';
+import { TestReceiver } from '../webhooks/receiver';
+import { createPayment, openShop, sim, statusBecomes, workflowHandle } from '../payments/helpers';
+import { historyToFile } from './historyFile';
+import { PATCHED_PATHS, type PatchedPath } from './patchedPaths';
+
+/**
+ * Records the histories of patchedPaths.ts into patched/*.json. Skipped unless
+ * RECORD_REPLAY_HISTORIES=1; re-record only when a change is meant to be incompatible.
+ */
+const record = process.env.RECORD_REPLAY_HISTORIES === '1' ? describe : describe.skip;
+const DIR = path.join(__dirname, 'patched');
+
+record('recording histories of versioned workflow changes', () => {
+  let stack: TestStack;
+  let receiver: TestReceiver;
+  beforeAll(async () => {
+    [stack, receiver] = await Promise.all([
+      startTestStack({ VOID_WINDOW_MINUTES: '0.1', WEBHOOK_RETRY_INITIAL_SECONDS: '0.2', WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: '1' }),
+      new TestReceiver().start(),
+    ]);
+    fs.mkdirSync(DIR, { recursive: true });
+  });
+  afterAll(async () => {
+    await receiver?.stop();
+    await stack?.stop();
+  });
+
+  const write = (name: PatchedPath, history: Parameters<typeof historyToFile>[0]) => fs.writeFileSync(path.join(DIR, `${name}.json`), historyToFile(history));
+
+  it('records every path', async () => {
+    const shop = await openShop(stack);
+    // The merchant's endpoint fails the first attempt, then accepts.
+    receiver.respond = ({ index }) => (index < 1 ? 500 : 200);
+    expect((await call(stack.apiUrl, 'POST', '/api/webhooks/configs', { key: shop.key, body: { url: receiver.url } })).status).toBe(201);
+    const configId = (await stack.db.webhookConfig.findFirstOrThrow({ where: { merchantId: shop.merchantId } })).id;
+
+    const id = (await createPayment(stack, shop)).body.id as string;
+    await sim(stack).customer(shop.deviceId, { action: 'pay' });
+    const captured = await statusBecomes(stack, id, 'CAPTURED');
+    const payment = workflowHandle(stack, id);
+    await payment.result();
+    write('payment-captured-no-silent-publish', await payment.fetchHistory());
+
+    const delivery = stack.client.workflow.getHandle(webhookDeliveryWorkflowId(paymentEventId(id, captured.historySequence), configId));
+    expect(await delivery.result()).toBe('DELIVERED');
+    write('webhook-delivery-after-failed-first-attempt', await delivery.fetchHistory());
+    expect(fs.readdirSync(DIR).sort()).toEqual(PATCHED_PATHS.map((p) => `${p}.json`).sort());
+  }, 120_000);
+});
