@@ -399,7 +399,9 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) => (a
 
 function printTable(r: Record<string, any>): void {
   if (r.hold) {
-    console.table(r.hold);
+    const { curve, ...figures } = r.hold;
+    console.table(figures);
+    console.table(curve);
     return;
   }
   console.table({

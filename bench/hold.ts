@@ -32,6 +32,9 @@ export async function holdOpenPayments(opts: {
   let n = 0;
   let made = 0;
   let errors = 0;
+  let lastReported = 0;
+  /** The service's RSS every 500 open payments: the growth per payment, and whether the workflow cache caps it. */
+  const curve: { captured: number; seconds: number; serviceRssMiB: number | null }[] = [];
   const started = performance.now();
   await Promise.all(
     shop.tills.map(async (till) => {
@@ -48,7 +51,13 @@ export async function holdOpenPayments(opts: {
           if (errors <= 5) console.error(`hold: ${String(err)}`);
           await new Promise((r) => setTimeout(r, 500));
         }
-        if (made % 500 === 0 && made) console.log(`hold: ${made} payments captured`);
+        if (made % 500 === 0 && made && made !== lastReported) {
+          lastReported = made;
+          const rss = await rssMiB(stack.metricsUrl).catch(() => null);
+          const seconds = Math.round((performance.now() - started) / 1000);
+          curve.push({ captured: made, seconds, serviceRssMiB: rss });
+          console.log(`hold: ${made} payments captured in ${seconds} s, service RSS ${rss ?? '?'} MiB`);
+        }
       }
     }),
   );
@@ -70,5 +79,6 @@ export async function holdOpenPayments(opts: {
     paymentWorkflowsRunning: running,
     serviceRssBeforeMiB: rssBefore,
     serviceRssMiB: await rssMiB(stack.metricsUrl),
+    curve,
   };
 }

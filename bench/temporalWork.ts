@@ -36,7 +36,8 @@ async function countHistory(client: Client, workflowId: string, runId: string, t
   for (const e of history.events ?? []) {
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) c.tasks++;
     else if (e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) c.activities++;
-    else if (e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED) c.markers++;
+    // Local activities only: a patch marker (patched()) is no work of its own.
+    else if (e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === 'core_local_activity') c.markers++;
   }
   return c;
 }

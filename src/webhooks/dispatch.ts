@@ -126,14 +126,18 @@ export async function firstAttempt(deps: DispatchDeps & { logger?: Logger }, del
   }
 }
 
-/** How long a delivery may stay PENDING with at most one attempt before the sweep hands it over. */
+/**
+ * How long a delivery may stay PENDING with at most one attempt before the sweep hands it over:
+ * longer than a first attempt can take (its timeout plus the reads and writes around it) and than
+ * the wait of a handed-over run before its second attempt (the first interval).
+ */
 export function stalledAfterMs(config: Config): number {
-  return Math.round((config.WEBHOOK_RETRY_INITIAL_SECONDS + config.WEBHOOK_TIMEOUT_SECONDS) * 1000) + 60_000;
+  return Math.round((config.WEBHOOK_RETRY_INITIAL_SECONDS + config.WEBHOOK_TIMEOUT_SECONDS) * 1000) + 15_000;
 }
 
 /**
  * Part of the payment sweep: deliveries PENDING with at most one attempt, untouched for longer
- * than a first interval plus an attempt plus a minute, lost their first attempt or its hand-over
+ * than stalledAfterMs, lost their first attempt or its hand-over
  * (a crash of the process that published them). Each gets its delivery workflow ('first': a run
  * that exists already, or existed, is left alone). Returns how many were handed over.
  */
