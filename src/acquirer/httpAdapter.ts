@@ -35,6 +35,9 @@ export class HttpAcquirer implements AcquirerPort {
 
   sendBill(request: SendBillRequest): Promise<SendBillResult> {
     const { deviceId, ...bill } = request;
+    // The sandbox's simulated device keeps its own two-step setting (`/sim/devices/{id}`), as a
+    // device that decides its capture itself would: the terminal's configuration is not sent.
+    delete bill.twoStep;
     // 409 DEVICE_BUSY and 422 MODE_UNSUPPORTED are answers, not failures.
     return this.call<SendBillResult>('POST', `${this.device(deviceId)}/bills`, bill, ['DEVICE_BUSY', 'MODE_UNSUPPORTED']);
   }
@@ -55,6 +58,7 @@ export class HttpAcquirer implements AcquirerPort {
     return this.call<VoidStatus>('GET', `${this.device(deviceId)}/voids/${enc(voidReference)}`);
   }
 
+  /** The sandbox keeps its own batches (what it reported before is never reported again): `since` is not needed. */
   closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
     return this.call<SettlementReport>('POST', `${this.device(deviceId)}/settlements`, { batchReference, until });
   }

@@ -35,6 +35,11 @@ export interface BillStatus {
 
 export interface SendBillRequest {
   deviceId: string;
+  /**
+   * The terminal's configuration (`terminal:link --two-step`): authorise only, and capture on
+   * completion. Absent in payments started before it was passed: the acquirer's own device setting.
+   */
+  twoStep?: boolean;
   paymentId: string;
   pspReference: string;
   amount: string; // exact decimal as a string
@@ -139,10 +144,13 @@ export interface AcquirerPort {
   /** `acquirerRef` is the reversed bill: acquirers that file reversals under the payment (Stripe's refunds) need it. */
   getVoidStatus(deviceId: string, voidReference: string, acquirerRef?: string): Promise<VoidStatus>;
   /**
-   * Closes the device's batch: everything settled up to `until` and not reported before. Asking
-   * again with the same batchReference answers the same report, so a close is safe to retry.
+   * Closes the device's batch: everything settled after `since` (the previous close of this device;
+   * null: no earlier bound) up to `until`, and not reported before. Asking again with the same
+   * batchReference answers the same report, so a close is safe to retry. An acquirer that keeps
+   * its own batches (the sandbox) may ignore `since`; one that answers by time (Stripe's balance
+   * transactions) must report exactly this period, so no movement is reported twice.
    */
-  closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport>;
+  closeBatch(deviceId: string, batchReference: string, until: string, since?: string | null): Promise<SettlementReport>;
   /** Completes (captures) a two-step authorisation; answers the bill, CAPTURED with capturedAmount. */
   completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus>;
   /** Releases a two-step authorisation (the hold on the customer's funds); answers the bill, RELEASED (or CAPTURED if completed first). */

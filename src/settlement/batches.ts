@@ -28,12 +28,40 @@ export interface SettlementDeps {
   config: Config;
 }
 
-/** The acquirer a device's report comes from: the one that took this batch's payments on it, else the live one. */
-async function acquirerOfDevice(deps: SettlementDeps, batchId: string, deviceId: string): Promise<AcquirerPort> {
+/**
+ * The acquirer a device's report comes from: the one that took this batch's payments on it, else
+ * the one of the store's mode (a test store's devices are the sandbox's, a live store's the
+ * configured acquirer's), as a payment on it would be placed.
+ */
+async function acquirerOfDevice(deps: SettlementDeps, batch: { id: string; storeId: string | null }, deviceId: string): Promise<AcquirerPort> {
   if (!deps.acquirers || deps.acquirers.single) return deps.acquirer;
-  const claimed = await deps.db.settlementLine.findMany({ where: { batchId, type: 'PAYMENT', paymentId: { not: null } }, select: { paymentId: true } });
+  const claimed = await deps.db.settlementLine.findMany({
+    where: { batchId: batch.id, type: 'PAYMENT', paymentId: { not: null } },
+    select: { paymentId: true },
+  });
   const payment = await deps.db.payment.findFirst({ where: { id: { in: claimed.map((l) => l.paymentId!) }, deviceId }, select: { acquirerName: true } });
-  return payment ? deps.acquirers.byName(payment.acquirerName) : deps.acquirer;
+  if (payment) return deps.acquirers.byName(payment.acquirerName);
+  const store = batch.storeId ? await deps.db.store.findUnique({ where: { id: batch.storeId }, select: { mode: true } }) : null;
+  return store ? deps.acquirers.forMode(store.mode) : deps.acquirer;
+}
+
+/**
+ * Where a device's report starts (contracts 8: a close reports what settled since the previous
+ * one): the `until` of the business's previous close that asked this device; for its first
+ * close, when it was linked to one of the business's terminals or its first payment here,
+ * whichever is earlier. Derived from what is stored, so a retried close asks for the same period.
+ */
+export async function reportSince(db: Db, batch: { id: string; merchantId: string; until: Date }, deviceId: string): Promise<string | null> {
+  const previous = await db.settlementBatch.findFirst({
+    where: { merchantId: batch.merchantId, id: { not: batch.id }, deviceIds: { has: deviceId }, until: { lt: batch.until } },
+    orderBy: { until: 'desc' },
+    select: { until: true },
+  });
+  if (previous) return previous.until.toISOString();
+  const terminals = await db.terminal.findMany({ where: { merchantId: batch.merchantId, deviceId }, select: { linkedAt: true, createdAt: true } });
+  const first = await db.payment.findFirst({ where: { merchantId: batch.merchantId, deviceId }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
+  const starts = [...terminals.map((t) => t.linkedAt ?? t.createdAt), ...(first ? [first.createdAt] : [])].map((d) => d.getTime());
+  return starts.length ? new Date(Math.min(...starts)).toISOString() : null;
 }
 
 export interface OpenBatchInput {
@@ -114,9 +142,9 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
   const items: ReportedItem[] = [];
   const acquirerNames = new Map<string, string>();
   for (const deviceId of batch.deviceIds) {
-    const deviceAcquirer = await acquirerOfDevice(deps, batchId, deviceId);
+    const deviceAcquirer = await acquirerOfDevice(deps, batch, deviceId);
     acquirerNames.set(deviceId, deviceAcquirer.name);
-    const report = await deviceAcquirer.closeBatch(deviceId, batchId, batch.until.toISOString());
+    const report = await deviceAcquirer.closeBatch(deviceId, batchId, batch.until.toISOString(), await reportSince(db, batch, deviceId));
     for (const item of report.items) items.push({ ...item, deviceId });
   }
   const lines = await db.settlementLine.findMany({ where: { batchId } });

@@ -1,4 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -38,4 +40,69 @@ export async function startStripeMock(): Promise<StripeMock> {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** One request that reached stripe-mock through the recorder. */
+export interface RecordedStripeRequest {
+  method: string;
+  path: string;
+  /** The query string's parameters (GET), in Stripe's bracket notation: `created[gt]`. */
+  query: Record<string, string>;
+  /** The form-encoded body's parameters (POST), in the same notation: `process_config[enable_customer_cancellation]`. */
+  body: Record<string, string>;
+}
+
+/**
+ * A loopback recorder in front of stripe-mock: every request is forwarded to stripe-mock (which
+ * still accepts or refuses it) and recorded, so a test can assert what the adapter asked Stripe
+ * for. `answer` may change a JSON answer (stripe-mock keeps no state: to show a PaymentIntent in
+ * another status, say), after stripe-mock accepted the request.
+ */
+export interface StripeRecorder {
+  url: string;
+  requests: RecordedStripeRequest[];
+  answer: ((req: RecordedStripeRequest, body: any) => any) | null;
+  stop(): Promise<void>;
+}
+
+export async function startStripeRecorder(target: string): Promise<StripeRecorder> {
+  const recorder: StripeRecorder = { url: '', requests: [], answer: null, stop: async () => undefined };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', 'http://recorder');
+      const recorded: RecordedStripeRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        body: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))),
+      };
+      recorder.requests.push(recorded);
+      const headers = { ...req.headers, host: new URL(target).host };
+      const upstream = http.request(`${target}${req.url}`, { method: req.method, headers }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
+          let out = Buffer.concat(parts);
+          const change = recorder.answer;
+          if (change && (answer.statusCode ?? 500) < 300) out = Buffer.from(JSON.stringify(change(recorded, JSON.parse(out.toString('utf8')))));
+          const outHeaders = { ...answer.headers, 'content-length': String(out.length) };
+          delete outHeaders['transfer-encoding'];
+          res.writeHead(answer.statusCode ?? 502, outHeaders);
+          res.end(out);
+        });
+      });
+      upstream.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      upstream.end(raw);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  recorder.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  recorder.stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return recorder;
 }

@@ -592,6 +592,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       timeoutSeconds: Math.max(1, (terminalDeadlineMs - Date.now()) / 1000),
       // An activity's input is not part of what replay compares: adding it needs no patch.
       ...(input.receipt ? { receipt: input.receipt } : {}),
+      // The terminal's two-step configuration decides the capture (Stripe: manual capture).
+      ...(input.twoStep !== undefined ? { twoStep: input.twoStep } : {}),
     };
     const createRef = `CREATE-${pspReference}`;
     let sent: SendBillResult | undefined;

@@ -26,14 +26,13 @@ import {
   isWithdrawable,
   paymentIntentParams,
   processPaymentIntentParams,
-  readerIsTwoStep,
   capturedStatusOf,
   refundStatusOf,
   settlementItemsOf,
-  SETTLEMENT_WINDOW_SECONDS,
   refundParams,
   releaseParams,
   settlementLinesOf,
+  settlementPeriodParams,
   type SettlementLine,
   unsupportedModes,
   voidRefundParams,
@@ -95,7 +94,7 @@ export class StripeAcquirer implements AcquirerPort {
     const busy = busyWithOther(reader, request.paymentId);
     if (busy) return { outcome: 'DEVICE_BUSY', currentReference: busy.currentReference };
     const pi = await this.call('create the PaymentIntent', () =>
-      this.stripe.paymentIntents.create(paymentIntentParams(request, readerIsTwoStep(reader)), {
+      this.stripe.paymentIntents.create(paymentIntentParams(request), {
         idempotencyKey: idempotencyKey.createPaymentIntent(request.paymentId),
       }),
     );
@@ -205,23 +204,22 @@ export class StripeAcquirer implements AcquirerPort {
 
   /**
    * A reader's batch: the card payments and refunds Stripe booked to the balance for this reader
-   * in the settlement window before `until` (balance transactions with their fees). Stripe has no
-   * batch of its own; the same `until` answers the same report.
+   * since the previous close (`since`) up to `until` (balance transactions with their fees).
+   * Stripe has no batch of its own: the period makes it one, and the same period answers the same
+   * report; consecutive closes meet exactly, so nothing is reported twice.
    */
-  async closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
-    const untilSeconds = Math.floor(new Date(until).getTime() / 1000);
+  async closeBatch(deviceId: string, batchReference: string, until: string, since?: string | null): Promise<SettlementReport> {
+    const params = settlementPeriodParams(until, since);
     const transactions: Stripe.BalanceTransaction[] = [];
     await this.call('list balance transactions', () =>
-      this.stripe.balanceTransactions
-        .list({ created: { lte: untilSeconds, gt: untilSeconds - SETTLEMENT_WINDOW_SECONDS }, limit: 100, expand: ['data.source'] })
-        .autoPagingEach((t) => {
-          transactions.push(t);
-        }),
+      this.stripe.balanceTransactions.list(params).autoPagingEach((t) => {
+        transactions.push(t);
+      }),
     );
     return {
       deviceId,
       batchReference,
-      closedAt: new Date(untilSeconds * 1000).toISOString(),
+      closedAt: new Date((params.created as Stripe.RangeQueryParam).lte! * 1000).toISOString(),
       items: settlementItemsOf(settlementLinesOf(transactions).filter((l) => l.deviceId === deviceId)),
     };
   }

@@ -30,8 +30,6 @@ export const META = {
   deviceId: 'isp_device_id',
   voidReference: 'isp_void_reference',
   refundReference: 'isp_refund_reference',
-  /** On a reader: "true" makes it a two-step device (manual capture), as the sandbox's twoStep. */
-  twoStep: 'isp_two_step',
 } as const;
 
 /** Idempotency keys: a retried call is the same call at Stripe (Stripe keeps them 24 hours). */
@@ -63,14 +61,13 @@ export function fromStripeAmount(amount: number, currency: string): string {
   return new Decimal(amount).dividedBy(new Decimal(10).pow(digits)).toFixed(digits);
 }
 
-/** A reader's two-step setting (its metadata), the Stripe counterpart of the sandbox's device setting. */
-export function readerIsTwoStep(reader: Pick<Stripe.Terminal.Reader, 'metadata'>): boolean {
-  return reader.metadata?.[META.twoStep] === 'true';
-}
-
-/** What a reader can do: cards only; voids are full refunds, always possible on a captured card payment. */
-export function deviceOf(reader: Pick<Stripe.Terminal.Reader, 'id' | 'metadata'>): DeviceCapabilities {
-  return { deviceId: reader.id, modes: [...STRIPE_MODES], twoStep: readerIsTwoStep(reader), voidSupported: true };
+/**
+ * What a reader can do: cards only; two-step, as every reader can leave a PaymentIntent authorised
+ * (manual capture: whether a bill is two-step is its terminal's configuration, sent with the bill);
+ * voids are full refunds, always possible on a captured card payment.
+ */
+export function deviceOf(reader: Pick<Stripe.Terminal.Reader, 'id'>): DeviceCapabilities {
+  return { deviceId: reader.id, modes: [...STRIPE_MODES], twoStep: true, voidSupported: true };
 }
 
 /** A bill asking only for tenders Stripe readers lack (QR code) is refused, never faked. */
@@ -78,8 +75,11 @@ export function unsupportedModes(modes: PaymentMode[]): SendBillResult | null {
   return modes.some((m) => STRIPE_MODES.includes(m)) ? null : { outcome: 'MODE_UNSUPPORTED', supportedModes: [...STRIPE_MODES] };
 }
 
-/** Placing a bill, step 1: a card_present PaymentIntent, manual capture on a two-step device. */
-export function paymentIntentParams(request: SendBillRequest, twoStep: boolean): Stripe.PaymentIntentCreateParams {
+/**
+ * Placing a bill, step 1: a card_present PaymentIntent, manual capture when the bill's terminal is
+ * two-step (`terminal:link --two-step`, passed through the port), automatic otherwise.
+ */
+export function paymentIntentParams(request: SendBillRequest): Stripe.PaymentIntentCreateParams {
   const metadata: Record<string, string> = {
     [META.paymentId]: request.paymentId,
     [META.pspReference]: request.pspReference,
@@ -90,7 +90,7 @@ export function paymentIntentParams(request: SendBillRequest, twoStep: boolean):
     amount: toStripeAmount(request.amount, request.currency),
     currency: request.currency.toLowerCase(),
     payment_method_types: ['card_present'],
-    capture_method: twoStep ? 'manual' : 'automatic',
+    capture_method: request.twoStep === true ? 'manual' : 'automatic',
     description: request.reference ? `${request.pspReference} ${request.reference}` : request.pspReference,
     metadata,
   };
@@ -340,9 +340,6 @@ function deviceOfSource(source: Stripe.Charge | Stripe.Refund | null): string | 
   return source.metadata?.[META.deviceId] ?? null;
 }
 
-/** How far back a reader's batch looks: Stripe books a card payment to the balance within days. */
-export const SETTLEMENT_WINDOW_SECONDS = 7 * 24 * 3600;
-
 /** Settlement lines as the port's report items: fees on payments; a refund's fee Stripe keeps is not charged to it. */
 export function settlementItemsOf(lines: SettlementLine[]): SettlementReportItem[] {
   return lines
@@ -360,4 +357,14 @@ export function settlementItemsOf(lines: SettlementLine[]): SettlementReportItem
       ...(l.type === 'PAYMENT' ? { paymentMethod: 'CARD' as const } : {}),
       occurredAt: l.occurredAt,
     }));
+}
+
+/**
+ * The balance transactions of one close: booked after `since` (the previous close of the reader;
+ * none: no earlier bound) up to `until`, both cut to Stripe's whole seconds the same way, so
+ * consecutive closes meet exactly: a transaction belongs to one close only.
+ */
+export function settlementPeriodParams(until: string, since?: string | null): Stripe.BalanceTransactionListParams {
+  const seconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
+  return { created: { ...(since ? { gt: seconds(since) } : {}), lte: seconds(until) }, limit: 100, expand: ['data.source'] };
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AcquirerRejectedError, AcquirerUnreachableError } from '../../../src/acquirer/port';
 import { StripeAcquirer } from '../../../src/acquirer/stripe/adapter';
-import { type StripeMock, startStripeMock } from '../../support/stripeMock';
+import { type RecordedStripeRequest, type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../../support/stripeMock';
 
 /**
  * The Stripe adapter against stripe-mock, which answers from Stripe's OpenAPI description and
@@ -12,6 +12,7 @@ import { type StripeMock, startStripeMock } from '../../support/stripeMock';
  * are read; the state mapping is tested in mapping.test.ts.
  */
 let mock: StripeMock;
+let recorder: StripeRecorder;
 let stripe: StripeAcquirer;
 const READER = 'tmr_FDOt2wlRZEdpd7';
 const PI = 'pi_3MtwBwLkdIwHu7ix28a3tqPa';
@@ -19,55 +20,123 @@ const bill = { deviceId: READER, paymentId: 'pay-1', pspReference: 'PSP-1', amou
 
 beforeAll(async () => {
   mock = await startStripeMock();
-  stripe = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: mock.url });
+  // Every request goes through the recorder to stripe-mock: stripe-mock accepts (or refuses) it,
+  // the recorder tells what the adapter asked for.
+  recorder = await startStripeRecorder(mock.url);
+  stripe = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: recorder.url });
 }, 900_000); // the first run builds stripe-mock
 
 afterAll(async () => {
+  await recorder?.stop();
   await mock?.stop();
 });
+
+beforeEach(() => {
+  recorder.requests.length = 0;
+  recorder.answer = null;
+});
+
+const asked = () => recorder.requests.map((r) => `${r.method} ${r.path}`);
+const posted = (path: string) => recorder.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.body);
+/** stripe-mock keeps no state: these show Stripe's answers in the state a step needs, after it accepted the request. */
+const paymentIntentIn =
+  (status: string, extra: object = {}) =>
+  (req: RecordedStripeRequest, body: any) =>
+    req.method === 'GET' && req.path.startsWith('/v1/payment_intents/') ? { ...body, status, last_payment_error: null, ...extra } : body;
 
 describe('the Stripe adapter against stripe-mock', () => {
   it('a payment: the reader read, a card_present PaymentIntent created and processed on it', async () => {
     expect(await stripe.getDevice(READER)).toMatchObject({ modes: ['CARD'], voidSupported: true });
+    recorder.requests.length = 0;
     const placed = await stripe.sendBill({ ...bill, modes: ['CARD', 'QR_CODE'] });
     expect(placed).toEqual({ outcome: 'ON_DEVICE', acquirerRef: expect.stringMatching(/^pi_/) });
+    expect(asked()).toEqual([`GET /v1/terminal/readers/${READER}`, 'POST /v1/payment_intents', `POST /v1/terminal/readers/${READER}/process_payment_intent`]);
+    expect(posted('/v1/payment_intents')[0]).toMatchObject({
+      amount: '1234',
+      currency: 'eur',
+      'payment_method_types[0]': 'card_present',
+      capture_method: 'automatic',
+      'metadata[isp_payment_id]': 'pay-1',
+    });
+    expect(posted(`/v1/terminal/readers/${READER}/process_payment_intent`)[0]).toMatchObject({
+      payment_intent: expect.stringMatching(/^pi_/),
+      'process_config[enable_customer_cancellation]': 'true',
+    });
     // The read: the PaymentIntent (with its charge) and the reader's action. Stripe's example
     // PaymentIntent carries an API error from its last attempt, which reads as ERROR.
     const status = await stripe.getBillStatus(READER, PI);
     expect(status).toEqual({ acquirerRef: expect.stringMatching(/^pi_/), state: 'ERROR' });
   });
 
-  it('a QR-code bill is refused without calling Stripe', async () => {
-    const offline = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: 'http://127.0.0.1:9' });
-    expect(await offline.sendBill({ ...bill, modes: ['QR_CODE'] })).toEqual({ outcome: 'MODE_UNSUPPORTED', supportedModes: ['CARD'] });
+  it("two-step follows the terminal's configuration, not the reader's metadata", async () => {
+    // A reader marked two-step in its Stripe metadata: the terminal (one-step) decides.
+    recorder.answer = (req, body) => (req.path === `/v1/terminal/readers/${READER}` ? { ...body, metadata: { isp_two_step: 'true' } } : body);
+    await stripe.sendBill({ ...bill, paymentId: 'pay-one-step', modes: ['CARD'], twoStep: false });
+    await stripe.sendBill({ ...bill, paymentId: 'pay-two-step', modes: ['CARD'], twoStep: true });
+    recorder.answer = null;
+    await stripe.sendBill({ ...bill, paymentId: 'pay-two-step-2', modes: ['CARD'], twoStep: true });
+    expect(posted('/v1/payment_intents').map((b) => b.capture_method)).toEqual(['automatic', 'manual', 'manual']);
   });
 
-  it('a two-step completion and a release: capture (all or part) and cancel are requests Stripe accepts', async () => {
-    // Stripe's example PaymentIntent is not authorised, so the adapter reads it and sends nothing more.
+  it('a two-step completion: the authorised PaymentIntent captured (all or part) at stripe-mock; a release cancels it', async () => {
+    recorder.answer = paymentIntentIn('requires_capture');
+    await stripe.completeAuthorization(READER, PI, { amount: '5.00', captureReference: 'CAPTURE-1' });
+    expect(posted(`/v1/payment_intents/${PI}/capture`)).toEqual([{ amount_to_capture: '500' }]);
+    recorder.requests.length = 0;
+    await stripe.releaseAuthorization(READER, PI);
+    expect(posted(`/v1/payment_intents/${PI}/cancel`)).toEqual([{ cancellation_reason: 'requested_by_customer' }]);
+    // What Stripe answers after the capture: succeeded, with the captured amount.
+    recorder.answer = paymentIntentIn('succeeded', { amount_received: 500, currency: 'eur' });
     expect(await stripe.completeAuthorization(READER, PI, { amount: '5.00', captureReference: 'CAPTURE-1' })).toMatchObject({
-      acquirerRef: expect.stringMatching(/^pi_/),
-      state: 'ERROR',
+      state: 'CAPTURED',
+      capturedAmount: '5.00',
     });
-    expect(await stripe.releaseAuthorization(READER, PI)).toMatchObject({ state: 'ERROR' });
-    // An authorised one (the fake Stripe below answers requires_capture) is captured and released.
+    // Not authorised (Stripe's example as it is): read, nothing sent.
+    recorder.answer = null;
+    recorder.requests.length = 0;
+    expect(await stripe.completeAuthorization(READER, PI, { amount: '5.00', captureReference: 'CAPTURE-2' })).toMatchObject({ state: 'ERROR' });
+    expect(asked().filter((r) => r.startsWith('POST'))).toEqual([]);
   });
 
-  it('a cancel: withdrawing reads the bill and answers its state', async () => {
+  it("a cancel: the reader's action cancelled, then the PaymentIntent, at stripe-mock", async () => {
+    recorder.answer = (req, body) => {
+      if (req.method === 'GET' && req.path === `/v1/terminal/readers/${READER}`)
+        return { ...body, action: { type: 'process_payment_intent', status: 'in_progress', process_payment_intent: { payment_intent: PI } } };
+      return paymentIntentIn('requires_payment_method')(req, body);
+    };
+    expect(await stripe.withdrawBill(READER, PI)).toMatchObject({ acquirerRef: PI });
+    expect(asked().filter((r) => r.startsWith('POST'))).toEqual([`POST /v1/terminal/readers/${READER}/cancel_action`, `POST /v1/payment_intents/${PI}/cancel`]);
+    expect(posted(`/v1/payment_intents/${PI}/cancel`)).toEqual([{ cancellation_reason: 'abandoned' }]);
+    // A bill decided already (Stripe's example: failed) is only read.
+    recorder.answer = null;
+    recorder.requests.length = 0;
     expect(await stripe.withdrawBill(READER, PI)).toMatchObject({ state: 'ERROR' });
+    expect(asked().filter((r) => r.startsWith('POST'))).toEqual([]);
   });
 
   it("a void: a full refund, then read back among the payment's refunds", async () => {
     expect(await stripe.submitVoid(READER, PI, 'VOID-PSP-1-1')).toEqual({ voidReference: 'VOID-PSP-1-1', state: 'CONFIRMED' });
+    expect(posted('/v1/refunds')).toEqual([{ payment_intent: PI, reason: 'requested_by_customer', 'metadata[isp_void_reference]': 'VOID-PSP-1-1' }]);
     // Stripe's example refund carries no reference of ours: to the service, this void never arrived.
     await expect(stripe.getVoidStatus(READER, 'VOID-PSP-1-1', PI)).rejects.toMatchObject({ status: 404 });
+    // One that carries it is found.
+    recorder.answer = (req, body) =>
+      req.method === 'GET' && req.path === '/v1/refunds'
+        ? { ...body, data: body.data.map((r: object) => ({ ...r, metadata: { isp_void_reference: 'VOID-PSP-1-1' } })) }
+        : body;
+    expect(await stripe.getVoidStatus(READER, 'VOID-PSP-1-1', PI)).toEqual({ voidReference: 'VOID-PSP-1-1', state: 'CONFIRMED' });
+    expect(recorder.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/refunds', query: { payment_intent: PI } });
   });
 
   it('a refund with a stable reference, and reading it back', async () => {
-    const withLookup = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: mock.url, refundedBill: async (ref) => (ref === 'REFUND-1' ? PI : null) });
+    const withLookup = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: recorder.url, refundedBill: async (ref) => (ref === 'REFUND-1' ? PI : null) });
     expect(await withLookup.refund(READER, PI, { refundReference: 'REFUND-1', amount: '2.50', currency: 'EUR' })).toMatchObject({
       refundReference: 'REFUND-1',
       state: 'SUCCEEDED',
     });
+    expect(posted('/v1/refunds')).toEqual([
+      { payment_intent: PI, amount: '250', reason: 'requested_by_customer', 'metadata[isp_refund_reference]': 'REFUND-1' },
+    ]);
     // Stripe's example refund carries no reference of ours: to the service, it never arrived (404).
     await expect(withLookup.getRefund(READER, 'REFUND-1')).rejects.toMatchObject({ status: 404 });
     await expect(withLookup.getRefund(READER, 'REFUND-unknown')).rejects.toMatchObject({ status: 404 });
@@ -78,12 +147,48 @@ describe('the Stripe adapter against stripe-mock', () => {
     expect(report.payoutId).toMatch(/^po_/);
     expect(report.lines).toEqual([expect.objectContaining({ type: 'PAYMENT', amount: '1.00', feeAmount: '0.00', netAmount: '1.00', currency: 'USD' })]);
     // Stripe's example transaction names no reader: this reader's batch is empty.
-    expect(await stripe.closeBatch(READER, 'BATCH-1', '2026-11-23T02:00:00Z')).toEqual({
+    expect(await stripe.closeBatch(READER, 'BATCH-1', '2026-11-23T02:00:00Z', '2026-11-22T02:00:00Z')).toEqual({
       deviceId: READER,
       batchReference: 'BATCH-1',
       closedAt: '2026-11-23T02:00:00.000Z',
       items: [],
     });
+    // One taken on this reader (its charge names it) is reported, with its fee.
+    recorder.answer = (req, body) =>
+      req.path === '/v1/balance_transactions'
+        ? {
+            ...body,
+            data: body.data.map((t: any) => ({
+              ...t,
+              fee: 12,
+              source: {
+                id: 'ch_1',
+                object: 'charge',
+                payment_intent: PI,
+                metadata: { isp_payment_id: 'pay-1' },
+                payment_method_details: { card_present: { reader: READER } },
+              },
+            })),
+          }
+        : body;
+    expect((await stripe.closeBatch(READER, 'BATCH-2', '2026-11-24T02:00:00Z', '2026-11-23T02:00:00Z')).items).toEqual([
+      expect.objectContaining({ type: 'PAYMENT', acquirerRef: PI, paymentId: 'pay-1', amount: '1.00', feeAmount: '0.12', currency: 'USD' }),
+    ]);
+  });
+
+  it('a close reports exactly since the previous close: consecutive periods meet, none is read twice', async () => {
+    await stripe.closeBatch(READER, 'BATCH-1', '2026-11-23T02:00:00.900Z', '2026-11-22T02:00:00.900Z');
+    await stripe.closeBatch(READER, 'BATCH-2', '2026-11-24T02:00:00.100Z', '2026-11-23T02:00:00.900Z');
+    const lists = recorder.requests.filter((r) => r.path === '/v1/balance_transactions').map((r) => r.query);
+    const at = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
+    expect(lists).toEqual([
+      expect.objectContaining({ 'created[gt]': at('2026-11-22T02:00:00Z'), 'created[lte]': at('2026-11-23T02:00:00Z') }),
+      expect.objectContaining({ 'created[gt]': at('2026-11-23T02:00:00Z'), 'created[lte]': at('2026-11-24T02:00:00Z') }),
+    ]);
+    // The same period asked again (a retried close) is the same request.
+    recorder.requests.length = 0;
+    await stripe.closeBatch(READER, 'BATCH-2', '2026-11-24T02:00:00.100Z', '2026-11-23T02:00:00.900Z');
+    expect(recorder.requests.map((r) => r.query)).toEqual([lists[1]]);
   });
 
   it('a request Stripe would not accept is refused, not retried', async () => {

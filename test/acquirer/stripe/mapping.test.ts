@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type Stripe from 'stripe';
 import type { BillState } from '../../../src/acquirer/port';
 import {
@@ -14,6 +16,7 @@ import {
   refundOutcomeOf,
   refundParams,
   settlementLinesOf,
+  settlementPeriodParams,
   toStripeAmount,
   unsupportedModes,
   voidStatusOf,
@@ -69,7 +72,7 @@ describe('placing a bill', () => {
   };
 
   it('is a card_present PaymentIntent in minor units, automatic capture on a one-step reader', () => {
-    expect(paymentIntentParams(request, false)).toEqual({
+    expect(paymentIntentParams(request)).toEqual({
       amount: 1234,
       currency: 'eur',
       payment_method_types: ['card_present'],
@@ -79,11 +82,13 @@ describe('placing a bill', () => {
     });
   });
 
-  it('is manual capture on a two-step reader (metadata isp_two_step=true)', () => {
-    const reader = { ...exampleReader(), metadata: { [META.twoStep]: 'true' } };
+  it("is manual capture when the bill's terminal is two-step, whatever the reader's metadata says", () => {
+    expect(paymentIntentParams({ ...request, twoStep: true }).capture_method).toBe('manual');
+    expect(paymentIntentParams({ ...request, twoStep: false }).capture_method).toBe('automatic');
+    // The reader's own record does not decide: a reader marked otherwise changes nothing.
+    const reader = { ...exampleReader(), metadata: { isp_two_step: 'true' } };
     expect(deviceOf(reader)).toEqual({ deviceId: reader.id, modes: ['CARD'], twoStep: true, voidSupported: true });
-    expect(deviceOf(exampleReader()).twoStep).toBe(false);
-    expect(paymentIntentParams(request, deviceOf(reader).twoStep).capture_method).toBe('manual');
+    expect(paymentIntentParams({ ...request, twoStep: false }).capture_method).toBe('automatic');
   });
 
   it('refuses a QR-code-only bill (Stripe readers take cards), accepts a choice that includes cards', () => {
@@ -265,5 +270,55 @@ describe('the settlement report', () => {
         occurredAt: '2009-02-13T23:31:30.000Z',
       },
     ]);
+  });
+});
+
+describe('the settlement period', () => {
+  it('is exactly after the previous close up to this one, in whole seconds cut the same way', () => {
+    const first = settlementPeriodParams('2026-11-23T02:00:00.900Z', '2026-11-22T02:00:00.100Z');
+    const next = settlementPeriodParams('2026-11-24T02:00:00.000Z', '2026-11-23T02:00:00.900Z');
+    expect(first.created).toEqual({ gt: 1795312800, lte: 1795399200 });
+    // The next close starts where this one ended: no second is in both, none in neither.
+    expect((next.created as Stripe.RangeQueryParam).gt).toBe((first.created as Stripe.RangeQueryParam).lte);
+    expect(settlementPeriodParams('2026-11-23T02:00:00Z', null).created).toEqual({ lte: 1795399200 });
+  });
+});
+
+describe('docs/acquirers.md', () => {
+  it('maps a Stripe state to every status of contracts 6-8', () => {
+    const docs = fs.readFileSync(path.resolve(__dirname, '../../../docs/acquirers.md'), 'utf8');
+    const table = docs.slice(docs.indexOf('### States: what Stripe says'), docs.indexOf('There is no `EXPIRED` bill at Stripe'));
+    const statuses = [
+      // contracts 6: two-step payments
+      'AUTHORIZED',
+      'CAPTURED',
+      'CANCELLED',
+      'AUTHORIZATION_EXPIRED',
+      'capturedAmount',
+      'PAYMENT_CAPTURED',
+      'PAYMENT_CANCELLED',
+      // contracts 7: refunds
+      'PENDING',
+      'SUCCEEDED',
+      'FAILED',
+      'PARTIALLY_REFUNDED',
+      'REFUNDED',
+      'PAYMENT_REFUNDED',
+      'PAYMENT_REFUND_FAILED',
+      // contracts 8: settlement
+      'SETTLED',
+      'DISCREPANCY',
+      'MISSING_FROM_REPORT',
+      'NOT_IN_PLATFORM',
+      'AMOUNT_MISMATCH',
+      'SETTLEMENT_REPORT',
+      'PAYMENT_SETTLED',
+    ];
+    const rightColumn = table
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| ---'))
+      .map((l) => l.split(' | ').at(-1)!)
+      .join('\n');
+    expect(statuses.filter((s) => !new RegExp(`(^|[^A-Za-z_])${s}([^A-Za-z_]|$)`).test(rightColumn))).toEqual([]);
   });
 });

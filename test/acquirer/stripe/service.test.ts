@@ -1,8 +1,9 @@
 import Stripe from 'stripe';
 import { call, expectErrorShape } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
-import { type StripeMock, startStripeMock } from '../../support/stripeMock';
-import { createPayment, eventually, openShop, sim, sleep, workflowHandle } from '../../payments/helpers';
+import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../../support/stripeMock';
+import { createPayment, eventually, openShop, type Shop, sim, sleep, workflowHandle } from '../../payments/helpers';
+import { closeBatch, userOf } from '../../settlement/helpers';
 
 /**
  * The service with ACQUIRER=stripe against stripe-mock: live payments reach Stripe, test payments
@@ -12,17 +13,27 @@ import { createPayment, eventually, openShop, sim, sleep, workflowHandle } from 
 const SECRET = 'whsec_test_secret_for_the_stripe_tests';
 const PATH = '/internal/acquirer/stripe/webhooks';
 let mock: StripeMock;
+let recorder: StripeRecorder;
 let stack: TestStack;
 const stripe = new Stripe('sk_test_123');
 
 beforeAll(async () => {
   mock = await startStripeMock();
-  stack = await startTestStack({ ACQUIRER: 'stripe', STRIPE_API_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: mock.url });
+  // Stripe's requests pass through a recorder to stripe-mock: what the service asked Stripe for is seen.
+  recorder = await startStripeRecorder(mock.url);
+  stack = await startTestStack({ ACQUIRER: 'stripe', STRIPE_API_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_API_BASE: recorder.url });
 }, 900_000);
 afterAll(async () => {
   await stack?.stop();
+  await recorder?.stop();
   await mock?.stop();
 });
+const READER = 'tmr_FDOt2wlRZEdpd7';
+const seconds = (d: Date) => String(Math.floor(d.getTime() / 1000));
+/** The PaymentIntent the service created for a payment (its metadata names the payment). */
+const createdIntent = (paymentId: string) =>
+  recorder.requests.find((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.body['metadata[isp_payment_id]'] === paymentId);
+const balanceListings = () => recorder.requests.filter((r) => r.method === 'GET' && r.path === '/v1/balance_transactions');
 
 const send = (payload: string, signature?: string) =>
   call(stack.apiUrl, 'POST', PATH, {
@@ -37,10 +48,14 @@ const signals = async (paymentId: string) =>
   (await workflowHandle(stack, paymentId).fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acquirerNotified')
     .length;
 
-async function livePayment() {
-  const shop = await openShop(stack, { mode: 'live' });
-  await stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: 'tmr_FDOt2wlRZEdpd7' } });
-  const created = await createPayment(stack, shop);
+async function liveShop(opts: { twoStep?: boolean } = {}): Promise<Shop> {
+  const shop = await openShop(stack, { mode: 'live', ...opts });
+  await stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: READER } });
+  return { ...shop, deviceId: READER };
+}
+
+async function livePayment(shop?: Shop) {
+  const created = await createPayment(stack, shop ?? (await liveShop()));
   expect(created.status).toBe(201);
   return stack.db.payment.findUniqueOrThrow({ where: { id: created.body.id } });
 }
@@ -91,5 +106,49 @@ describe('ACQUIRER=stripe', () => {
     ]) {
       expect((await send(payload, signed(payload))).status).toBe(200);
     }
+  });
+
+  it("a two-step terminal's payment is a manual-capture PaymentIntent; a one-step terminal's automatic (the terminal decides, not the reader)", async () => {
+    const twoStep = await livePayment(await liveShop({ twoStep: true }));
+    const oneStep = await livePayment(await liveShop({ twoStep: false }));
+    expect(createdIntent(twoStep.id)?.body.capture_method).toBe('manual');
+    expect(createdIntent(oneStep.id)?.body.capture_method).toBe('automatic');
+  });
+
+  it("a close asks Stripe for exactly what settled since the reader's previous close", async () => {
+    const shop = await liveShop();
+    const linkedAt = (await stack.db.terminal.findUniqueOrThrow({ where: { id: shop.terminalId } })).linkedAt!;
+    const finance = await userOf(stack, shop, ['FINANCE']);
+    const before = balanceListings().length;
+    // Stripe's example transaction names no reader: both closes find nothing of this store's (409), and are recorded.
+    expect((await closeBatch(stack, finance, shop.storeExternalId)).status).toBe(409);
+    expect((await closeBatch(stack, finance, shop.storeExternalId)).status).toBe(409);
+    const [first, second] = await stack.db.settlementBatch.findMany({ where: { storeId: shop.storeId }, orderBy: { until: 'asc' } });
+    expect(
+      balanceListings()
+        .slice(before)
+        .map((r) => r.query),
+    ).toEqual([
+      // The reader's first close: since it was linked.
+      expect.objectContaining({ 'created[gt]': seconds(linkedAt), 'created[lte]': seconds(first!.until) }),
+      // The next: since the previous close, no earlier.
+      expect.objectContaining({ 'created[gt]': seconds(first!.until), 'created[lte]': seconds(second!.until) }),
+    ]);
+  });
+
+  it("a test store's devices without payments are settled from the sandbox (the store's mode), never from Stripe", async () => {
+    const shop = await openShop(stack, { mode: 'test' });
+    const offline = await call(stack.sandboxUrl, 'POST', `/sim/devices/${shop.deviceId}/offline-payments`, {
+      body: { amount: 30, currency: 'EUR', last4: '1111' },
+    });
+    expect(offline.status).toBe(201);
+    const finance = await userOf(stack, shop, ['FINANCE']);
+    const before = balanceListings().length;
+    const closed = await closeBatch(stack, finance, shop.storeExternalId);
+    expect(closed.status).toBe(201);
+    expect(closed.body.discrepancies).toEqual([
+      expect.objectContaining({ type: 'NOT_IN_PLATFORM', acquirerRef: offline.body.acquirerRef, reportedAmount: 30 }),
+    ]);
+    expect(balanceListings().length).toBe(before);
   });
 });
