@@ -1,4 +1,5 @@
-import { checkWebhookUrl, WebhookUrlRefused } from './urlPolicy';
+import { Agent, type Dispatcher, fetch, type Response } from 'undici';
+import { checkWebhookUrl, guardedLookup, type ResolveHost, WebhookUrlRefused } from './urlPolicy';
 import { signWebhookBody } from './signature';
 
 /** What one delivery attempt produced; recorded as a WebhookAttempt row. */
@@ -25,6 +26,25 @@ export interface SendInput {
   secret: string;
   timeoutMs: number;
   allowInsecure: boolean;
+  /** The name service (default the system's); tests give one whose answer changes between calls. */
+  resolve?: ResolveHost;
+}
+
+/**
+ * Connections for deliveries under the URL rules: every address a name resolves to is checked
+ * where the connection is made (guardedLookup), not only before. One shared pool; a delivery with
+ * its own name service gets its own.
+ */
+let guarded: Agent | undefined;
+const insecure = new Agent();
+function dispatcherFor(input: SendInput): { dispatcher: Dispatcher; done: () => Promise<void> } {
+  if (input.allowInsecure) return { dispatcher: insecure, done: async () => undefined };
+  if (input.resolve) {
+    const own = new Agent({ connect: { lookup: guardedLookup(input.resolve) } });
+    return { dispatcher: own, done: () => own.close() };
+  }
+  guarded ??= new Agent({ connect: { lookup: guardedLookup() } });
+  return { dispatcher: guarded, done: async () => undefined };
 }
 
 /** The headers of spec 6, exactly. */
@@ -76,7 +96,7 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = (): number => Math.max(0, Math.round(performance.now() - started));
   try {
-    await checkWebhookUrl(input.url, input.allowInsecure);
+    await checkWebhookUrl(input.url, input.allowInsecure, input.resolve);
   } catch (err) {
     const refused = err instanceof WebhookUrlRefused;
     const message = refused ? `refused, not sent: url ${err.message}` : `refused, not sent: ${(err as Error).message}`;
@@ -92,6 +112,7 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
   }
   let res: Response;
   const signal = AbortSignal.timeout(input.timeoutMs);
+  const { dispatcher, done } = dispatcherFor(input);
   try {
     res = await fetch(input.url, {
       method: 'POST',
@@ -99,8 +120,10 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
       body: input.body,
       redirect: 'manual',
       signal,
+      dispatcher,
     });
   } catch (err) {
+    await done();
     return {
       requestedAt,
       responseStatus: null,
@@ -116,6 +139,8 @@ export async function sendWebhook(input: SendInput): Promise<AttemptOutcome> {
     responseBody = await readCapped(res, RESPONSE_BODY_LIMIT);
   } catch {
     // The status is what counts; a body that cannot be read in time is left out.
+  } finally {
+    await done();
   }
   const delivered = res.status >= 200 && res.status < 300;
   return {

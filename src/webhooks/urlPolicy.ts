@@ -1,4 +1,6 @@
 import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -61,6 +63,9 @@ export function checkUrlShape(raw: string, allowInsecure: boolean): URL {
 
 const LOOKUP_TIMEOUT_MS = 5000;
 
+/** A name service: every address a host name resolves to. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
 /** Every address a host name resolves to (the system resolver, as fetch uses it). */
 export async function resolveHost(hostname: string): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
@@ -84,7 +89,7 @@ function bareHost(url: URL): string {
  * Applies every rule: shape, then the literal address or each resolved address. Returns the
  * parsed URL. Throws WebhookUrlRefused with a reason fit for a 400 message or an attempt's error.
  */
-export async function checkWebhookUrl(raw: string, allowInsecure: boolean): Promise<URL> {
+export async function checkWebhookUrl(raw: string, allowInsecure: boolean, resolve: ResolveHost = resolveHost): Promise<URL> {
   const url = checkUrlShape(raw, allowInsecure);
   if (allowInsecure) return url;
   const host = bareHost(url);
@@ -95,7 +100,7 @@ export async function checkWebhookUrl(raw: string, allowInsecure: boolean): Prom
   }
   let addresses: string[];
   try {
-    addresses = await resolveHost(host);
+    addresses = await resolve(host);
   } catch (err) {
     throw new WebhookUrlRefused(`host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, true);
   }
@@ -105,4 +110,31 @@ export async function checkWebhookUrl(raw: string, allowInsecure: boolean): Prom
     if (reason) throw new WebhookUrlRefused(`host ${host} resolves to ${reason.replace(/^\S+ is /, '')} (${address})`, true);
   }
   return url;
+}
+
+/**
+ * The same rule where the connection is made: a `lookup` for net/tls connections that resolves the
+ * name once and refuses the connection when any address it resolves to is not public, so the
+ * address connected to is an address that was checked. A name that changes its answer between
+ * the URL check and the send (DNS rebinding) can no longer lead a delivery to a private address.
+ */
+export function guardedLookup(resolve: ResolveHost = resolveHost): LookupFunction {
+  return (hostname, options, callback) => {
+    const answer = callback as (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+    resolve(hostname).then(
+      (addresses) => {
+        const refused = addresses.map(refusedAddressReason).find((reason) => reason !== undefined);
+        if (refused || addresses.length === 0) {
+          const reason = refused ? `resolves to ${refused.replace(/^\S+ is /, '')} (${refused.split(' ')[0]})` : 'could not be resolved';
+          return answer(Object.assign(new Error(`refused at connect: host ${hostname} ${reason}`), { code: 'EWEBHOOKADDRESS' }), '');
+        }
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const found = addresses.map((address) => ({ address, family: net.isIP(address) })).filter((a) => !family || a.family === family);
+        if (found.length === 0) return answer(Object.assign(new Error(`host ${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '');
+        if (options.all) return answer(null, found);
+        answer(null, found[0]!.address, found[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => answer(err, ''),
+    );
+  };
 }
