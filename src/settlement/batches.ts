@@ -30,36 +30,38 @@ export interface SettlementDeps {
 
 /**
  * The acquirer a device's report comes from: the one that took this batch's payments on it, else
- * the one of the store's mode (a test store's devices are the sandbox's, a live store's the
- * configured acquirer's), as a payment on it would be placed.
+ * the one of the batch's mode, its store's (a test store's devices are the sandbox's, a live
+ * store's the configured acquirer's), as a payment on it would be placed.
  */
-async function acquirerOfDevice(deps: SettlementDeps, batch: { id: string; storeId: string | null }, deviceId: string): Promise<AcquirerPort> {
+async function acquirerOfDevice(deps: SettlementDeps, batch: { id: string; mode: string }, deviceId: string): Promise<AcquirerPort> {
   if (!deps.acquirers || deps.acquirers.single) return deps.acquirer;
   const claimed = await deps.db.settlementLine.findMany({
     where: { batchId: batch.id, type: 'PAYMENT', paymentId: { not: null } },
     select: { paymentId: true },
   });
   const payment = await deps.db.payment.findFirst({ where: { id: { in: claimed.map((l) => l.paymentId!) }, deviceId }, select: { acquirerName: true } });
-  if (payment) return deps.acquirers.byName(payment.acquirerName);
-  const store = batch.storeId ? await deps.db.store.findUnique({ where: { id: batch.storeId }, select: { mode: true } }) : null;
-  return store ? deps.acquirers.forMode(store.mode) : deps.acquirer;
+  return payment ? deps.acquirers.byName(payment.acquirerName) : deps.acquirers.forMode(batch.mode);
 }
 
 /**
  * Where a device's report starts (contracts 8: a close reports what settled since the previous
- * one): the `until` of the business's previous close that asked this device; for its first
- * close, when it was linked to one of the business's terminals or its first payment here,
- * whichever is earlier. Derived from what is stored, so a retried close asks for the same period.
+ * one): the `until` of the business's previous close of the same mode that asked this device; for
+ * its first close, when it was linked to one of the business's terminals or its first payment
+ * here, whichever is earlier. Derived from what is stored, so a retried close asks for the same period.
  */
-export async function reportSince(db: Db, batch: { id: string; merchantId: string; until: Date }, deviceId: string): Promise<string | null> {
+export async function reportSince(db: Db, batch: { id: string; merchantId: string; mode: string; until: Date }, deviceId: string): Promise<string | null> {
   const previous = await db.settlementBatch.findFirst({
-    where: { merchantId: batch.merchantId, id: { not: batch.id }, deviceIds: { has: deviceId }, until: { lt: batch.until } },
+    where: { merchantId: batch.merchantId, mode: batch.mode, id: { not: batch.id }, deviceIds: { has: deviceId }, until: { lt: batch.until } },
     orderBy: { until: 'desc' },
     select: { until: true },
   });
   if (previous) return previous.until.toISOString();
   const terminals = await db.terminal.findMany({ where: { merchantId: batch.merchantId, deviceId }, select: { linkedAt: true, createdAt: true } });
-  const first = await db.payment.findFirst({ where: { merchantId: batch.merchantId, deviceId }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
+  const first = await db.payment.findFirst({
+    where: { merchantId: batch.merchantId, mode: batch.mode, deviceId },
+    orderBy: { createdAt: 'asc' },
+    select: { createdAt: true },
+  });
   const starts = [...terminals.map((t) => t.linkedAt ?? t.createdAt), ...(first ? [first.createdAt] : [])].map((d) => d.getTime());
   return starts.length ? new Date(Math.min(...starts)).toISOString() : null;
 }
