@@ -8,9 +8,14 @@ export interface Answer<T = any> {
   error?: string;
 }
 
-export async function request<T = any>(method: string, url: string, opts: { key?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Answer<T>> {
+export async function request<T = any>(
+  method: string,
+  url: string,
+  opts: { key?: string; token?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = {};
   if (opts.key) headers['X-API-Key'] = opts.key;
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   try {
     const res = await fetch(url, {

@@ -114,6 +114,13 @@ export const configSchema = z
     SETTLEMENT_AUTO_CLOSE: bool.default(true),
     /** How often the daily close looks for stores whose business day has ended. */
     SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS: positive.default(60),
+    /** How many payments a close settles at once (each an update of the payment's own workflow). */
+    SETTLEMENT_SETTLE_CONCURRENCY: z.coerce
+      .number({ message: 'must be a number' })
+      .int('must be an integer')
+      .min(1, 'must be 1 or more')
+      .max(500, 'must be at most 500')
+      .default(50),
     VOID_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
     /** Two-step: an authorisation neither completed nor released this long after its approval is released (contracts 6). */
     AUTHORIZATION_WINDOW_MINUTES: positive.default(2160),

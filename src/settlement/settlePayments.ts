@@ -2,6 +2,7 @@ import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } fr
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { Payment } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import { withInFlightRetry } from '../payments/workflowCalls';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from '../payments/workflowStart';
@@ -27,30 +28,54 @@ export interface SettleDeps {
   progress?: () => void;
 }
 
-const PARALLEL = 10;
+/** Lines marked applied per statement (bookkeeping; a line re-sent after a crash is settled once all the same). */
+const APPLIED_FLUSH = 50;
 
-/** Settles up to `limit` payments of the batch not yet settled; answers how many remain. */
+/**
+ * Settles up to `limit` payments of the batch not yet settled, SETTLEMENT_SETTLE_CONCURRENCY at a
+ * time (each an update of its own workflow: the one writer); answers how many remain. The chunk's
+ * payments are read in one query and its lines marked applied a statement per APPLIED_FLUSH, so the
+ * database work around the updates does not grow with one round trip per payment.
+ */
 export async function settleBatchPayments(deps: SettleDeps, batchId: string, limit: number): Promise<number> {
   const lines = await deps.db.settlementLine.findMany({
     where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null },
     orderBy: { id: 'asc' },
     take: limit,
+    select: { id: true, paymentId: true },
   });
+  const payments = new Map(
+    (
+      await deps.db.payment.findMany({
+        where: { id: { in: lines.map((l) => l.paymentId!) } },
+        include: { merchant: { select: { externalId: true } } },
+      })
+    ).map((p) => [p.id, p]),
+  );
+  const applied: bigint[] = [];
+  const flush = async () => {
+    const ids = applied.splice(0);
+    if (ids.length > 0) await deps.db.settlementLine.updateMany({ where: { id: { in: ids } }, data: { appliedAt: new Date() } });
+  };
   let next = 0;
   const lane = async () => {
     while (next < lines.length) {
       const line = lines[next++]!;
-      await settleOne(deps, batchId, line.paymentId!);
-      await deps.db.settlementLine.update({ where: { id: line.id }, data: { appliedAt: new Date() } });
+      await settleOne(deps, batchId, payments.get(line.paymentId!)!);
+      applied.push(line.id);
       deps.progress?.();
+      if (applied.length >= APPLIED_FLUSH) await flush();
     }
   };
-  await Promise.all(Array.from({ length: PARALLEL }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, deps.config.SETTLEMENT_SETTLE_CONCURRENCY) }, lane));
+  await flush();
   return deps.db.settlementLine.count({ where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null } });
 }
 
-async function settleOne(deps: SettleDeps, batchId: string, paymentId: string): Promise<void> {
-  const payment = await deps.db.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { merchant: { select: { externalId: true } } } });
+type PaymentWithMerchant = Payment & { merchant: { externalId: string } };
+
+async function settleOne(deps: SettleDeps, batchId: string, payment: PaymentWithMerchant): Promise<void> {
+  const paymentId = payment.id;
   if (payment.origin === 'SETTLEMENT_REPORT') return publishSettled(deps, batchId, paymentId);
   const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'WORKFLOW');
   try {

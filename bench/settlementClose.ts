@@ -1,0 +1,172 @@
+/**
+ * `npm run bench:settlement -- --payments N --cashiers C --out FILE`
+ *
+ * How long a close of a store with N captured payments takes (issue 11): starts its own stack as
+ * `npm start` does (embedded database, Temporal dev server, API, worker and sandbox in one
+ * process), captures N payments in one store (C tills, each: create, the customer pays, wait for
+ * PAYMENT_CAPTURED), then a FINANCE user closes the store's batch through the API and the time of
+ * that request is measured, with the time until the last PAYMENT_SETTLED reached the webhook
+ * receiver. Prints a table and writes the figures as JSON, with the machine's load while it ran.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { hashPassword } from '../src/auth/passwords';
+import { createDb } from '../src/db/client';
+import { request } from '../support/http';
+import { LoopbackReceiver } from '../support/loopbackReceiver';
+import { startStack } from '../support/serviceStack';
+import { openShop, type Till } from '../support/shop';
+
+const ROOT = path.resolve(__dirname, '..');
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+const payments = Number(arg('payments', '1000'));
+const cashiers = Number(arg('cashiers', '20'));
+const out = arg('out', path.join(ROOT, 'bench', 'results', 'settlement-close.json'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<void> {
+  const seen = { captured: new Map<string, () => void>(), capturedSet: new Set<string>(), settled: 0, lastSettledAt: 0 };
+  const receiver = new LoopbackReceiver(({ rawBody }) => {
+    try {
+      const event = JSON.parse(rawBody.toString());
+      const psp = event.data?.pspReference as string;
+      if (event.eventType === 'PAYMENT_CAPTURED' && !seen.capturedSet.has(psp)) {
+        seen.capturedSet.add(psp);
+        seen.captured.get(psp)?.();
+      } else if (event.eventType === 'PAYMENT_SETTLED') {
+        seen.settled += 1;
+        seen.lastSettledAt = performance.now();
+      }
+    } catch {
+      // not an event of ours
+    }
+    return 204;
+  });
+  await receiver.start();
+  const captured = (psp: string, timeoutMs: number) =>
+    seen.capturedSet.has(psp)
+      ? Promise.resolve(true)
+      : new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), timeoutMs);
+          seen.captured.set(psp, () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        });
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-settle-bench-'));
+  const stack = await startStack({
+    root: ROOT,
+    dataDir,
+    env: {
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      TEMPORAL_ADDRESS: '',
+      DATABASE_URL: '',
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
+      SETTLEMENT_AUTO_CLOSE: 'false',
+    },
+    readyTimeoutMs: 300_000,
+  });
+  try {
+    const shop = await openShop({ name: 'settle', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashiers, receiverUrl: receiver.url });
+    let made = 0;
+    let n = 0;
+    let errors = 0;
+    const createStarted = performance.now();
+    await Promise.all(
+      shop.tills.map(async (till: Till) => {
+        while (n < payments) {
+          n++;
+          try {
+            const created = await request('POST', `${stack.apiUrl}/api/in-store/payments`, {
+              key: shop.key,
+              body: {
+                merchantExternalId: shop.merchantExternalId,
+                storeExternalId: shop.storeExternalId,
+                terminalExternalId: till.terminalExternalId,
+                amount: 12.34,
+                currency: 'EUR',
+                requestedModes: ['CARD'],
+              },
+            });
+            if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+            const paid = await request('POST', `${stack.sandboxUrl}/sim/devices/${till.deviceId}/customer`, { body: { action: 'pay' } });
+            if (paid.status !== 200) throw new Error(`pay: ${paid.status}`);
+            if (!(await captured(created.body.pspReference, 60_000))) throw new Error(`no PAYMENT_CAPTURED for ${created.body.pspReference}`);
+            made++;
+            if (made % 200 === 0) console.log(`${made} payments captured`);
+          } catch (err) {
+            errors++;
+            if (errors <= 5) console.error(String(err));
+            await sleep(500);
+          }
+        }
+      }),
+    );
+    const createSeconds = (performance.now() - createStarted) / 1000;
+
+    const db = createDb(stack.databaseUrl, { poolSize: 2 });
+    let token: string;
+    try {
+      const merchant = await db.merchant.findUniqueOrThrow({ where: { externalId: shop.merchantExternalId } });
+      const password = 'Settle-bench-42-password';
+      const user = await db.user.create({
+        data: { merchantId: merchant.id, username: `finance-${merchant.externalId}`, passwordHash: await hashPassword(password), roles: ['FINANCE'] },
+      });
+      const login = await request('POST', `${stack.apiUrl}/api/auth/login`, { body: { username: user.username, password } });
+      if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+      token = login.body.token;
+    } finally {
+      await db.$disconnect();
+    }
+
+    const load1Before = os.loadavg()[0]!;
+    const started = performance.now();
+    const closed = await request('POST', `${stack.apiUrl}/api/dashboard/settlements`, {
+      token,
+      body: { storeExternalId: shop.storeExternalId },
+      timeoutMs: 1_800_000,
+    });
+    const closeSeconds = (performance.now() - started) / 1000;
+    if (closed.status !== 201) throw new Error(`close: ${closed.status} ${JSON.stringify(closed.body)}`);
+    const load1After = os.loadavg()[0]!;
+    // every PAYMENT_SETTLED at the receiver (delivery follows the close)
+    const deadline = performance.now() + 120_000;
+    while (seen.settled < made && performance.now() < deadline) await sleep(200);
+
+    const result = {
+      database: 'embedded',
+      payments: made,
+      createErrors: errors,
+      captureSeconds: Math.round(createSeconds),
+      closeSeconds: Math.round(closeSeconds * 10) / 10,
+      paymentsSettledPerSecond: Math.round((made / closeSeconds) * 10) / 10,
+      lastPaymentSettledEventSeconds: seen.settled >= made ? Math.round(((seen.lastSettledAt - started) / 1000) * 10) / 10 : null,
+      settledEvents: seen.settled,
+      batch: { status: closed.body.status, totals: closed.body.totals },
+      machine: { cpus: os.cpus().length, load1Before, load1After, loadavgAtEnd: os.loadavg() },
+    };
+    console.log('\nsettlement close');
+    console.log(`  payments captured     ${result.payments} (${result.captureSeconds} s, ${errors} errors)`);
+    console.log(`  close (POST -> 201)   ${result.closeSeconds} s (${result.paymentsSettledPerSecond} payments/s)`);
+    console.log(`  last PAYMENT_SETTLED  ${result.lastPaymentSettledEventSeconds ?? 'not all arrived'} s after the POST (${seen.settled} events)`);
+    console.log(`  machine               ${result.machine.cpus} CPUs, load ${load1Before.toFixed(1)} before, ${load1After.toFixed(1)} after`);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`  written to ${out}`);
+  } finally {
+    await stack.stop();
+    await receiver.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,14 @@
+/**
+ * The settle path's workflow histories, committed under histories/ and replayed by
+ * settlementReplay.test.ts: the close workflow, the daily close's cycle, and payment workflows
+ * that took the settle update. recordSettlementHistories.test.ts writes them
+ * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/settlement/recordSettlementHistories.test.ts).
+ */
+export const SETTLEMENT_REPLAY_PATHS = [
+  'settlement-close-with-discrepancy',
+  'settlement-auto-close-cycle',
+  'payment-captured-then-settled',
+  'payment-restarted-by-settle',
+  'payment-settled-then-refunded',
+] as const;
+export type SettlementReplayPath = (typeof SETTLEMENT_REPLAY_PATHS)[number];
