@@ -163,6 +163,7 @@ export interface Settlement {
   storeExternalId: string;
   date: string;
   timezone: string;
+  mode: 'live' | 'test';
   status: string;
   closedAt: string;
   closedBy: string;

@@ -20,7 +20,12 @@ const DISCREPANCY_TEXT: Record<string, string> = {
 export function Settlements() {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page') ?? 0) || 0;
-  const filters = { storeExternalId: params.get('storeExternalId') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
+  const filters = {
+    storeExternalId: params.get('storeExternalId') ?? '',
+    mode: params.get('mode') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+  };
   const [draft, setDraft] = useState(filters);
   const query = qs({ ...filters, page, size: 20 });
   const list = useQuery({ queryKey: ['settlements', query], queryFn: () => api<Page<Settlement>>(`${BASE}${query}`), placeholderData: keepPreviousData });
@@ -47,6 +52,14 @@ export function Settlements() {
           <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
         </label>
         <label>
+          Mode
+          <select value={draft.mode} onChange={(e) => setDraft({ ...draft, mode: e.target.value })}>
+            <option value="">Live and test</option>
+            <option value="live">live</option>
+            <option value="test">test</option>
+          </select>
+        </label>
+        <label>
           From date
           <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
         </label>
@@ -62,6 +75,7 @@ export function Settlements() {
           <tr>
             <th>Business date</th>
             <th>Store</th>
+            <th>Mode</th>
             <th>Status</th>
             <th>Payments</th>
             <th>Net</th>
@@ -78,6 +92,9 @@ export function Settlements() {
               </td>
               <td>{b.storeExternalId}</td>
               <td>
+                <span className={`mode mode-${b.mode}`}>{b.mode}</span>
+              </td>
+              <td>
                 <Status value={b.status} />
               </td>
               <td>{b.totals.reduce((n, t) => n + t.paymentCount, 0)}</td>
@@ -89,7 +106,7 @@ export function Settlements() {
           ))}
           {list.isSuccess && list.data.content.length === 0 && (
             <tr>
-              <td colSpan={8}>No batches closed yet.</td>
+              <td colSpan={9}>No batches closed yet.</td>
             </tr>
           )}
         </tbody>
@@ -168,6 +185,7 @@ export function SettlementDetail() {
         <Field label="Store">{b.storeExternalId}</Field>
         <Field label="Business date">{b.date}</Field>
         <Field label="Time zone">{b.timezone}</Field>
+        <Field label="Mode">{b.mode}</Field>
         <Field label="Closed">{when(b.closedAt)}</Field>
         <Field label="Closed by">{b.closedBy}</Field>
         <Field label="Batch id">
