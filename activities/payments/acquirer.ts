@@ -124,6 +124,18 @@ export function paymentAcquirerActivities(deps: ActivityDeps) {
       return rejectedIsFinal(() => acquirer.refund(deviceId, acquirerRef, request));
     },
 
+    /** The refund with this reference, or null when the acquirer never received it. */
+    async readRefund(input: BillRef & { refundReference: string }): Promise<RefundStatus | null> {
+      const acquirer = await acquirerFor(input);
+      try {
+        return await acquirer.getRefund(input.deviceId, input.refundReference);
+      } catch (err) {
+        if (err instanceof AcquirerRejectedError && err.status === 404) return null;
+        if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED);
+        throw err;
+      }
+    },
+
     /** The reversal's state, or null when the acquirer never received it. `acquirerRef`: runs before it was passed have none. */
     async readVoid(input: { deviceId: string; voidReference: string; acquirerRef?: string }): Promise<VoidStatus | null> {
       const acquirer = input.acquirerRef ? await acquirerFor(input as BillRef) : deps.acquirers.live;

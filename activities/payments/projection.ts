@@ -1,4 +1,7 @@
 import type { DecidedRefund, ProjectedFields, StatusEvent } from '../../workflows/payment/transition';
+import type { PendingRefund } from '../../workflows/payment/messages';
+import type { PaymentMode, PaymentStatus } from '../../workflows/payment/statuses';
+import { pendingRefundsOf } from '../../src/refunds/pending';
 import { paymentStatusEvents } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';
 
@@ -8,6 +11,13 @@ export interface RecordStatusEventInput {
   fields: ProjectedFields;
   /** A refund decided by this status event: its row changes in the same transaction. */
   refund?: DecidedRefund;
+}
+
+/** The payment as its row stands: what a run started later takes over from the runs before it. */
+export interface PaymentSnapshot {
+  fields: ProjectedFields;
+  sequence: number;
+  pendingRefunds: PendingRefund[];
 }
 
 /** A refund row as the workflow writes it: created PENDING, later decided. */
@@ -65,6 +75,34 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
       ]);
       // counted once per status event: a retried activity writes nothing and counts nothing
       if (written > 0) paymentStatusEvents.inc({ status: event.status });
+    },
+
+    /**
+     * The row as it stands when a later run starts (docs/architecture.md, "One writer per
+     * payment"): the run's input was read by its starter, possibly before the run before it wrote
+     * its last changes; the earlier run has ended when this runs, so the row is complete.
+     */
+    async readPaymentSnapshot({ paymentId }: { paymentId: string }): Promise<PaymentSnapshot> {
+      const p = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
+      return {
+        fields: {
+          status: p.status as PaymentStatus,
+          acquirerRef: p.acquirerRef,
+          paymentMethod: (p.paymentMethod as PaymentMode | null) ?? null,
+          cardBrand: p.cardBrand,
+          last4: p.last4,
+          reason: p.reason,
+          refusalReason: p.refusalReason,
+          previousStatus: (p.previousStatus as PaymentStatus | null) ?? null,
+          capturedAt: p.capturedAt?.toISOString() ?? null,
+          settledAt: p.settledAt?.toISOString() ?? null,
+          authorizedAt: p.authorizedAt?.toISOString() ?? null,
+          capturedAmount: p.capturedAmount?.toFixed() ?? null,
+          refundedAmount: p.refundedAmount.toFixed(),
+        },
+        sequence: p.historySequence,
+        pendingRefunds: await pendingRefundsOf(db, paymentId),
+      };
     },
 
     /**

@@ -12,6 +12,7 @@ import Decimal from 'decimal.js';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
 import { isFinal } from '../../workflows/payment/statuses';
+import type { PendingRefund } from '../../workflows/payment/messages';
 import { SingleFlight } from './coalesce';
 import { callPaymentWorkflow, type PaymentOperation, type WorkflowAnswer } from './workflowCalls';
 
@@ -56,9 +57,11 @@ export async function askWorkflow(
   principal: { merchantExternalId: string },
   operation: PaymentOperation,
   args: unknown[] = [],
+  /** Refund rows still PENDING, for a new run started from the row (refunds only). */
+  pendingRefunds: PendingRefund[] = [],
 ): Promise<WorkflowAnswer> {
   try {
-    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation, 'API', args);
+    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation, 'API', args, pendingRefunds);
   } catch (err) {
     deps.logger.error({ err, operation }, 'payment workflow could not be reached'); // the logger names the payment
     throw unavailable('the payment could not be reached right now; retry shortly', 2);

@@ -30,6 +30,8 @@ export interface SweepResult {
   /** Payments whose workflow was missing and has been started again. */
   restarted: number;
   failed: number;
+  /** PENDING refunds handed to a run that decides them (src/refunds/recovery.ts); absent when not looked at. */
+  refundsResumed?: number;
 }
 
 export const SWEEP_BATCH = 500;

@@ -10,6 +10,7 @@ import {
   operatorClearUpdate,
   PAYMENT_WORKFLOW_TYPE,
   type PaymentOutcome,
+  type PendingRefund,
   placeBillUpdate,
   refundUpdate,
   syncStatusUpdate,
@@ -62,8 +63,9 @@ export function callPaymentWorkflow(
   operation: PaymentOperation,
   startedBy: HistorySource = 'API',
   args: unknown[] = [],
+  pendingRefunds: PendingRefund[] = [],
 ): Promise<WorkflowAnswer> {
-  const send = () => sendUpdate(deps, payment, merchantExternalId, operation, startedBy, args);
+  const send = () => sendUpdate(deps, payment, merchantExternalId, operation, startedBy, args, pendingRefunds);
   return operation === 'void' || AFTER_SALE.includes(operation) ? send() : flights.run(`${operation}:${payment.id}`, send);
 }
 
@@ -74,8 +76,9 @@ async function sendUpdate(
   operation: PaymentOperation,
   startedBy: HistorySource,
   args: unknown[],
+  pendingRefunds: PendingRefund[],
 ): Promise<WorkflowAnswer> {
-  const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, startedBy);
+  const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, startedBy, pendingRefunds);
   const afterSale = AFTER_SALE.includes(operation);
   try {
     const outcome = await withInFlightRetry(() =>

@@ -10,7 +10,13 @@ import {
   StoreExternalId,
   TerminalExternalId,
 } from '../../workflows/definitions/searchAttributes';
-import { ACQUIRER_RETRY_MAX_MS, PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, paymentWorkflowId } from '../../workflows/payment/messages';
+import {
+  ACQUIRER_RETRY_MAX_MS,
+  PAYMENT_WORKFLOW_TYPE,
+  type PaymentWorkflowInput,
+  type PendingRefund,
+  paymentWorkflowId,
+} from '../../workflows/payment/messages';
 import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus as Status } from '../../workflows/payment/statuses';
 
 /**
@@ -20,7 +26,14 @@ import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus
  * running workflow is simply reached; a completed one is started again only by the sweep, for a
  * row its run left open (src/payments/sweep.ts).
  */
-export function workflowInputFromPayment(p: Payment, merchantExternalId: string, config: Config, startedBy: HistorySource): PaymentWorkflowInput {
+export function workflowInputFromPayment(
+  p: Payment,
+  merchantExternalId: string,
+  config: Config,
+  startedBy: HistorySource,
+  /** The payment's refund rows still PENDING: a new run follows them (an earlier run ended without deciding them). */
+  pendingRefunds: PendingRefund[] = [],
+): PaymentWorkflowInput {
   const requested = p.requestedModes.filter((m): m is PaymentMode => (PAYMENT_MODES as readonly string[]).includes(m));
   return {
     paymentId: p.id,
@@ -55,6 +68,7 @@ export function workflowInputFromPayment(p: Payment, merchantExternalId: string,
     authorizedAtMs: p.authorizedAt ? p.authorizedAt.getTime() : null,
     capturedAmount: p.capturedAmount ? p.capturedAmount.toFixed() : null,
     refundedAmount: p.refundedAmount.toFixed(),
+    ...(pendingRefunds.length > 0 ? { pendingRefunds } : {}),
     startedBy,
   };
 }

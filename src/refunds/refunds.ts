@@ -7,6 +7,7 @@ import type { Payment, Refund } from '../generated/prisma/client';
 import { askWorkflow, checkAmount, type OperationDeps } from '../payments/operations';
 import type { RefundRequestInput } from '../../workflows/payment/messages';
 import { isRefundable } from '../../workflows/payment/statuses';
+import { pendingRefundsOf } from './pending';
 import type { CreateRefundBody } from './record';
 
 /**
@@ -83,9 +84,11 @@ export async function createRefund(
     idempotencyKey,
     requestFingerprint,
   };
+  // A run started from the row (the last one ended) also takes the refunds still PENDING there.
+  const pendingRows = await pendingRefundsOf(db, payment.id);
   // A run that was just ending answers "closed": the next attempt starts a new run from the row.
   for (let attempt = 1; ; attempt++) {
-    const answer = await askWorkflow(deps, payment, user, 'refund', [request]);
+    const answer = await askWorkflow(deps, payment, user, 'refund', [request], pendingRows);
     if (answer.kind === 'closed') {
       if (attempt >= 3) throw conflict(notRefundable(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })));
       continue;

@@ -78,6 +78,12 @@ export interface PaymentWorkflowInput {
   /** Exact decimal texts from the row (absent in older runs). */
   capturedAmount?: string | null;
   refundedAmount?: string;
+  /**
+   * Refunds whose rows were PENDING when this run started (absent in older runs): an earlier run
+   * took them and ended without deciding them (terminated, lost). This run follows them to their
+   * decision with the same acquirer references.
+   */
+  pendingRefunds?: PendingRefund[];
   /** Who started this run: API for creation, SWEEP when the sweep found the workflow missing. */
   startedBy: HistorySource;
   /** Receipt details for the acquirer; absent in runs started before they were passed through. */
@@ -123,6 +129,16 @@ export interface RefundRequestInput {
   idempotencyKey: string | null;
   requestFingerprint: string | null;
 }
+/** A refund row left PENDING (exact decimal amount), handed to a run that does not follow it yet. */
+export interface PendingRefund {
+  id: string;
+  amount: string;
+  reason: string | null;
+  createdBy: string;
+  createdByUserId: number | null;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+}
 /** The stable reference of a refund at the acquirer. */
 export const refundReferenceOf = (refundId: string): string => `REFUND-${refundId}`;
 
@@ -156,5 +172,17 @@ export const acquirerNotifiedSignal = defineSignal<[AcquirerNudge]>('acquirerNot
 /** The sweep found this payment open past its expiry: re-read and settle. */
 export const sweepNudgeSignal = defineSignal<[]>('sweepNudge');
 
-/** The workflow's own view (for operators and tests). */
-export const paymentStateQuery = defineQuery<{ status: PaymentStatus; sequence: number; acquirerRef: string | null; pendingVoids: string[] }>('paymentState');
+/**
+ * The sweep found refund rows PENDING that this run does not follow (a run that ended or lost
+ * them): follow them to their decision, with the same acquirer references.
+ */
+export const resumeRefundsSignal = defineSignal<[PendingRefund[]]>('resumeRefunds');
+
+/** The workflow's own view (for operators, the sweep and tests); `refunds`: the ids of the refunds this run follows. */
+export const paymentStateQuery = defineQuery<{
+  status: PaymentStatus;
+  sequence: number;
+  acquirerRef: string | null;
+  pendingVoids: string[];
+  refunds?: string[];
+}>('paymentState');

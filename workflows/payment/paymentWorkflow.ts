@@ -29,6 +29,7 @@ import {
   type PaymentNotice,
   type PaymentOutcome,
   type PaymentWorkflowInput,
+  type PendingRefund,
   paymentStateQuery,
   placeBillUpdate,
   settleUpdate,
@@ -36,6 +37,7 @@ import {
   refundReferenceOf,
   type RefundStatusName,
   refundUpdate,
+  resumeRefundsSignal,
   sweepNudgeSignal,
   syncStatusUpdate,
   voidUpdate,
@@ -81,6 +83,26 @@ const REFUND_FOLLOW_UP_DELAYS_MS = [2_000, 10_000, 60_000, 600_000, 3_600_000];
 const AUTHORIZATION_WINDOW_PATCH = 'authorization-window';
 /** Versions the skipped publish step of a status that emits no webhook event (AWAITING_TERMINAL, EXPIRED). */
 const NO_SILENT_PUBLISH_PATCH = 'no-publish-without-event';
+/**
+ * Versions the writing of a new refund's PENDING row: an activity scheduled by the workflow task
+ * that accepts the refund, not a local activity inside it. A local activity could write the row in
+ * a task that then timed out (a loaded worker): the update was never accepted, its client was
+ * answered 503, and the row stayed PENDING with no run following it and its amount reserved by none.
+ */
+const REFUND_ROW_ACTIVITY_PATCH = 'refund-row-activity';
+/**
+ * Versions the start of a later run (any run not starting from CREATED): it takes the payment from
+ * its row as it stands once the run has started, not from its input. The input was read by the
+ * starter (the API, the sweep), possibly before the run before it wrote its last changes (a refund
+ * decided, the run ended): a run from a stale input would reserve refunds already paid and write
+ * history sequences already taken. Handlers wait for it.
+ */
+const FRESH_ROW_PATCH = 'later-run-reads-row';
+// The PENDING row of a new refund: must be written, retried until it is.
+const rowWrites = proxyActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
+});
 
 /** One refund as the workflow follows it. */
 interface RefundInFlight {
@@ -143,6 +165,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   const refundsUndecided = (): boolean => [...refunds.values()].some((r) => !r.done);
   // Distinguishes void references of a later run from those of an earlier one.
   const runTag = workflowInfo().runId.slice(0, 8);
+  /** False until a later run has read the row (FRESH_ROW_PATCH); messages wait for it. */
+  let synced = !(input.status !== 'CREATED' && patched(FRESH_ROW_PATCH));
 
   // ---- applying transitions ----
 
@@ -331,14 +355,14 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     return true;
   }
 
-  /** A refund still undecided: re-submitted (same reference) until the acquirer decides. */
-  function followRefund(r: RefundInFlight): void {
+  /** A refund still undecided: re-submitted (same reference) until the acquirer decides; `firstDelayMs` before the first. */
+  function followRefund(r: RefundInFlight, firstDelayMs?: number): void {
     if (r.following) return;
     r.following = true;
     void (async () => {
       for (let i = 0; r.status === 'PENDING'; i++) {
-        const delay = REFUND_FOLLOW_UP_DELAYS_MS[Math.min(i, REFUND_FOLLOW_UP_DELAYS_MS.length - 1)]!;
-        await condition(() => r.status !== 'PENDING', delay);
+        const delay = i === 0 && firstDelayMs !== undefined ? firstDelayMs : REFUND_FOLLOW_UP_DELAYS_MS[Math.min(i, REFUND_FOLLOW_UP_DELAYS_MS.length - 1)]!;
+        if (delay > 0) await condition(() => r.status !== 'PENDING', delay);
         if (r.status !== 'PENDING') break;
         await submitRefund(r, 'WORKFLOW', true);
       }
@@ -346,16 +370,82 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     })();
   }
 
+  /**
+   * A refund row left PENDING by a run that ended or lost it (terminated, or a task that never
+   * completed): followed from now on with its own reference, so the acquirer pays it once. It is
+   * reserved when it still fits what is refundable; one that no longer fits is followed only if
+   * the acquirer has it (then its decision stands), else it fails without ever being sent.
+   */
+  function adoptRefund(row: PendingRefund): void {
+    const known = refunds.get(row.id);
+    if (known) {
+      if (known.status === 'PENDING') followRefund(known);
+      return;
+    }
+    const fits = new Decimal(row.amount).lte(refundableAmount(state).minus(pendingRefundTotal()));
+    const r: RefundInFlight = {
+      id: row.id,
+      amount: row.amount,
+      status: 'PENDING',
+      idempotencyKey: row.idempotencyKey,
+      requestFingerprint: row.requestFingerprint,
+      recorded: true,
+      following: false,
+      done: false,
+    };
+    refunds.set(r.id, r);
+    refundRequests.set(r.id, { ...row, refundId: row.id });
+    if (r.idempotencyKey && !refundsByKey.has(r.idempotencyKey)) refundsByKey.set(r.idempotencyKey, r);
+    if (fits) return followRefund(r, 0);
+    void (async () => {
+      const atAcquirer = await persistent.readRefund({ ...billRef(), refundReference: refundReferenceOf(r.id) }).catch((err) => {
+        if (isRejected(err)) return null;
+        throw err;
+      });
+      if (atAcquirer) return followRefund(r, 0);
+      await decideRefund(
+        r,
+        {
+          refundReference: refundReferenceOf(r.id),
+          state: 'FAILED',
+          amount: r.amount,
+          message: 'never sent to the acquirer: the payment has no more left to refund',
+        },
+        'SWEEP',
+      );
+    })();
+  }
+
+  // Refunds an earlier run took and did not decide: reserved before any handler runs (an update
+  // delivered with the start is validated as soon as its handler is set), then followed.
+  if (synced) for (const row of input.pendingRefunds ?? []) adoptRefund(row);
+
+  /** Why a new refund is refused now (status, or more than is left after pending refunds), or undefined. */
+  function refundRefusal(request: RefundRequestInput): string | undefined {
+    if (!isRefundable(state.status)) return `refund not permitted: the payment is ${state.status}`;
+    const left = refundableAmount(state).minus(pendingRefundTotal());
+    if (request.amount === undefined) return left.lte(0) ? 'amount: nothing is left to refund' : undefined;
+    return new Decimal(request.amount).gt(left) ? `amount: ${request.amount} is more than the ${left.toFixed()} still refundable` : undefined;
+  }
+
   // ---- handlers: all registered before the first await ----
 
-  setHandler(paymentStateQuery, () => ({ status: state.status, sequence: state.sequence, acquirerRef: state.acquirerRef, pendingVoids: [...pendingVoids] }));
+  setHandler(paymentStateQuery, () => ({
+    status: state.status,
+    sequence: state.sequence,
+    acquirerRef: state.acquirerRef,
+    pendingVoids: [...pendingVoids],
+    refunds: [...refunds.keys()],
+  }));
 
   setHandler(placeBillUpdate, async () => {
+    if (!synced) await condition(() => synced);
     if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
     return answer(state.status === 'CREATED' ? 'ACQUIRER_UNREACHABLE' : undefined);
   });
 
   setHandler(syncStatusUpdate, async () => {
+    if (!synced) await condition(() => synced);
     if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
     if (state.status === 'CREATED') return answer('ACQUIRER_UNREACHABLE');
     const answered = await refresh('API');
@@ -365,6 +455,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   setHandler(
     cancelUpdate,
     async () => {
+      if (!synced) await condition(() => synced);
       if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
       if (state.status === 'CREATED') {
         cancelRequested = true; // withdrawn as soon as the bill is placed
@@ -398,6 +489,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   setHandler(
     captureUpdate,
     async (request) => {
+      if (!synced) await condition(() => synced);
       const amount = request.amount ?? input.amount;
       pendingCapture = amount; // before any await: a second capture is refused by the validator
       const bill = await complete(amount);
@@ -424,7 +516,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   setHandler(
     refundUpdate,
     async (request) => {
+      if (!synced) await condition(() => synced);
       const known = refunds.get(request.refundId) ?? (request.idempotencyKey ? refundsByKey.get(request.idempotencyKey) : undefined);
+      // The validator saw the run's state before a later run read its row: decided again here, before any await.
+      const refusal = known ? undefined : refundRefusal(request);
+      if (refusal) throw ApplicationFailure.create({ message: refusal, nonRetryable: true });
       if (known) {
         if (known.requestFingerprint !== request.requestFingerprint && known.id !== request.refundId) {
           return answer('IDEMPOTENCY_MISMATCH', 'Idempotency-Key was already used with another request');
@@ -447,7 +543,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       refunds.set(r.id, r);
       refundRequests.set(r.id, request);
       if (r.idempotencyKey) refundsByKey.set(r.idempotencyKey, r);
-      await effects.recordRefund({ ...refundRow(r), status: 'PENDING' });
+      if (patched(REFUND_ROW_ACTIVITY_PATCH)) await rowWrites.recordRefund({ ...refundRow(r), status: 'PENDING' });
+      else await effects.recordRefund({ ...refundRow(r), status: 'PENDING' });
       r.recorded = true;
       const answered = await submitRefund(r, 'API');
       if (r.status === 'PENDING') {
@@ -466,18 +563,14 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       validator: (request) => {
         const known = refunds.get(request.refundId) ?? (request.idempotencyKey ? refundsByKey.get(request.idempotencyKey) : undefined);
         if (known) return; // answered with the refund it already is
-        if (!isRefundable(state.status)) throw new Error(`refund not permitted: the payment is ${state.status}`);
-        const left = refundableAmount(state).minus(pendingRefundTotal());
-        if (request.amount === undefined) {
-          if (left.lte(0)) throw new Error('amount: nothing is left to refund');
-        } else if (new Decimal(request.amount).gt(left)) {
-          throw new Error(`amount: ${request.amount} is more than the ${left.toFixed()} still refundable`);
-        }
+        const refusal = refundRefusal(request);
+        if (refusal) throw new Error(refusal);
       },
     },
   );
 
   setHandler(operatorClearUpdate, async () => {
+    if (!synced) await condition(() => synced);
     if (state.status === 'CREATED') await condition(() => state.status !== 'CREATED', timing.placementWaitMs);
     const actionReference = `CLEAR-${pspReference}`;
     if (state.status === 'AWAITING_TERMINAL') {
@@ -492,6 +585,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   setHandler(
     voidUpdate,
     async () => {
+      if (!synced) await condition(() => synced);
       const voidReference = `VOID-${pspReference}-${runTag}-${++voidAttempts}`;
       let submitted: VoidStatus;
       try {
@@ -534,6 +628,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   setHandler(
     settleUpdate,
     async ({ batchId }) => {
+      if (!synced) await condition(() => synced);
       await apply({ type: 'SETTLED', batchId });
       return answer();
     },
@@ -545,6 +640,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   );
 
   setHandler(acquirerNotifiedSignal, async (nudge) => {
+    if (!synced) await condition(() => synced);
     if (nudge.event === 'VOID_CONFIRMED') {
       for (const ref of [...pendingVoids]) if (state.status === 'CAPTURED') await checkVoid(ref, 'TERMINAL');
       return;
@@ -559,12 +655,26 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     else await refresh('TERMINAL');
   });
 
+  setHandler(resumeRefundsSignal, async (rows) => {
+    if (!synced) await condition(() => synced);
+    for (const row of rows) adoptRefund(row);
+  });
+
   setHandler(sweepNudgeSignal, async () => {
+    if (!synced) await condition(() => synced);
     sweepNudged = true;
     if (state.status !== 'CREATED') await refresh('SWEEP');
   });
 
   // ---- the life of the payment ----
+
+  if (!synced) {
+    const row = await effects.readPaymentSnapshot({ paymentId });
+    state = { ...state, ...row.fields, sequence: row.sequence };
+    projectedSequence = row.sequence;
+    for (const refund of row.pendingRefunds) adoptRefund(refund);
+    synced = true;
+  }
 
   if (state.status === 'CREATED') await place();
   if (state.status === 'AWAITING_TERMINAL') await awaitDecision();
