@@ -37,7 +37,8 @@ export interface SendBillRequest {
   deviceId: string;
   /**
    * The terminal's configuration (`terminal:link --two-step`): authorise only, and capture on
-   * completion. Absent in payments started before it was passed: the acquirer's own device setting.
+   * completion (Stripe: a manual-capture PaymentIntent). Absent in payments started before it was
+   * passed: one-step. The sandbox's simulated device keeps its own setting and is not sent this.
    */
   twoStep?: boolean;
   paymentId: string;
