@@ -14,6 +14,8 @@ import { Keyring } from './secrets/keyring';
 import { checkStoredSecrets, resealStoredSecrets } from './secrets/stored';
 import { errorBody } from './http/errors';
 import { RateLimiter } from './http/rateLimit';
+import { createLimitStore } from './security/limits';
+import { SignInThrottle } from './users/signInThrottle';
 import type { Logger } from './logger';
 import { setTemporalMetricsUrl } from './observability/metrics';
 import { startMetricsServer } from './observability/metricsServer';
@@ -146,6 +148,9 @@ export async function startService(given: Config, targets: ServiceTargets, logge
       await ensureAutoCloseSchedule(client, config, logger.child({ part: 'settlement' }));
     }
     if (apiServer) {
+      // Rate limits and sign-in throttles counted in the database, so they hold across API processes.
+      const limits = createLimitStore(targets.databaseUrl);
+      stops.push(() => limits.close());
       const app = createApp({
         config,
         db,
@@ -153,7 +158,13 @@ export async function startService(given: Config, targets: ServiceTargets, logge
         acquirer,
         acquirers,
         logger: logger.child({ part: 'api' }),
-        rateLimiter: new RateLimiter(config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
+        rateLimiter: new RateLimiter(limits, config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
+        signInThrottle: new SignInThrottle(limits, {
+          lockoutSeconds: config.SIGN_IN_LOCKOUT_SECONDS,
+          addressFailures: config.SIGN_IN_ADDRESS_FAILURES,
+          usernameFailures: config.SIGN_IN_USERNAME_FAILURES,
+          usernameCooldownSeconds: config.SIGN_IN_USERNAME_COOLDOWN_SECONDS,
+        }),
       });
       apiServer.off('request', notReadyYet);
       const handle = app.callback();

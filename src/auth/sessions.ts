@@ -50,7 +50,10 @@ export interface SessionState {
   mfaEnrollmentPending: boolean;
 }
 
-/** The state of a live session token, or undefined (unknown, expired, revoked, user disabled or locked). */
+/**
+ * The state of a live session token, or undefined (unknown, expired, revoked, user disabled). A
+ * `locked` mark (failed sign-ins) ends no session: anyone could set it by failing on purpose.
+ */
 export async function resolveSessionState(db: Db, token: string, now = new Date()): Promise<SessionState | undefined> {
   const session = await db.session.findUnique({
     where: { tokenHash: hashSessionToken(token) },
@@ -58,7 +61,7 @@ export async function resolveSessionState(db: Db, token: string, now = new Date(
   });
   if (!session || session.revokedAt || session.expiresAt <= now) return undefined;
   const { user } = session;
-  if (!user.enabled || user.deletedAt || user.locked) return undefined;
+  if (!user.enabled || user.deletedAt) return undefined;
   return {
     mfaEnrollmentPending: session.mfaPending,
     principal: {

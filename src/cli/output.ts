@@ -17,6 +17,7 @@ export const EXIT_CODE_OF_KIND: Record<DomainErrorKind, number> = {
   forbidden: EXIT_FAILED,
   not_found: EXIT_FAILED,
   conflict: EXIT_FAILED,
+  throttled: EXIT_FAILED,
   unavailable: EXIT_FAILED,
 };
 

@@ -96,6 +96,16 @@ export const configSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_SECOND: positive.default(50),
     RATE_LIMIT_BURST: positiveInt.default(100),
+    /** Sign-in throttling (docs/security.md): how long an address, or an address on one username, waits once over its limit. */
+    SIGN_IN_LOCKOUT_SECONDS: positive.default(900),
+    /** Failed sign-ins one address may make (any usernames) within SIGN_IN_LOCKOUT_SECONDS. */
+    SIGN_IN_ADDRESS_FAILURES: positiveInt.default(100),
+    /** Failed sign-ins in a row on one username (any addresses) before its short cool-down. */
+    SIGN_IN_USERNAME_FAILURES: positiveInt.default(10),
+    /** The username's cool-down, for the addresses that have failed on it. */
+    SIGN_IN_USERNAME_COOLDOWN_SECONDS: positive.default(60),
+    /** True behind one reverse proxy: the client address is the last one it adds to X-Forwarded-For. */
+    TRUST_PROXY: bool.default(false),
     KEY_ROTATION_GRACE_HOURS: positive.default(24),
     SESSION_TTL_HOURS: positive.default(12),
     TERMINAL_TIMEOUT_DEFAULT_MINUTES: positive.default(5),

@@ -15,6 +15,8 @@ export type DomainErrorKind =
   | 'not_found'
   /** The current state does not allow it. */
   | 'conflict'
+  /** Too many attempts: the caller must wait before trying again (sign-in throttling). */
+  | 'throttled'
   /** A part we depend on did not answer; the same request may succeed later. */
   | 'unavailable';
 
@@ -29,6 +31,7 @@ export const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  throttled: 429,
   unavailable: 503,
 };
 
@@ -36,7 +39,7 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
-    /** For `unavailable`: when a retry is worth trying, in whole seconds (HTTP Retry-After). */
+    /** For `unavailable` and `throttled`: when a retry is worth trying, in whole seconds (HTTP Retry-After). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -55,4 +58,5 @@ export const forbidden = (message = 'not permitted for these credentials'): Doma
 /** `what` names the thing ('store', `user ${id}`); `where` optionally narrows it ("for merchant 'm1'"). */
 export const notFound = (what: string, where?: string): DomainError => new DomainError('not_found', `${what} not found${where ? ` ${where}` : ''}`);
 export const conflict = (message: string): DomainError => new DomainError('conflict', message);
+export const throttled = (message: string, retryAfterSeconds: number): DomainError => new DomainError('throttled', message, retryAfterSeconds);
 export const unavailable = (message: string, retryAfterSeconds?: number): DomainError => new DomainError('unavailable', message, retryAfterSeconds);

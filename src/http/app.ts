@@ -15,7 +15,10 @@ export type RouteModule = (router: Router<any, any>, registry: OpenAPIRegistry) 
 
 export function createApp(deps: AppDeps): Koa<any, any> {
   const app = new Koa<any, any>();
-  app.proxy = false;
+  // Behind a proxy every client would share the proxy's address (and its throttles): trust
+  // X-Forwarded-For only when told, and only the one entry that proxy adds.
+  app.proxy = deps.config.TRUST_PROXY;
+  app.maxIpsCount = 1;
   app.silent = true; // errors are logged once, by the error handler
   app.context.deps = deps;
 

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
+import type { SignInThrottle } from '../users/signInThrottle';
 import type { RateLimiter } from './rateLimit';
 
 /** What every route handler can reach. */
@@ -19,6 +20,7 @@ export interface AppDeps {
   acquirers: Acquirers;
   logger: Logger;
   rateLimiter: RateLimiter;
+  signInThrottle: SignInThrottle;
 }
 
 export interface ApiState {

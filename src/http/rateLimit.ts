@@ -1,38 +1,26 @@
+import type { Limit, LimitStore } from '../security/limits';
 import { ApiError } from './errors';
 import type { ApiContext } from './context';
 
 /**
- * Token bucket per credential (contracts 2): a bucket of RATE_LIMIT_BURST tokens refilled at
- * RATE_LIMIT_PER_SECOND; a request takes one token or gets 429 with Retry-After in whole seconds.
- * Written here because the common limiter libraries count fixed windows, not a bucket.
- * Each API process keeps its own buckets.
+ * The rate limit per credential (contracts 2), held across every API process by the shared store
+ * (src/security/limits.ts): RATE_LIMIT_BURST requests per window of RATE_LIMIT_BURST /
+ * RATE_LIMIT_PER_SECOND seconds, so a burst of RATE_LIMIT_BURST is allowed and the sustained rate is
+ * RATE_LIMIT_PER_SECOND; over it, 429 with Retry-After in whole seconds (until the window ends).
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly limit: Limit;
 
-  constructor(
-    private readonly perSecond: number,
-    private readonly burst: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Takes a token for `id`; returns the seconds to wait when none is left, else 0. */
-  take(id: string): number {
-    const t = this.now();
-    const b = this.buckets.get(id) ?? { tokens: this.burst, at: t };
-    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.perSecond);
-    b.at = t;
-    this.buckets.set(id, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
+  constructor(store: LimitStore, perSecond: number, burst: number) {
+    this.limit = store.limit({ prefix: 'api', points: burst, durationSeconds: burst / perSecond });
   }
 
   async consume(ctx: ApiContext): Promise<void> {
     const p = ctx.state.principal!;
-    const wait = this.take(p.kind === 'apiKey' ? `key:${p.apiKeyId}` : `user:${p.userId}`);
-    if (wait > 0) throw new ApiError(429, `rate limit exceeded; retry after ${wait} s`, { 'Retry-After': String(wait) });
+    const taken = await this.limit.take(p.kind === 'apiKey' ? `key:${p.apiKeyId}` : `user:${p.userId}`);
+    if (taken.refused) {
+      const wait = taken.retryAfterSeconds;
+      throw new ApiError(429, `rate limit exceeded; retry after ${wait} s`, { 'Retry-After': String(wait) });
+    }
   }
 }

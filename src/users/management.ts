@@ -6,6 +6,7 @@ import { endSessionsOfUser } from '../auth/sessions';
 import { isUniqueViolation, type Db } from '../db/client';
 import type { Prisma, User } from '../generated/prisma/client';
 import { conflict, forbidden, invalid, notFound } from '../domain/errors';
+import { forgetSignInFailures } from './signInThrottle';
 import { toUserRecord, type UserRecord } from './userRecord';
 
 /**
@@ -211,10 +212,14 @@ export async function resetPassword(db: Db, caller: Caller, id: number, password
   });
 }
 
-/** Unlocks a locked account and clears its failure count. Unlocking an unlocked account changes nothing. */
+/**
+ * Unlocks a locked account: clears its failure count and the sign-in throttle's cool-downs for its
+ * username, from every address. Unlocking an unlocked account changes nothing.
+ */
 export async function unlockUser(db: Db, caller: Caller, id: number): Promise<UserRecord> {
   requireAdministrator(caller, 'unlock accounts');
   const target = await findUser(db, caller, id);
+  await forgetSignInFailures(db, target.username);
   if (!target.locked && target.failedLoginCount === 0) return toUserRecord(target, merchantOf(caller));
   const user = await db.$transaction(async (tx) => {
     const updated = await tx.user.update({ where: { id: target.id }, data: { locked: false, failedLoginCount: 0 } });

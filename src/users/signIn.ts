@@ -7,12 +7,10 @@ import type { User } from '../generated/prisma/client';
 import { unauthenticated } from '../domain/errors';
 import type { Caller } from './management';
 import { checkTotp } from './mfa';
+import { MAX_FAILED_SIGN_INS, type SignInAttempt, type SignInThrottle } from './signInThrottle';
 
-/** Contracts 2: five wrong passwords in a row lock the account. */
-export const MAX_FAILED_SIGN_INS = 5;
-
+/** The one answer to every refusal before the password is proven: unknown user, wrong password, disabled, locked. */
 export const INVALID_CREDENTIALS = 'invalid username or password';
-export const ACCOUNT_LOCKED = 'this account is locked after too many failed sign-ins; an administrator must unlock it';
 export const ACCOUNT_DISABLED = 'this account is disabled';
 export const TOTP_REQUIRED = 'totp: a code from your authenticator app is required';
 export const TOTP_INVALID = 'totp: invalid or already used code';
@@ -35,21 +33,34 @@ export interface SignInContext {
   sessionTtlHours: number;
   requestId?: string;
   ip?: string;
+  throttle: SignInThrottle;
 }
 
 // A hash to verify against when the username is unknown, so both answers take the same time.
 let decoyHash: Promise<string> | undefined;
 const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy-password-0000'));
 
-type FailureReason = 'BAD_PASSWORD' | 'ACCOUNT_LOCKED' | 'ACCOUNT_DISABLED' | 'MFA_CODE_MISSING' | 'MFA_CODE_INVALID';
+type FailureReason = 'BAD_PASSWORD' | 'ACCOUNT_DISABLED' | 'MFA_CODE_MISSING' | 'MFA_CODE_INVALID';
 
 /**
- * Dashboard sign-in (contracts 2). Every refusal is 401. Wrong passwords and wrong one-time codes
- * count towards the lockout; the fifth in a row locks the account. A locked account is refused
- * even with the right password, and the answer says it is locked. A success resets the count.
+ * Dashboard sign-in (contracts 2). The throttle takes its points before anything else
+ * (src/users/signInThrottle.ts: 429 with Retry-After when an address or a username is over its
+ * limit). Every refusal before the password is proven is the same 401 with the same message and
+ * costs the same password check, whether the user is unknown, the password wrong or the account
+ * locked, so no answer tells whether a username exists. Only a caller who knows the password learns
+ * that the account is disabled or that a second factor is needed. Five wrong passwords or codes in a
+ * row mark the account `locked` (shown to administrators, audited); the refusals themselves are the
+ * throttle's, which a right password from an address that has not been failing passes.
  * Failed sign-ins write the count and the audit log: the one place where a 4xx writes.
  */
 export async function signIn(c: SignInContext, input: SignInInput): Promise<SignInResult> {
+  const attempt = await c.throttle.begin(input.username, c.ip);
+  const result = await checkedSignIn(c, input, attempt);
+  await attempt.succeeded();
+  return result;
+}
+
+async function checkedSignIn(c: SignInContext, input: SignInInput, attempt: SignInAttempt): Promise<SignInResult> {
   const { db } = c;
   const user = await db.user.findFirst({ where: { username: { equals: input.username, mode: 'insensitive' } } });
   if (!user) {
@@ -67,10 +78,6 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
     });
   };
 
-  if (user.locked) {
-    await fail('ACCOUNT_LOCKED');
-    throw unauthenticated(ACCOUNT_LOCKED);
-  }
   const passwordOk = await verifyPassword(user.passwordHash, input.password);
   if (!user.enabled || user.deletedAt) {
     // A disabled account says so only to someone who knows its password; it never counts failures.
@@ -78,21 +85,23 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
     throw unauthenticated(passwordOk ? ACCOUNT_DISABLED : INVALID_CREDENTIALS);
   }
   if (!passwordOk) {
-    const locked = await countFailure(c, user, 'BAD_PASSWORD');
-    throw unauthenticated(locked ? `${INVALID_CREDENTIALS}; ${ACCOUNT_LOCKED}` : INVALID_CREDENTIALS);
+    await countFailure(c, user, 'BAD_PASSWORD');
+    throw unauthenticated(INVALID_CREDENTIALS);
   }
 
   let acceptedStep: number | undefined;
   const mfaActive = user.mfaEnabled && user.mfaSecret !== null;
   if (mfaActive) {
     if (!input.totp) {
+      // The first of the two steps of an MFA sign-in: not a failure, the throttle gives its points back.
+      await attempt.notCounted();
       await fail('MFA_CODE_MISSING');
       throw unauthenticated(TOTP_REQUIRED);
     }
     acceptedStep = await checkTotp(openSecret(user.mfaSecret!, 'mfa'), input.totp, user.mfaLastTimeStep);
     if (acceptedStep === undefined) {
-      const locked = await countFailure(c, user, 'MFA_CODE_INVALID');
-      throw unauthenticated(locked ? `${TOTP_INVALID}; ${ACCOUNT_LOCKED}` : TOTP_INVALID);
+      await countFailure(c, user, 'MFA_CODE_INVALID');
+      throw unauthenticated(TOTP_INVALID);
     }
   }
 
@@ -102,11 +111,11 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
       // Claims the code's time step: of two sign-ins racing with one code, only one gets through.
       const claimed = await tx.user.updateMany({
         where: { id: user.id, OR: [{ mfaLastTimeStep: null }, { mfaLastTimeStep: { lt: acceptedStep } }] },
-        data: { mfaLastTimeStep: acceptedStep, failedLoginCount: 0 },
+        data: { mfaLastTimeStep: acceptedStep, failedLoginCount: 0, locked: false },
       });
       if (claimed.count === 0) return undefined;
-    } else if (user.failedLoginCount !== 0) {
-      await tx.user.update({ where: { id: user.id }, data: { failedLoginCount: 0 } });
+    } else if (user.failedLoginCount !== 0 || user.locked) {
+      await tx.user.update({ where: { id: user.id }, data: { failedLoginCount: 0, locked: false } });
     }
     const created = await createSession(tx, user.id, c.sessionTtlHours, { mfaEnrollmentPending: mfaEnrollmentRequired });
     await audit(tx, {
@@ -126,19 +135,21 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
   return { token: session.token, expiresAt: session.expiresAt, mfaEnrollmentRequired };
 }
 
-/** One more failure in a row; the fifth locks the account. Returns true when this one locked it. */
-async function countFailure(c: SignInContext, user: User, reason: FailureReason): Promise<boolean> {
-  return c.db.$transaction(async (tx) => {
+/**
+ * One more failure in a row; the fifth marks the account locked (audited once). The mark refuses
+ * nothing by itself and ends no session: an attacker who fails on purpose must not sign the owner
+ * out or keep them out. It clears on the next success or an administrator's unlock.
+ */
+async function countFailure(c: SignInContext, user: User, reason: FailureReason): Promise<void> {
+  await c.db.$transaction(async (tx) => {
     const counted = await tx.user.update({ where: { id: user.id }, data: { failedLoginCount: { increment: 1 } } });
     const base = { merchantId: user.merchantId, target: { type: 'USER', id: user.id }, requestId: c.requestId };
     await audit(tx, { ...base, actor: { type: 'ANONYMOUS' }, action: 'LOGIN_FAILED', details: { reason, ip: c.ip, failedInARow: counted.failedLoginCount } });
-    if (counted.failedLoginCount < MAX_FAILED_SIGN_INS) return false;
+    if (counted.failedLoginCount < MAX_FAILED_SIGN_INS) return;
     // Only the attempt that flips the flag records the lockout, however many race past the limit.
     const locked = await tx.user.updateMany({ where: { id: user.id, locked: false }, data: { locked: true } });
-    if (locked.count === 0) return false;
-    await audit(tx, { ...base, actor: { type: 'ANONYMOUS' }, action: 'ACCOUNT_LOCKED', details: { failedInARow: counted.failedLoginCount } });
-    await tx.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
-    return true;
+    if (locked.count === 0) return;
+    await audit(tx, { ...base, actor: { type: 'ANONYMOUS' }, action: 'ACCOUNT_LOCKED', details: { failedInARow: counted.failedLoginCount, ip: c.ip } });
   });
 }
 

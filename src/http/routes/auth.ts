@@ -34,15 +34,19 @@ export const authRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/auth/login',
-      summary: 'Sign in: a session token valid for SESSION_TTL_HOURS (12 h). Five wrong passwords in a row lock the account',
+      summary:
+        'Sign in: a session token valid for SESSION_TTL_HOURS (12 h). Five wrong passwords in a row lock the account for the address that made them (429 with Retry-After); every other refusal is the same 401',
       tag: 'Authentication',
       auth: 'none',
       body: LoginBody,
       responses: { 200: { description: 'Signed in', schema: LoginResponse } },
-      errors: [401],
+      errors: [401, 429],
     },
     async (ctx, { body }) => {
-      const result = await signIn({ db: ctx.deps.db, sessionTtlHours: ctx.deps.config.SESSION_TTL_HOURS, requestId: ctx.state.requestId, ip: ctx.ip }, body);
+      const result = await signIn(
+        { db: ctx.deps.db, sessionTtlHours: ctx.deps.config.SESSION_TTL_HOURS, requestId: ctx.state.requestId, ip: ctx.ip, throttle: ctx.deps.signInThrottle },
+        body,
+      );
       ctx.state.log.info({ mfaEnrollmentRequired: result.mfaEnrollmentRequired }, 'signed in');
       ctx.body = { token: result.token, expiresAt: result.expiresAt.toISOString(), mfaEnrollmentRequired: result.mfaEnrollmentRequired };
     },

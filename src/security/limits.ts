@@ -1,0 +1,95 @@
+import { Pool } from 'pg';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+
+/**
+ * Counters shared by every API process: rate-limiter-flexible's PostgreSQL store on the table
+ * "RateLimit" (migration 0013). Each count is one atomic INSERT ... ON CONFLICT statement, so the
+ * same key counted by several processes at once is counted once per request. The embedded database
+ * speaks the PostgreSQL protocol to every process (src/db/pgliteServer.ts), so the one store serves
+ * both set-ups; the library's Prisma store is not used because it counts in two statements.
+ */
+export const LIMITS_TABLE = 'RateLimit';
+
+export interface LimitOptions {
+  /** Names the counter; keys are stored as `<prefix>:<key>`. */
+  prefix: string;
+  points: number;
+  /** The counting window in seconds, from the first point taken. */
+  durationSeconds: number;
+  /** Once over the limit, refuse for this long from the refusal that crossed it (else until the window ends). */
+  blockSeconds?: number;
+}
+
+/** The outcome of taking a point: refused when the key is over its limit. */
+export interface Taken {
+  refused: boolean;
+  /** Points in the current window, this one included. */
+  consumed: number;
+  /** Whole seconds until the window ends (at least 1). */
+  retryAfterSeconds: number;
+}
+
+export class Limit {
+  constructor(private readonly limiter: RateLimiterPostgres) {}
+
+  /** Takes one point for `key`; a refusal is an answer, a database failure throws. */
+  async take(key: string): Promise<Taken> {
+    try {
+      return taken(await this.limiter.consume(key), false);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return taken(err, true);
+      throw err;
+    }
+  }
+
+  /** The points counted for `key` in its current window (0 when none). */
+  async peek(key: string): Promise<number> {
+    const res = await this.limiter.get(key);
+    return res?.consumedPoints ?? 0;
+  }
+
+  /** Gives back one point taken for `key` (an attempt that turned out not to count). */
+  async giveBack(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
+  }
+
+  /** Forgets `key`'s count. */
+  async reset(key: string): Promise<void> {
+    await this.limiter.delete(key);
+  }
+}
+
+function taken(res: RateLimiterRes, refused: boolean): Taken {
+  return { refused, consumed: res.consumedPoints, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+}
+
+export interface LimitStore {
+  limit(opts: LimitOptions): Limit;
+  close(): Promise<void>;
+}
+
+/** One small connection pool of its own: the counters never wait behind Prisma's transactions. */
+export function createLimitStore(databaseUrl: string, opts: { poolSize?: number } = {}): LimitStore {
+  const pool = new Pool({ connectionString: databaseUrl, max: opts.poolSize ?? 3 });
+  // An idle connection the server dropped (database restart) must not crash the process.
+  pool.on('error', () => undefined);
+  // The library names its statements; the embedded database has one session for all connections,
+  // where a second connection preparing the same name fails ("already exists"). Unnamed, they work on both.
+  const unnamed = { query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, values: q.values }) };
+  return {
+    limit: ({ prefix, points, durationSeconds, blockSeconds }) =>
+      new Limit(
+        new RateLimiterPostgres({
+          storeClient: unnamed,
+          storeType: 'pool',
+          tableName: LIMITS_TABLE,
+          tableCreated: true, // by migration 0013, never at run time
+          keyPrefix: prefix,
+          points,
+          duration: durationSeconds,
+          blockDuration: blockSeconds ?? 0,
+        }),
+      ),
+    close: () => pool.end(),
+  };
+}
