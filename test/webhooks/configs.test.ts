@@ -1,7 +1,8 @@
 import { generateApiKey } from '../../src/auth/apiKeys';
 import { createMerchantWithKey } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../support/stack';
+import { Keyring } from '../../src/secrets/keyring';
 import { eventually, TestReceiver } from './receiver';
 
 /**
@@ -11,6 +12,9 @@ import { eventually, TestReceiver } from './receiver';
  */
 let stack: TestStack;
 let secure: TestStack;
+/** The signing secret as kept at rest (sealed under SECRETS_KEY, docs/security.md), opened. */
+const storedSecret = async (id: string): Promise<string> =>
+  Keyring.fromText(TEST_SECRETS_KEY).open((await stack.db.webhookConfig.findUniqueOrThrow({ where: { id } })).secret, 'webhook');
 beforeAll(async () => {
   [stack, secure] = await Promise.all([
     startTestStack(),
@@ -67,7 +71,7 @@ describe('webhook configuration records', () => {
     expect(rotated.status).toBe(200);
     expect(rotated.body).toMatchObject({ id, url: 'http://127.0.0.1:9/hooks', secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{40}$/) });
     expect(rotated.body.secret).not.toBe(created.body.secret);
-    expect((await stack.db.webhookConfig.findUniqueOrThrow({ where: { id } })).secret).toBe(rotated.body.secret);
+    expect(await storedSecret(id)).toBe(rotated.body.secret);
     expect((await call(stack.apiUrl, 'GET', `${CONFIGS}/${id}`, { key })).body.secret).toBeUndefined();
 
     const actions = (await stack.db.auditLog.findMany({ where: { merchantId: merchant.id }, orderBy: { id: 'asc' } })).map((a) => a.action);
@@ -101,7 +105,7 @@ describe('webhook configuration records', () => {
     });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ url: 'http://127.0.0.1:10/b', description: null, eventTypes: [] });
-    expect((await stack.db.webhookConfig.findUniqueOrThrow({ where: { id: created.id } })).secret).toBe(created.secret);
+    expect(await storedSecret(created.id)).toBe(created.secret);
   });
 
   it('removes a destination: gone from reads and writes afterwards', async () => {
@@ -197,7 +201,8 @@ describe("another business's destination or event", () => {
     }
     expect((await call(stack.apiUrl, 'GET', CONFIGS, { key: other.key })).body).toEqual([]);
     const after = await stack.db.webhookConfig.findUniqueOrThrow({ where: { id } });
-    expect(after).toMatchObject({ description: null, deletedAt: null, secret: created.secret });
+    expect(after).toMatchObject({ description: null, deletedAt: null });
+    expect(await storedSecret(id)).toBe(created.secret);
     expect(await countWritten(other.merchant.id)).toEqual(before);
 
     // Redelivering one's own event to another business's destination is 404 as well.
