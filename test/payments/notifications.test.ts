@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import { call, expectErrorShape } from '../support/http';
+import { signedInUser } from '../users/helpers';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, history, openShop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
@@ -11,19 +12,22 @@ import { createPayment, history, openShop, sim, sleep, statusBecomes, workflowHa
  */
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ REFUND_CONFIRM_TIMEOUT_SECONDS: '1' });
 });
 afterAll(async () => {
   await stack?.stop();
 });
 
 const PATH = '/internal/acquirer/notifications';
-const notify = (rawBody: string, signature?: string) =>
-  call(stack.apiUrl, 'POST', PATH, { rawBody, headers: { 'Content-Type': 'application/json', ...(signature ? { 'X-Sandbox-Signature': signature } : {}) } });
+const notify = (rawBody: string, signature?: string, apiUrl = stack.apiUrl) =>
+  call(apiUrl, 'POST', PATH, { rawBody, headers: { 'Content-Type': 'application/json', ...(signature ? { 'X-Sandbox-Signature': signature } : {}) } });
 
 // The stack configures none: `npm start`'s secret generated into its DATA_DIR (src/secrets/installation.ts).
 const secret = (): string => stack.config.SANDBOX_NOTIFY_SECRET!;
 const eventCount = async (id: string): Promise<number> => (await workflowHandle(stack, id).fetchHistory()).events!.length;
+/** How many acquirer notifications reached the payment's workflow (its history's signal events). */
+const notifiedSignals = async (id: string): Promise<number> =>
+  (await workflowHandle(stack, id).fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'acquirerNotified').length;
 
 /** The history's length once it has stopped growing for a second. */
 async function settledEventCount(id: string): Promise<number> {
@@ -38,9 +42,14 @@ async function settledEventCount(id: string): Promise<number> {
 }
 
 /** n genuine, freshly signed notifications about one bill, all at once; every one is answered 202. */
-async function flood(row: { deviceId: string | null; acquirerRef: string | null }, n: number, event = 'CAPTURED'): Promise<void> {
-  const body = JSON.stringify({ deviceId: row.deviceId, acquirerRef: row.acquirerRef, event });
-  const answers = await Promise.all(Array.from({ length: n }, () => notify(body, signSandboxBody(body, secret()))));
+async function flood(
+  row: { deviceId: string | null; acquirerRef: string | null },
+  n: number,
+  apiUrl = stack.apiUrl,
+  about: Record<string, string> = { event: 'CAPTURED' },
+): Promise<void> {
+  const body = JSON.stringify({ deviceId: row.deviceId, acquirerRef: row.acquirerRef, ...about });
+  const answers = await Promise.all(Array.from({ length: n }, () => notify(body, signSandboxBody(body, secret()), apiUrl)));
   expect(answers.map((a) => a.status)).toEqual(Array(n).fill(202));
 }
 
@@ -99,15 +108,52 @@ describe('acquirer notifications', () => {
     expect(afterFlood - waiting).toBeLessThanOrEqual(8);
     expect((await stack.db.payment.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('AWAITING_TERMINAL');
 
-    // The customer pays in the middle of another flood: the news is passed on once, promptly.
-    const paidAt = Date.now();
-    await Promise.all([flood(row, 100), sim(stack).customer(row.deviceId!, { action: 'pay' }), flood(row, 100)]);
-    await statusBecomes(stack, row.id, 'CAPTURED');
-    expect(Date.now() - paidAt).toBeLessThan(15_000);
-    await flood(row, 200);
+    // The customer pays in the middle of another flood, sent to two API processes: the news is
+    // passed on once (claimed across processes), promptly.
+    const other = await startTestStack({ SERVICES: 'api', SANDBOX_NOTIFY_SECRET: secret(), SANDBOX_URL: stack.sandboxUrl });
+    try {
+      const paidAt = Date.now();
+      await Promise.all([flood(row, 100), flood(row, 100, other.apiUrl), sim(stack).customer(row.deviceId!, { action: 'pay' }), flood(row, 100, other.apiUrl)]);
+      await statusBecomes(stack, row.id, 'CAPTURED');
+      expect(Date.now() - paidAt).toBeLessThan(15_000);
+      await Promise.all([flood(row, 100), flood(row, 100, other.apiUrl)]);
+    } finally {
+      await other.stop();
+    }
     const captured = await settledEventCount(row.id);
     expect(captured - afterFlood).toBeLessThanOrEqual(captureCost + 8);
     expect((await history(stack, row.id)).map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+  }, 120_000);
+
+  it('news that stays news (a refund the acquirer has not decided) is signalled once across API processes, however often it is notified', async () => {
+    const shop = await openShop(stack, { device: { refundConfirmDelayMs: 120_000 } });
+    const { body } = await createPayment(stack, shop);
+    await sim(stack).customer(shop.deviceId, { action: 'pay' });
+    await statusBecomes(stack, body.id, 'CAPTURED');
+    const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
+    const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
+    const refund = await call(stack.apiUrl, 'POST', `/api/dashboard/payments/${body.id}/refunds`, { token, body: { amount: 1 } });
+    expect(refund.body.status).toBe('PENDING');
+    const row = await stack.db.payment.findUniqueOrThrow({ where: { id: body.id } });
+    const { refundReference } = await stack.db.refund.findUniqueOrThrow({ where: { id: refund.body.id } });
+    const before = await notifiedSignals(row.id);
+    const started = Date.now();
+    const other = await startTestStack({ SERVICES: 'api', SANDBOX_NOTIFY_SECRET: secret(), SANDBOX_URL: stack.sandboxUrl });
+    try {
+      // Wave after wave at both processes: each finds the refund still PENDING, i.e. news.
+      const about = { event: 'REFUND_SUCCEEDED', refundReference };
+      for (let wave = 0; wave < 4; wave++) await Promise.all([flood(row, 25, stack.apiUrl, about), flood(row, 25, other.apiUrl, about)]);
+    } finally {
+      await other.stop();
+    }
+    // One signal: the workflow asked the acquirer once (it still says PENDING); the same news is
+    // signalled again 30 s later at the earliest (a slow machine may take that long over the waves).
+    const elapsed = Date.now() - started;
+    await sleep(1000);
+    const signals = (await notifiedSignals(row.id)) - before;
+    expect(signals).toBeGreaterThanOrEqual(1);
+    expect(signals).toBeLessThanOrEqual(1 + Math.floor(elapsed / 30_000));
+    expect((await stack.db.refund.findUniqueOrThrow({ where: { id: refund.body.id } })).status).toBe('PENDING');
   }, 120_000);
 
   it('a genuine but stale notification is only a nudge: the workflow re-reads the acquirer and nothing changes', async () => {

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import { freePort } from '../../src/process/freePort';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -82,6 +83,21 @@ it('starts everything, answers, stops cleanly and keeps state across a restart',
   expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200); // the Web UI answers
   expect((await fetch(`http://127.0.0.1:${simPort}/sim/devices/dev-1`)).status).toBe(200);
 
+  // No published default: this installation's own secrets, generated into DATA_DIR, owner-only.
+  const secretFile = (name: string) => path.join(dataDir, name);
+  for (const name of ['sandbox-notify-secret', 'secrets-key']) expect(fs.statSync(secretFile(name)).mode & 0o777).toBe(0o600);
+  const notifySecret = fs.readFileSync(secretFile('sandbox-notify-secret'), 'utf8').trim();
+  const secretsKey = fs.readFileSync(secretFile('secrets-key'), 'utf8').trim();
+  const body = JSON.stringify({ deviceId: 'dev-1', acquirerRef: 'sbx_unknown', event: 'CAPTURED' });
+  const notify = (secret: string) =>
+    fetch(`http://127.0.0.1:${port}/internal/acquirer/notifications`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxBody(body, secret) },
+      body,
+    });
+  expect((await notify(notifySecret)).status).toBe(202);
+  expect((await notify('sandbox-notify-secret-change-me')).status).toBe(401);
+
   // Write something through the embedded database while it runs.
   const url = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
   let pg = new Client({ connectionString: url });
@@ -98,9 +114,18 @@ it('starts everything, answers, stops cleanly and keeps state across a restart',
   const rows = await pg.query(`SELECT "name" FROM "Merchant" WHERE "externalId" = $1`, [`kept-${port}`]);
   await pg.end();
   expect(rows.rows).toEqual([{ name: 'Kept' }]);
+  // The same secrets after a restart.
+  expect(fs.readFileSync(secretFile('sandbox-notify-secret'), 'utf8').trim()).toBe(notifySecret);
+  expect(fs.readFileSync(secretFile('secrets-key'), 'utf8').trim()).toBe(secretsKey);
   expect(await stop(second.child)).toBe(0);
   expect(processesUsing(dataDir)).toEqual([]);
 }, 180_000);
+
+it('refuses a production start without its own secrets, naming them', async () => {
+  const err = await start({ NODE_ENV: 'production', DATA_DIR: path.join(process.env.TEST_ROOT!, `npm-start-prod-${Date.now()}`) }).catch((e: Error) => e);
+  expect(String(err)).toMatch(/SECRETS_KEY: must be set in production/);
+  expect(String(err)).toMatch(/SANDBOX_NOTIFY_SECRET: must be set in production/);
+});
 
 it('refuses to start on a bad variable, naming it', async () => {
   const err = await start({ PORT: 'eighty' }).catch((e: Error) => e);
