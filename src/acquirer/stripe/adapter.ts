@@ -133,10 +133,10 @@ export class StripeAcquirer implements AcquirerPort {
   }
 
   /** Void = a full refund of the PaymentIntent; the void reference is its idempotency key and metadata. */
-  async submitVoid(_deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus> {
+  async submitVoid(deviceId: string, acquirerRef: string, voidReference: string): Promise<VoidStatus> {
     try {
       const refund = await this.call('refund (void) the payment', () =>
-        this.stripe.refunds.create(voidRefundParams(acquirerRef, voidReference), { idempotencyKey: idempotencyKey.void(voidReference) }),
+        this.stripe.refunds.create(voidRefundParams(acquirerRef, voidReference, deviceId), { idempotencyKey: idempotencyKey.void(voidReference) }),
       );
       return voidStatusOf(refund, voidReference);
     } catch (err) {
@@ -178,10 +178,10 @@ export class StripeAcquirer implements AcquirerPort {
   }
 
   /** One refund, once: the refund reference is its idempotency key and its metadata, to find it again. */
-  async refund(_deviceId: string, acquirerRef: string, request: RefundRequest): Promise<RefundStatus> {
+  async refund(deviceId: string, acquirerRef: string, request: RefundRequest): Promise<RefundStatus> {
     try {
       const refund = await this.call('refund the payment', () =>
-        this.stripe.refunds.create(refundParams(acquirerRef, request.refundReference, request.amount, request.currency), {
+        this.stripe.refunds.create(refundParams(acquirerRef, request.refundReference, request.amount, request.currency, deviceId), {
           idempotencyKey: idempotencyKey.refund(request.refundReference),
         }),
       );

@@ -209,8 +209,12 @@ export function isWithdrawable(pi: Pick<Stripe.PaymentIntent, 'status'>): boolea
 export const withdrawParams: Stripe.PaymentIntentCancelParams = { cancellation_reason: 'abandoned' };
 
 /** Void = a full refund (Stripe has no separate void of a captured card payment). */
-export function voidRefundParams(paymentIntentId: string, voidReference: string): Stripe.RefundCreateParams {
-  return { payment_intent: paymentIntentId, reason: 'requested_by_customer', metadata: { [META.voidReference]: voidReference } };
+export function voidRefundParams(paymentIntentId: string, voidReference: string, deviceId?: string): Stripe.RefundCreateParams {
+  return {
+    payment_intent: paymentIntentId,
+    reason: 'requested_by_customer',
+    metadata: { [META.voidReference]: voidReference, ...(deviceId ? { [META.deviceId]: deviceId } : {}) },
+  };
 }
 
 /** A refund's Stripe status as our three outcomes: succeeded, failed (or canceled), still pending. */
@@ -256,12 +260,13 @@ export function refundStatusOf(
 }
 
 /** Partial refunds: the amount in minor units and a stable reference; the idempotency key comes from the reference. */
-export function refundParams(paymentIntentId: string, refundReference: string, amount: string, currency: string): Stripe.RefundCreateParams {
+/** The reader goes into the refund's metadata too: a refund's balance transaction names no reader, and the reader's close finds it by this. */
+export function refundParams(paymentIntentId: string, refundReference: string, amount: string, currency: string, deviceId?: string): Stripe.RefundCreateParams {
   return {
     payment_intent: paymentIntentId,
     amount: toStripeAmount(amount, currency),
     reason: 'requested_by_customer',
-    metadata: { [META.refundReference]: refundReference },
+    metadata: { [META.refundReference]: refundReference, ...(deviceId ? { [META.deviceId]: deviceId } : {}) },
   };
 }
 

@@ -116,7 +116,9 @@ describe('the Stripe adapter against stripe-mock', () => {
 
   it("a void: a full refund, then read back among the payment's refunds", async () => {
     expect(await stripe.submitVoid(READER, PI, 'VOID-PSP-1-1')).toEqual({ voidReference: 'VOID-PSP-1-1', state: 'CONFIRMED' });
-    expect(posted('/v1/refunds')).toEqual([{ payment_intent: PI, reason: 'requested_by_customer', 'metadata[isp_void_reference]': 'VOID-PSP-1-1' }]);
+    expect(posted('/v1/refunds')).toEqual([
+      { payment_intent: PI, reason: 'requested_by_customer', 'metadata[isp_void_reference]': 'VOID-PSP-1-1', 'metadata[isp_device_id]': READER },
+    ]);
     // Stripe's example refund carries no reference of ours: to the service, this void never arrived.
     await expect(stripe.getVoidStatus(READER, 'VOID-PSP-1-1', PI)).rejects.toMatchObject({ status: 404 });
     // One that carries it is found.
@@ -135,7 +137,7 @@ describe('the Stripe adapter against stripe-mock', () => {
       state: 'SUCCEEDED',
     });
     expect(posted('/v1/refunds')).toEqual([
-      { payment_intent: PI, amount: '250', reason: 'requested_by_customer', 'metadata[isp_refund_reference]': 'REFUND-1' },
+      { payment_intent: PI, amount: '250', reason: 'requested_by_customer', 'metadata[isp_refund_reference]': 'REFUND-1', 'metadata[isp_device_id]': READER },
     ]);
     // Stripe's example refund carries no reference of ours: to the service, it never arrived (404).
     await expect(withLookup.getRefund(READER, 'REFUND-1')).rejects.toMatchObject({ status: 404 });

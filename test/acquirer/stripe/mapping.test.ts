@@ -199,11 +199,19 @@ describe('voids and refunds: every refund status', () => {
   });
 
   it("a refund carries its stable reference, found again among the payment's refunds", () => {
-    expect(refundParams('pi_1', 'REFUND-abc', '2.50', 'EUR')).toEqual({
+    expect(refundParams('pi_1', 'REFUND-abc', '2.50', 'EUR', 'tmr_1')).toEqual({
       payment_intent: 'pi_1',
       amount: 250,
       reason: 'requested_by_customer',
-      metadata: { [META.refundReference]: 'REFUND-abc' },
+      metadata: { [META.refundReference]: 'REFUND-abc', [META.deviceId]: 'tmr_1' },
+    });
+    // The reader in its metadata is what puts the refund's balance transaction in that reader's close.
+    const txn = { ...clone<Stripe.BalanceTransaction>(examples.objects.balance_transaction), type: 'refund', amount: -250, fee: 0, net: -250 };
+    const source = { ...exampleRefund(), metadata: refundParams('pi_1', 'REFUND-abc', '2.50', 'EUR', 'tmr_1').metadata };
+    expect(settlementLinesOf([{ ...txn, source } as Stripe.BalanceTransaction])[0]).toMatchObject({
+      type: 'REFUND',
+      deviceId: 'tmr_1',
+      refundReference: 'REFUND-abc',
     });
     const ours = exampleRefund({ id: 're_ours', metadata: { [META.refundReference]: 'REFUND-abc' } });
     expect(findRefund([exampleRefund(), ours], META.refundReference, 'REFUND-abc')).toBe(ours);
