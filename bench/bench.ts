@@ -13,7 +13,8 @@
  * throughput), --open-seconds (min(S, 20)), --empty-seconds (min(S, 10)), --void-window-minutes
  * (0.1, so lifecycles end within the run and are counted whole), --cpu-prof DIR (V8 CPU profiles
  * of the service's processes, summarised into DIR/summary.md), --hold N (only the memory mode:
- * N payments captured and left open inside their void window, then the service's RSS).
+ * N payments captured and left open inside their void window, then the service's RSS; with
+ * --hold-rows M, M more open payments started from rows as the sweep restarts a workflow).
  * With `--database postgresql` and no DATABASE_URL it runs itself under scripts/with-postgres.sh.
  *
  * `--temporal server` (PostgreSQL implied): the production shape instead of `npm start`'s one
@@ -31,6 +32,7 @@ import { startStack, type RunningStack } from '../support/serviceStack';
 import { openShop, type Shop, type Till } from '../support/shop';
 import { measureEmptyUpdateWithStart } from './emptyLoad';
 import { holdOpenPayments } from './hold';
+import { holdRows } from './holdRows';
 import { monotonicUs, summarise } from './profileSummary';
 import { round, summary } from './stats';
 import { dbCounters, perLifecycle } from './dbWork';
@@ -58,6 +60,7 @@ const pollMs = Number(arg('poll-ms', '100'));
 const openSeconds = Number(arg('open-seconds', String(Math.min(seconds, 20))));
 const emptySeconds = Number(arg('empty-seconds', String(Math.min(seconds, 10))));
 const hold = Number(arg('hold', '0'));
+const holdRowCount = Number(arg('hold-rows', '0'));
 const voidWindowMinutes = arg('void-window-minutes', hold ? '60' : '0.1');
 const cpuProfDir = arg('cpu-prof', '') ? path.resolve(arg('cpu-prof', '')) : '';
 const TASK_QUEUE = 'in-store-payments';
@@ -477,6 +480,7 @@ async function main(): Promise<void> {
           create: (till) => createPayment(stack, shop, till, []),
           pay: (till) => pay(stack, till),
           captured: receiver.captured,
+          ...(holdRowCount ? { more: () => holdRows({ stack, shop, count: holdRowCount, voidWindowMinutes, log: (l) => console.log(l) }) } : {}),
         }),
       };
     } else {

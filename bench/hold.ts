@@ -26,6 +26,8 @@ export async function holdOpenPayments(opts: {
   pay: (till: Till) => Promise<void>;
   /** Resolves true once PAYMENT_CAPTURED of that payment arrived (its bill is then off the terminal in the service too). */
   captured: (pspReference: string, timeoutMs: number) => Promise<boolean>;
+  /** After the lifecycles: this many more open payments started from rows (bench/holdRows.ts). */
+  more?: () => Promise<{ requested: number; started: number; errors: number }>;
 }) {
   const { stack, shop, count } = opts;
   const rssBefore = await rssMiB(stack.metricsUrl);
@@ -62,6 +64,8 @@ export async function holdOpenPayments(opts: {
     }),
   );
   const createSeconds = Math.round((performance.now() - started) / 1000);
+  const rssAfterLifecycles = await rssMiB(stack.metricsUrl);
+  const fromRows = opts.more ? await opts.more() : null;
   await new Promise((r) => setTimeout(r, 10_000)); // let webhooks and projections settle
   const connection = await Connection.connect({ address: stack.temporalAddress });
   let running: number | null = null;
@@ -78,6 +82,9 @@ export async function holdOpenPayments(opts: {
     createSeconds,
     paymentWorkflowsRunning: running,
     serviceRssBeforeMiB: rssBefore,
+    serviceRssAfterLifecyclesMiB: rssAfterLifecycles,
+    startedFromRows: fromRows?.started ?? 0,
+    startedFromRowsErrors: fromRows?.errors ?? 0,
     serviceRssMiB: await rssMiB(stack.metricsUrl),
     curve,
   };

@@ -49,10 +49,20 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   }
   if (body.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
   // The key's own mode only: a test key cannot reach a live store's terminal (and its open bill), nor the other way round.
-  const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode } });
-  if (!store) throw notFound('store');
-  const terminal = await db.terminal.findFirst({ where: { merchantId: principal.merchantId, storeId: store.id, externalId: body.terminalExternalId } });
-  if (!terminal) throw notFound('terminal');
+  // Terminal and its store in one read; only a miss asks which of the two is unknown.
+  const found = await db.terminal.findFirst({
+    where: {
+      merchantId: principal.merchantId,
+      externalId: body.terminalExternalId,
+      store: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode },
+    },
+    include: { store: true },
+  });
+  if (!found) {
+    const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode } });
+    throw notFound(store ? 'terminal' : 'store');
+  }
+  const { store, ...terminal } = found;
   if (!isTerminalReady(terminal)) {
     throw conflict(`terminal ${terminal.externalId} is not ready to take payments: its device link is not configured`);
   }
