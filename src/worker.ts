@@ -9,8 +9,9 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     workflowsPath: require.resolve('../workflows'),
     activities: createActivities(deps),
-    // Payments are many and short; keep plenty in cache so updates hit a warm workflow.
-    maxCachedWorkflows: 2000,
+    // Payments are many and short; keep plenty in cache so updates hit a warm workflow. Each cached
+    // workflow holds its own context in memory (docs/benchmark.md: the hold mode); an evicted one is replayed.
+    maxCachedWorkflows: deps.config.WORKER_MAX_CACHED_WORKFLOWS,
     plugins: deps.plugins ?? [],
   });
 }

@@ -44,6 +44,8 @@ export const configSchema = z
       .optional(),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('in-store-payments'),
+    /** Workflows a worker keeps in memory between their tasks (issue 13: most of the worker's memory with many open payments). */
+    WORKER_MAX_CACHED_WORKFLOWS: positiveInt.default(2000),
     TEMPORAL_CLI_PATH: z.string().min(1).optional(),
     ACQUIRER: z.enum(['sandbox', 'stripe'], { message: "must be 'sandbox' or 'stripe'" }).default('sandbox'),
     /** ACQUIRER=stripe (docs/acquirers.md): the secret (sk_) or restricted (rk_) key live payments use. */
