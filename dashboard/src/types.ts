@@ -1,4 +1,19 @@
-/** The API's shapes the dashboard reads (contracts 2, 7, 8, 9). */
+import type { StoreRecord, TerminalRecord } from '../../src/stores/records';
+import type { AttemptRecord, DeliveryHistoryEntry as ServerDeliveryHistoryEntry, WebhookConfigRecord } from '../../src/webhooks/recordTypes';
+
+/**
+ * The API's shapes the dashboard reads (contracts 2, 7, 8, 9). Stores, terminals and webhooks are
+ * the server's own record types (types-only modules, erased from the bundle); the rest are still
+ * written here.
+ */
+type Mode = 'live' | 'test';
+/** The dashboard API adds each store's and terminal's mode (src/http/routes/dashboardStores.ts). */
+export type Store = StoreRecord & { mode: Mode };
+export type Terminal = TerminalRecord & { mode: Mode };
+/** The signing secret comes only on create and regenerate-key. */
+export type WebhookConfig = WebhookConfigRecord & { secret?: string };
+export type DeliveryHistoryEntry = ServerDeliveryHistoryEntry;
+export type Attempt = AttemptRecord;
 export interface User {
   id: number;
   username: string;
@@ -75,68 +90,6 @@ export interface Refund {
   failureReason: string | null;
   createdBy: string | null;
   createdAt: string;
-}
-
-export interface Store {
-  externalId: string;
-  name: string;
-  addressLine1: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
-  timezone: string;
-  defaultCurrency: string | null;
-  mcc: string | null;
-  metadata: Record<string, unknown>;
-  status: 'ACTIVE' | 'INACTIVE';
-  mode: 'live' | 'test';
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Terminal {
-  externalId: string;
-  storeExternalId: string;
-  label: string;
-  terminalType: string | null;
-  vendor: string | null;
-  model: string | null;
-  serialNumber: string | null;
-  metadata: Record<string, unknown>;
-  status: 'ACTIVE' | 'INACTIVE';
-  ready: boolean;
-  mode: 'live' | 'test';
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface WebhookConfig {
-  id: string;
-  url: string;
-  description: string | null;
-  eventTypes: string[];
-  mode: string;
-  createdAt: string;
-  updatedAt: string;
-  secret?: string;
-}
-
-export interface DeliveryHistoryEntry {
-  eventId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  createdAt: string;
-}
-
-export interface Attempt {
-  configId: string;
-  attemptNumber: number;
-  requestedAt: string;
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  responseBody: string | null;
 }
 
 export interface SettlementTotal {

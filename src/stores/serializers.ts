@@ -1,41 +1,13 @@
 import type { Store, Terminal } from '../generated/prisma/client';
+import type { StoreRecord, TerminalRecord } from './records';
+
+export type { StoreRecord, TerminalRecord };
 
 /**
  * The store and terminal records the API returns: externalId, the submitted fields (unset ones
  * null), status, createdAt and updatedAt; a terminal also its store and `ready`. Internal ids and
  * the operator's device link are never shown.
  */
-export interface StoreRecord {
-  externalId: string;
-  name: string;
-  addressLine1: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
-  timezone: string;
-  defaultCurrency: string | null;
-  mcc: string | null;
-  metadata: Record<string, unknown>;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TerminalRecord {
-  externalId: string;
-  storeExternalId: string;
-  label: string;
-  terminalType: string | null;
-  vendor: string | null;
-  model: string | null;
-  serialNumber: string | null;
-  metadata: Record<string, unknown>;
-  status: string;
-  ready: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export function toStoreRecord(s: Store): StoreRecord {
   return {
     externalId: s.externalId,

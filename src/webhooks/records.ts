@@ -1,17 +1,8 @@
 import { openSecret } from '../secrets/active';
 import type { WebhookAttempt, WebhookConfig } from '../generated/prisma/client';
+import type { AttemptRecord, DeliveryHistoryEntry, WebhookConfigRecord } from './recordTypes';
 
-/** A destination as the API returns it; the secret only where the caller asks for it. */
-export interface WebhookConfigRecord {
-  id: string;
-  url: string;
-  description: string | null;
-  /** Empty means every event type. */
-  eventTypes: string[];
-  mode: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { AttemptRecord, DeliveryHistoryEntry, WebhookConfigRecord };
 
 export function toConfigRecord(c: WebhookConfig): WebhookConfigRecord {
   return {
@@ -28,25 +19,6 @@ export function toConfigRecord(c: WebhookConfig): WebhookConfigRecord {
 /** The create and regenerate-key answers: the record plus the signing secret (contracts 2). */
 export function toConfigRecordWithSecret(c: WebhookConfig): WebhookConfigRecord & { secret: string } {
   return { ...toConfigRecord(c), secret: openSecret(c.secret, 'webhook') };
-}
-
-/** One delivery of the history (contracts 2). */
-export interface DeliveryHistoryEntry {
-  eventId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  createdAt: string;
-}
-
-export interface AttemptRecord {
-  configId: string;
-  attemptNumber: number;
-  requestedAt: string;
-  responseStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  responseBody: string | null;
 }
 
 export function toAttemptRecord(a: WebhookAttempt & { delivery: { configId: string } }): AttemptRecord {
