@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createFixtures, type Fixtures } from './fixtures';
+import { hostileShapes } from './hostile';
 import { startProbe, type Probe } from './probe';
 import { LoopbackReceiver } from '../../support/loopbackReceiver';
 import { ensureSchemathesis } from './schemathesis';
@@ -215,6 +216,9 @@ async function main(): Promise<number> {
       PYTHONDONTWRITEBYTECODE: '1',
     });
     const alive = await fixturesAlive(stack.apiUrl, fixtures);
+    // After schemathesis (its fixtures may be changed by what follows): the shapes an attacker sends.
+    const hostileStarted = Date.now();
+    const hostile = opts.selfTest ? { requests: 0, failures: [] } : await hostileShapes({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, fixtures, log });
     const stats = fs.existsSync(statsFile) ? (JSON.parse(fs.readFileSync(statsFile, 'utf8')) as Record<string, unknown>) : {};
     log('summary');
     log(`  schemathesis exit code: ${code} (${code === 0 ? 'no failure' : 'failures above'})`);
@@ -230,14 +234,19 @@ async function main(): Promise<number> {
       if (unused.length) log(`  baseline entries that matched nothing this run (fixed? then delete them): ${unused.join('; ')}`);
     }
     log(`  webhook deliveries received: ${deliveries}`);
+    log(
+      `  hostile shapes: ${hostile.requests} requests in ${Math.round((Date.now() - hostileStarted) / 1000)} s, ${hostile.failures.length} failed (5xx or no answer)`,
+    );
+    for (const failure of hostile.failures.slice(0, 50)) log(`    - ${failure}`);
     log(`  fixtures still usable at the end: ${alive.join(', ')}`);
     if (opts.selfTest) {
       const caught = Number(stats.confirmedWrites ?? 0) > 0 && code !== 0;
       log(caught ? '  self-test passed: the check caught the write of a failed sign-in' : '  SELF-TEST FAILED: the write of a failed sign-in went unnoticed');
       return caught ? 0 : 1;
     }
-    log(code === 0 ? '  result: PASSED' : '  result: FAILED (see the failures above)');
-    return code === 0 ? 0 : 1;
+    const passed = code === 0 && hostile.failures.length === 0;
+    log(passed ? '  result: PASSED' : '  result: FAILED (see the failures above)');
+    return passed ? 0 : 1;
   } catch (err) {
     log(`failed: ${err instanceof Error ? err.message : String(err)}`);
     if (stack && fs.existsSync(stack.logFile)) {
