@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ManagedChild } from '../../src/process/child';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../support/stack';
 import { eventually, openShop, sleep } from '../payments/helpers';
 import { capturedPayment, closeBatch, userOf } from './helpers';
 
@@ -35,6 +35,7 @@ async function startWorker(): Promise<ManagedChild> {
     TEMPORAL_TASK_QUEUE: queue,
     SANDBOX_URL: stack.sandboxUrl,
     DATA_DIR: dataDir,
+    SECRETS_KEY: TEST_SECRETS_KEY, // the key the run's shared database is sealed under
     LOG_LEVEL: 'warn',
     OTEL_ENABLED: 'false',
     SETTLEMENT_AUTO_CLOSE: 'false',
