@@ -5,8 +5,8 @@
  * run must show, so that a history recorded down another path fails the replay test:
  * - `status`: the status the run completed with (its result);
  * - `patches`: the patch markers (patched()) its history carries, i.e. the versioned branches it took;
- * - `signals`, `updates`: the messages it took (by name), at least once each;
- * - `activities`: the (server-side retried) activities it scheduled, at least once each: what the
+ * - `signals`, `updates`: the messages it took (by name), each at least as often as it is named;
+ * - `activities`: the (server-side retried) activities it scheduled, likewise: what the
  *   workflow itself did later (a capture completed, a hold released, a refund re-submitted).
  * recordPostSaleHistories.test.ts writes them
  * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/postSale/recordPostSaleHistories.test.ts).
@@ -32,6 +32,8 @@ export const POST_SALE_PATHS = {
   'two-step-captured-partial': { status: 'CAPTURED', patches: [SILENT, WINDOW], updates: ['capture'] },
   // two-step: cancel on AUTHORIZED releases the hold
   'two-step-released-by-cancel': { status: 'CANCELLED', patches: [SILENT, WINDOW], updates: ['cancel'] },
+  // two-step: the first cancel finds the acquirer unreachable (200 AUTHORIZED); the second releases the hold
+  'two-step-release-unanswered-then-released': { status: 'CANCELLED', patches: [SILENT, WINDOW], updates: ['cancel', 'cancel'] },
   // two-step: nobody completes it; the window's timer fires and the workflow releases it (AUTHORIZATION_EXPIRED)
   'two-step-authorization-expired': { status: 'CANCELLED', patches: [SILENT, WINDOW], activities: ['releaseAuthorization'] },
   // two-step: the capture finds the acquirer unreachable (200 AUTHORIZED); the window passes; the workflow completes it later
@@ -47,7 +49,7 @@ export const POST_SALE_PATHS = {
     status: 'PARTIALLY_REFUNDED',
     patches: [SILENT, ROW_ACTIVITY],
     updates: ['refund'],
-    signals: ['acquirerNotified'],
+    signals: ['acquirerNotified', 'acquirerNotified'], // the customer paid; the refund decided
     activities: ['recordRefund'],
   },
   // the same with no notification reaching the service: the workflow's own follow-ups (re-submissions) decide it
