@@ -3,8 +3,9 @@ import { type TestStack, startTestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from './helpers';
 
 /**
- * Two-step payments (contracts 6) on the real stack: completion (all or part), release by cancel,
- * expiry of an authorisation nobody completes, a capture the acquirer cannot confirm at once, and a
+ * Two-step payments (contracts 6) on the real stack: completion (all or part), release by cancel
+ * (also one the acquirer does not answer at first), expiry of an authorisation nobody completes, a
+ * capture the acquirer cannot confirm at once (and what is refused while it is kept), and a
  * one-step terminal whose device authorises.
  */
 let stack: TestStack;
@@ -113,3 +114,32 @@ it('a one-step capture has capturedAmount equal to amount', async () => {
   });
   expect(read.body).toMatchObject({ capturedAmount: 9.99, refundedAmount: 0, settledAt: null, mode: 'live', origin: 'PLATFORM' });
 });
+
+it('cancel of an AUTHORIZED payment the acquirer does not answer: 200 still AUTHORIZED; a cancel later releases it', async () => {
+  const shop = await openShop(stack, { twoStep: true, device: { twoStep: true } });
+  const id = await authorized(shop);
+  await sim(stack).configure(shop.deviceId, { reachable: false });
+  const unanswered = await paymentAction(stack, shop, id, 'cancel');
+  expect(unanswered.status).toBe(200);
+  expect(unanswered.body.status).toBe('AUTHORIZED');
+  await sim(stack).configure(shop.deviceId, { reachable: true });
+  expect((await sim(stack).device(shop.deviceId)).body.lastBill.status).toBe('AUTHORIZED');
+  const res = await paymentAction(stack, shop, id, 'cancel');
+  expect(res.body).toMatchObject({ status: 'CANCELLED', previousStatus: 'AUTHORIZED' });
+  expect((await history(stack, id)).map((h) => h.actionReference).at(-1)).toMatch(/^RELEASE-/);
+});
+
+it('while a kept capture is being completed, a cancel and a second capture are 409 and release nothing', async () => {
+  const shop = await openShop(stack, { twoStep: true, device: { twoStep: true } });
+  const id = await authorized(shop);
+  await sim(stack).configure(shop.deviceId, { reachable: false });
+  expect((await capture(shop, id)).body.status).toBe('AUTHORIZED');
+  const cancel = await paymentAction(stack, shop, id, 'cancel');
+  expect(cancel.status).toBe(409);
+  expect(cancel.body.message).toContain('capture');
+  expect((await capture(shop, id, { amount: 1 })).status).toBe(409);
+  await sim(stack).configure(shop.deviceId, { reachable: true });
+  const p = await statusBecomes(stack, id, 'CAPTURED', 90_000);
+  expect(p.capturedAmount!.toFixed()).toBe('40');
+  expect((await sim(stack).device(shop.deviceId)).body.lastBill.status).toBe('CAPTURED');
+}, 120_000);
