@@ -11,9 +11,9 @@ export interface Answer<T = any> {
 export async function request<T = any>(
   method: string,
   url: string,
-  opts: { key?: string; token?: string; body?: unknown; timeoutMs?: number } = {},
+  opts: { key?: string; token?: string; body?: unknown; timeoutMs?: number; headers?: Record<string, string> } = {},
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers['X-API-Key'] = opts.key;
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';

@@ -36,6 +36,7 @@ interface PaymentRecord {
   reference: string | null;
   createdAt: string;
   capturedAt: string | null;
+  capturedAmount: number | null;
 }
 
 interface SandboxBill {
@@ -51,6 +52,7 @@ export interface PaymentView {
   reference: string | null;
   acknowledged: boolean;
   status: string | null;
+  capturedAmount: number | null;
   inList: boolean;
   history: HistoryEntry[]; // oldest first
   createdAt: string | null;
@@ -154,6 +156,7 @@ export async function readPayments(
             reference: record?.reference ?? t?.reference ?? null,
             acknowledged: !!t,
             status: record?.status ?? null,
+            capturedAmount: record?.capturedAmount ?? null,
             inList: listedIds.has(id),
             history,
             createdAt,

@@ -7,6 +7,8 @@ export interface ReceivedEvent {
   eventType: string;
   pspReference: string | null;
   status: string | null;
+  /** `data.refund.id` of a refund event, else null. */
+  refundId: string | null;
   /** First arrival (ms since epoch). */
   firstAt: number;
   /** How many times it arrived (duplicates are allowed: a lost 2xx is retried). */
@@ -36,7 +38,7 @@ export class ChaosReceiver extends LoopbackReceiver {
   }
 
   private record(raw: Buffer): void {
-    let body: { eventId?: string; eventType?: string; data?: { pspReference?: string; status?: string } };
+    let body: { eventId?: string; eventType?: string; data?: { pspReference?: string; status?: string; refund?: { id?: string } } };
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
@@ -56,6 +58,7 @@ export class ChaosReceiver extends LoopbackReceiver {
       eventType: String(body.eventType ?? ''),
       pspReference: body.data?.pspReference ?? null,
       status: body.data?.status ?? null,
+      refundId: body.data?.refund?.id ?? null,
       firstAt: Date.now(),
       deliveries: 1,
     });

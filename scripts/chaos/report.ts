@@ -1,6 +1,8 @@
 import type { Findings } from './analysis';
 import type { LoadStats } from './cashiers';
 import type { FaultRecord } from './faults';
+import type { RefundFindings } from './refundAnalysis';
+import type { RefundLoadStats } from './refunders';
 
 /** The chaos run's report: the targets of issue 6 as a table, and the same figures as JSON. */
 export interface Target {
@@ -9,6 +11,23 @@ export interface Target {
   target: string;
   ok: boolean;
 }
+
+/** The refund phase (docs/operations-chaos.md, "The refund phase"). */
+export interface RefundPhase {
+  faults: FaultRecord[];
+  load: RefundLoadStats;
+  findings: RefundFindings;
+  durationMs: number;
+}
+
+/** Lines of the worker's log that report a nondeterminism error, with the workflow ids they name. */
+export interface NondeterminismSeen {
+  lines: number;
+  workflowIds: string[];
+  first: string | null;
+}
+
+type FaultRow = Omit<FaultRecord, 'startedAt' | 'endedAt'> & { startedAt: string; durationMs: number };
 
 export interface ChaosReport {
   database: string;
@@ -19,7 +38,7 @@ export interface ChaosReport {
   cashiers: number;
   settings: Record<string, string>;
   boundSeconds: number;
-  faults: (Omit<FaultRecord, 'startedAt' | 'endedAt'> & { startedAt: string; durationMs: number })[];
+  faults: FaultRow[];
   load: LoadStats;
   payments: {
     created: number;
@@ -31,9 +50,30 @@ export interface ChaosReport {
   longestTimeToFinalMs: number | null;
   longestTimeToFinalRawMs: number | null;
   eventsUndelivered: number;
+  refunds: (Omit<RefundPhase, 'faults' | 'findings'> & { faults: FaultRow[]; findings: RefundFindings }) | null;
+  nondeterminism: NondeterminismSeen;
   targets: Target[];
   ok: boolean;
   details: Record<string, unknown>;
+}
+
+const faultRows = (faults: FaultRecord[]): FaultRow[] =>
+  faults.map(({ startedAt, endedAt, ...rest }) => ({ ...rest, startedAt: new Date(startedAt).toISOString(), durationMs: endedAt - startedAt }));
+
+function refundTargets(r: RefundFindings): Target[] {
+  const zero = (name: string, list: unknown[]): Target => ({ name, value: list.length, target: '0', ok: list.length === 0 });
+  return [
+    zero('refunds not decided (PENDING)', r.undecided),
+    zero('refunds paid at the acquirer not as the service says', r.acquirerMismatch),
+    zero('refunded amounts or statuses wrong', r.sumsWrong),
+    zero('refunds decided other than once (history)', r.historyWrong),
+    zero('refund answers (201/200) without their refund', r.answersBroken),
+    zero('refunds made for a request answered 4xx', r.rowsOfRefusedRequests),
+    zero('refund requests that made two refunds', r.requestsWithTwoRows),
+    zero('refunds no request of the run made', r.rowsWithoutRequest),
+    zero('refund events undelivered', r.eventsUndelivered),
+    zero('refund events wrong or under two ids', r.eventsWrong),
+  ];
 }
 
 const LIMIT = 20;
@@ -49,6 +89,8 @@ export function buildReport(args: {
   faults: FaultRecord[];
   load: LoadStats;
   findings: Findings;
+  refunds: RefundPhase | null;
+  nondeterminism: NondeterminismSeen;
 }): ChaosReport {
   const f = args.findings;
   const targets: Target[] = [
@@ -67,7 +109,9 @@ export function buildReport(args: {
     { name: 'event ids wrong or shared between payments', value: f.eventConflicts.length, target: '0', ok: f.eventConflicts.length === 0 },
     { name: 'status events with two event ids', value: f.eventsMintedTwice.length, target: '0', ok: f.eventsMintedTwice.length === 0 },
     { name: 'deliveries with a bad signature', value: f.badSignatures, target: '0', ok: f.badSignatures === 0 },
+    ...(args.refunds ? refundTargets(args.refunds.findings) : []),
   ];
+  const rf = args.refunds?.findings;
   return {
     database: args.database,
     temporal: args.temporal,
@@ -77,7 +121,7 @@ export function buildReport(args: {
     cashiers: args.cashiers,
     settings: args.settings,
     boundSeconds: round(args.boundMs / 1000),
-    faults: args.faults.map(({ startedAt, endedAt, ...rest }) => ({ ...rest, startedAt: new Date(startedAt).toISOString(), durationMs: endedAt - startedAt })),
+    faults: faultRows(args.faults),
     load: args.load,
     payments: { created: f.created, acknowledgedByStatus: f.acknowledgedByStatus, finalByStatus: f.finalByStatus },
     paymentsLost: f.lost.length,
@@ -85,6 +129,18 @@ export function buildReport(args: {
     longestTimeToFinalMs: f.longest?.netTimeToFinalMs ?? null,
     longestTimeToFinalRawMs: f.longestRaw?.timeToFinalMs ?? null,
     eventsUndelivered: f.undelivered.length,
+    refunds: args.refunds
+      ? {
+          load: args.refunds.load,
+          durationMs: args.refunds.durationMs,
+          faults: faultRows(args.refunds.faults),
+          // Examples only: up to LIMIT of each list.
+          findings: Object.fromEntries(
+            Object.entries(args.refunds.findings).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v]),
+          ) as unknown as RefundFindings,
+        }
+      : null,
+    nondeterminism: args.nondeterminism,
     targets,
     ok: targets.every((t) => t.ok),
     details: {
@@ -101,6 +157,15 @@ export function buildReport(args: {
       eventsMintedTwice: f.eventsMintedTwice.slice(0, LIMIT),
       eventsReceived: f.eventsReceived,
       deliveries: f.deliveries,
+      ...(rf
+        ? {
+            refundCounts: Object.fromEntries(
+              Object.entries(rf)
+                .filter(([, v]) => Array.isArray(v))
+                .map(([k, v]) => [k, (v as unknown[]).length]),
+            ),
+          }
+        : {}),
     },
   };
 }
@@ -121,40 +186,80 @@ function table(rows: string[][]): string {
     .join('\n');
 }
 
+function faultTable(faults: FaultRow[]): string {
+  return table([
+    ['fault', 'start', 'took (s)', 'window (s)', 'result'],
+    ...faults.map((f) => [
+      f.kind,
+      f.startedAt.slice(11, 19),
+      String(round(f.durationMs / 1000)),
+      f.blocking ? String(round((f.durationMs + f.recoveryMs) / 1000)) : '-',
+      f.skipped ?? f.detail ?? '',
+    ]),
+  ]);
+}
+
+const byStatus = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort()
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+
+const secs = (ms: number | null): string => (ms === null ? '-' : String(round(ms / 1000)));
+
 export function formatReport(r: ChaosReport): string {
   const lines: string[] = [];
   lines.push(
     `chaos report: ${r.database} database, Temporal ${r.temporal === 'server' ? 'server' : 'dev server'}, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`,
   );
   lines.push('');
-  lines.push(
-    table([
-      ['fault', 'start', 'took (s)', 'window (s)', 'result'],
-      ...r.faults.map((f) => [
-        f.kind,
-        f.startedAt.slice(11, 19),
-        String(round(f.durationMs / 1000)),
-        f.blocking ? String(round((f.durationMs + f.recoveryMs) / 1000)) : '-',
-        f.skipped ?? f.detail ?? '',
-      ]),
-    ]),
-  );
+  lines.push(faultTable(r.faults));
   lines.push('');
-  const byStatus = (m: Record<string, number>) =>
-    Object.entries(m)
-      .sort()
-      .map(([k, v]) => `${k} ${v}`)
-      .join(', ');
   lines.push(`payments created (201): ${r.payments.created} (at creation: ${byStatus(r.payments.acknowledgedByStatus)})`);
   lines.push(`final statuses: ${byStatus(r.payments.finalByStatus)}`);
   lines.push(`create requests: ${r.load.createRequests} (answers: ${byStatus(r.load.createAnswers)}; given up: ${r.load.createsGivenUp})`);
   lines.push(`longest time to a final state including fault windows: ${r.longestTimeToFinalRawMs === null ? '-' : round(r.longestTimeToFinalRawMs / 1000)} s`);
   lines.push(`events received: ${r.details.eventsReceived} distinct, ${r.details.deliveries} deliveries`);
+  if (r.refunds) {
+    const { load, findings: rf } = r.refunds;
+    lines.push('');
+    lines.push(`refund phase: ${round(r.refunds.durationMs / 1000)} s`);
+    lines.push('');
+    lines.push(faultTable(r.refunds.faults));
+    lines.push('');
+    lines.push(
+      `refunded payments: ${load.payments} (${load.freshPayments} captured in this phase, ${load.payments - load.freshPayments} earlier); scripts: ${byStatus(load.scripts)}`,
+    );
+    lines.push(
+      `refund requests: ${load.requests} (${load.withKey} with an Idempotency-Key, ${load.impatient} first aborted by the client); attempts: ${byStatus(load.attempts)}; last answers: ${byStatus(load.finalAnswers)}`,
+    );
+    lines.push(`refunds: ${rf.rows} (${byStatus(rf.rowsByStatus)}); request to SUCCEEDED: median ${secs(rf.decisionMs.median)} s, longest ${secs(rf.decisionMs.max)} s`);
+    lines.push(
+      `refunds whose request got no answer or a 5xx (the client was not told; allowed): ${Object.values(rf.rowsUnacknowledgedByAnswer).reduce((a, b) => a + b, 0)}${Object.keys(rf.rowsUnacknowledgedByAnswer).length ? ` (last answer: ${byStatus(rf.rowsUnacknowledgedByAnswer)})` : ''}`,
+    );
+    lines.push(`refunds whose request was answered 503 at least once (known symptom, not a failure): ${rf.rowsAnswered503}`);
+  }
+  lines.push(
+    `nondeterminism errors in the worker's log: ${r.nondeterminism.lines}${r.nondeterminism.workflowIds.length ? ` (workflows ${r.nondeterminism.workflowIds.join(', ')})` : ''}`,
+  );
   lines.push('');
   lines.push(
     table([['target', 'value', 'target', ''], ...r.targets.map((t) => [t.name, t.value === null ? '-' : String(t.value), t.target, t.ok ? 'ok' : 'MISSED'])]),
   );
   lines.push('');
+  if (r.refunds) {
+    // A refund miss is printed with examples here: CI keeps no JSON report.
+    const lists: [string, unknown][] = Object.entries(r.refunds.findings).filter(
+      ([k, v]) => Array.isArray(v) && v.length > 0 && k !== 'rowsUnacknowledged',
+    );
+    for (const [name, list] of lists) {
+      lines.push(`refund problem ${name}:`);
+      for (const p of (list as Record<string, string>[]).slice(0, 5))
+        lines.push(`  payment ${p.paymentId}${p.refundId ? ` refund ${p.refundId}` : ''}${p.tag ? ` request ${p.tag}` : ''}: ${p.why}`);
+    }
+    if (lists.length) lines.push('');
+  }
+  if (r.nondeterminism.first) lines.push(`first nondeterminism line: ${r.nondeterminism.first}`, '');
   lines.push(r.ok ? 'every target met' : 'TARGETS MISSED: see the details in the JSON report (--out)');
   return lines.join('\n');
 }

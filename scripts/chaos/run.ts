@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server] [--cashiers N] [--keep] [--verbose]`
+ * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server] [--cashiers N] [--no-refunds | --refunds-only] [--keep] [--verbose]`
  *
  * The fault suite of issue 6. Starts its own stack as separate processes (Temporal: the dev server,
  * or with `--temporal server` the Temporal server on PostgreSQL of `npm run temporal-server`;
@@ -7,23 +7,31 @@
  * payments in a loop, while it injects one fault after another: kill -9 of the worker, of the API,
  * of the whole stack, of Temporal, the acquirer unreachable, the receiver down, PostgreSQL restarted. Then it
  * waits for everything to settle and reports payments lost, double captures, the longest time to
- * a final state and events undelivered against their targets. Exit code 0 when every target is
+ * a final state and events undelivered against their targets. Then the refund phase: a FINANCE user
+ * refunds captured payments (partial, concurrent, slow to decide, retried with the same
+ * Idempotency-Key) while the worker and the API are killed and the acquirer is unreachable, and the
+ * run checks every refund was decided once, at the acquirer as in the service, and as the client
+ * was told. Exit code 0 when every target is
  * met, 1 when one is missed, 2 when the run itself failed. docs/operations-chaos.md explains it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
 import { Cashiers } from './cashiers';
 import { type FaultRecord, type FaultStep, runFaults } from './faults';
 import { sleep } from '../../support/http';
 import { findPostgresBin } from './postgres';
 import { ChaosReceiver } from './receiver';
-import { buildReport, formatReport } from './report';
-import { openShop } from '../../support/shop';
+import { judgeRefunds, readRefunded, waitRefundEvents, waitRefundsDecided } from './refundAnalysis';
+import { RefundLoad } from './refunders';
+import { buildReport, formatReport, type NondeterminismSeen, type RefundPhase } from './report';
+import { openShop, type Shop } from '../../support/shop';
 import { ChaosStack, type DatabaseKind, type TemporalKind } from './stack';
 import { ensureTemporalServerBuilt } from '../temporal-server/build';
 import { installCleanup, killAllGroups } from '../../support/serviceProcess';
+import { paymentWorkflowId } from '../../workflows/payment/messages';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,6 +58,8 @@ if (temporal === 'server' && database !== 'postgresql') {
   process.exit(2);
 }
 const cashierCount = Number(arg('cashiers') ?? (short ? 4 : 8));
+const refundsOnly = flag('refunds-only');
+const withRefunds = !flag('no-refunds');
 const timeoutMinutes = Number(arg('terminal-timeout-minutes') ?? 0.2);
 
 /** Settings of the API and worker processes: short windows so that a run takes minutes. */
@@ -69,6 +79,8 @@ const SETTINGS: Record<string, string> = {
   // The run measures the service under faults, not its rate limiter.
   RATE_LIMIT_PER_SECOND: '10000',
   RATE_LIMIT_BURST: '10000',
+  // Refunds the sandbox decides after 5 s or 20 s are answered PENDING, and followed after the answer.
+  REFUND_CONFIRM_TIMEOUT_SECONDS: '3',
 };
 const boundMs = Math.round(timeoutMinutes * 60_000 + Number(SETTINGS.EXPIRY_GRACE_SECONDS) * 1000 + Number(SETTINGS.SWEEP_INTERVAL_SECONDS) * 1000);
 
@@ -105,6 +117,40 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
       ],
     };
 
+/** The refund phase's faults: the worker and the API killed, the acquirer unreachable (full: the whole stack too). */
+const REFUND_PLAN: { freshPerTill: number; refunders: number; tailMs: number; settleMs: number; healAfterMs: number; steps: FaultStep[] } = short
+  ? {
+      freshPerTill: 3,
+      refunders: 4,
+      tailMs: 5_000,
+      settleMs: 180_000,
+      healAfterMs: 25_000,
+      steps: [
+        { kind: 'kill-worker', delayMs: s(3, 6), durationMs: s(0, 1) },
+        { kind: 'kill-api', delayMs: s(2, 4), durationMs: s(0, 1) },
+        { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(8) },
+        { kind: 'kill-worker', delayMs: s(1, 3), durationMs: s(0, 1) },
+        { kind: 'kill-api', delayMs: s(1, 3), durationMs: s(0, 1) },
+      ],
+    }
+  : {
+      freshPerTill: 5,
+      refunders: 6,
+      tailMs: 10_000,
+      settleMs: 300_000,
+      healAfterMs: 45_000,
+      steps: [
+        { kind: 'kill-worker', delayMs: s(3, 8), durationMs: s(0, 3) },
+        { kind: 'kill-api', delayMs: s(3, 8), durationMs: s(0, 3) },
+        { kind: 'kill-worker', delayMs: s(3, 8), durationMs: s(0, 3) },
+        { kind: 'acquirer-unreachable', delayMs: s(2, 5), durationMs: s(30) },
+        { kind: 'kill-api', delayMs: s(2, 6), durationMs: s(0, 3) },
+        { kind: 'kill-stack', delayMs: s(3, 8), durationMs: s(1, 3) },
+        { kind: 'kill-worker', delayMs: s(2, 6), durationMs: s(0, 3) },
+        { kind: 'kill-api', delayMs: s(2, 6), durationMs: s(0, 3) },
+      ],
+    };
+
 const startedAt = Date.now();
 const say = (line: string): void => {
   process.stdout.write(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
@@ -113,7 +159,14 @@ const say = (line: string): void => {
 async function main(): Promise<number> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-chaos-'));
   const logFile = fs.createWriteStream(path.join(root, 'chaos.log'));
+  const nondeterminism: NondeterminismSeen = { lines: 0, workflowIds: [], first: null };
   const childLog = (source: string, line: string): void => {
+    // The worker says it (with the run id), the Temporal server names the workflow (wf-id=...).
+    if (/nondetermin/i.test(line)) {
+      if (source === 'worker') nondeterminism.lines += 1;
+      nondeterminism.first ??= stripVTControlCharacters(line).slice(0, 600);
+      for (const id of line.match(/payment-[0-9a-f-]{36}/g) ?? []) if (!nondeterminism.workflowIds.includes(id)) nondeterminism.workflowIds.push(id);
+    }
     logFile.write(`${new Date().toISOString()} [${source}] ${line}\n`);
     if (verbose) process.stdout.write(`  [${source}] ${line}\n`);
   };
@@ -145,19 +198,22 @@ async function main(): Promise<number> {
       waitFinalMs: boundMs + 10_000,
       log: (l) => childLog('cashier', l),
     });
-    const load = cashiers.run();
-    await sleep(PLAN.warmupMs);
     let faults: FaultRecord[] = [];
-    try {
-      faults = await runFaults({ stack, receiver, shop, log: say }, PLAN.steps, () => false);
-    } finally {
-      loadEndsAt = Date.now() + PLAN.tailMs;
+    if (refundsOnly) {
+      say('--refunds-only: no payment phase');
+    } else {
+      const load = cashiers.run();
+      await sleep(PLAN.warmupMs);
+      try {
+        faults = await runFaults({ stack, receiver, shop, log: say }, PLAN.steps, () => false);
+      } finally {
+        loadEndsAt = Date.now() + PLAN.tailMs;
+      }
+      say(`faults done; load continues ${PLAN.tailMs / 1000} s`);
+      await load;
+      say(`load done: ${cashiers.payments.size} payments acknowledged; waiting for every payment to be final`);
+      await waitSettled(stack.apiUrl, shop, cashiers.payments, Date.now() + boundMs + 60_000, say);
     }
-    say(`faults done; load continues ${PLAN.tailMs / 1000} s`);
-    await load;
-    say(`load done: ${cashiers.payments.size} payments acknowledged; waiting for every payment to be final`);
-
-    await waitSettled(stack.apiUrl, shop, cashiers.payments, Date.now() + boundMs + 60_000, say);
     const timing = {
       expiryGraceSeconds: Number(SETTINGS.EXPIRY_GRACE_SECONDS),
       sweepIntervalSeconds: Number(SETTINGS.SWEEP_INTERVAL_SECONDS),
@@ -166,6 +222,10 @@ async function main(): Promise<number> {
     const views = await readPayments(stack.apiUrl, shop, cashiers.payments, faults, timing);
     await waitEvents(views, receiver, Date.now() + 60_000, say);
     const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);
+    // After the payments are judged: refunds change their statuses and raise events of their own.
+    const refunds = withRefunds
+      ? await refundPhase(stack, shop, receiver, views.filter((v) => v.status === 'CAPTURED' && v.capturedAmount !== null), childLog, nondeterminism)
+      : null;
     const report = buildReport({
       database,
       temporal,
@@ -177,6 +237,8 @@ async function main(): Promise<number> {
       faults,
       load: cashiers.stats,
       findings,
+      refunds,
+      nondeterminism,
     });
     process.stdout.write(`\n${formatReport(report)}\n`);
     if (out) {
@@ -198,6 +260,55 @@ async function main(): Promise<number> {
     if (ok && !keep) fs.rmSync(root, { recursive: true, force: true });
     else say(`run folder kept: ${root} (chaos.log has every process's output)`);
   }
+}
+
+/**
+ * The refund phase: captured payments (those of the payment phase, whose runs have mostly ended,
+ * and fresh ones, whose runs are in the void window) refunded by a signed-in FINANCE user while the
+ * worker and the API are killed and the acquirer is unreachable; then every refund is judged.
+ */
+async function refundPhase(
+  stack: ChaosStack,
+  shop: Shop,
+  receiver: ChaosReceiver,
+  captured: { id: string; capturedAmount: number | null }[],
+  childLog: (source: string, line: string) => void,
+  nondeterminism: NondeterminismSeen,
+): Promise<RefundPhase> {
+  const phaseStart = Date.now();
+  let endsAt = Date.now() + 30 * 60_000;
+  const refunds = new RefundLoad({
+    apiUrl: stack.apiUrl,
+    sandboxUrl: stack.sandboxUrl,
+    databaseUrl: stack.databaseUrl,
+    shop,
+    refunders: REFUND_PLAN.refunders,
+    loadEndsAt: () => endsAt,
+    log: (l) => childLog('refunder', l),
+  });
+  await refunds.signIn();
+  await refunds.configureDevices();
+  refunds.addCaptured(captured.map((p) => ({ id: p.id, capturedAmount: p.capturedAmount! })));
+  await refunds.captureFresh(REFUND_PLAN.freshPerTill);
+  say(`refund phase: ${refunds.targets.length} captured payments (${captured.length} from the payment phase), ${REFUND_PLAN.refunders} refunders`);
+  const load = refunds.run();
+  const heal = sleep(REFUND_PLAN.healAfterMs).then(() => refunds.healFailingDevices());
+  let faults: FaultRecord[] = [];
+  try {
+    faults = await runFaults({ stack, receiver, shop, log: say }, REFUND_PLAN.steps, () => false);
+  } finally {
+    endsAt = Date.now() + REFUND_PLAN.tailMs;
+  }
+  say(`refund faults done; refunds continue ${REFUND_PLAN.tailMs / 1000} s`);
+  await Promise.all([load, heal]);
+  say(`refund load done: ${refunds.stats.requests} requests; waiting for every refund to be decided`);
+  await waitRefundsDecided(stack.apiUrl, shop, refunds.targets, Date.now() + REFUND_PLAN.settleMs, say);
+  const views = await readRefunded(stack.apiUrl, shop, refunds.targets);
+  await waitRefundEvents(views, receiver, Date.now() + 60_000, say);
+  const findings = judgeRefunds(views, refunds.requests, stack.dataDir, receiver);
+  for (const p of findings.undecided)
+    if (nondeterminism.workflowIds.includes(paymentWorkflowId(p.paymentId))) p.why += `; workflow ${paymentWorkflowId(p.paymentId)} fails its workflow task (nondeterminism)`;
+  return { faults, load: refunds.stats, findings, durationMs: Date.now() - phaseStart };
 }
 
 installCleanup();
