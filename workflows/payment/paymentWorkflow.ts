@@ -45,6 +45,7 @@ import {
 import { type HistorySource, isRefundable, isSettleable, REASONS } from './statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, refundableAmount, transition } from './transition';
 import { eventTypeForEntry } from '../../src/webhooks/eventTypes';
+import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 
 /**
  * One payment, from the bill on the device to the end of its void window (docs/architecture.md):
@@ -58,12 +59,12 @@ import { eventTypeForEntry } from '../../src/webhooks/eventTypes';
 // Quick calls, run as local activities (no extra workflow tasks): bounded, a failure means "no answer".
 const ACQUIRER_REJECTED = 'AcquirerRejected';
 // Bounded by attempts: a local activity's schedule-to-close is not a reliable bound while it retries.
-const quick = proxyLocalActivities<Activities>({
+const quickCalls = proxyLocalActivities<Activities>({
   startToCloseTimeout: '6s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '1s', maximumAttempts: 2, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
 });
 // Projection and webhook event: must happen, retried until they do.
-const effects = proxyLocalActivities<Activities>({
+const effectCalls = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
@@ -98,6 +99,8 @@ const REFUND_ROW_ACTIVITY_PATCH = 'refund-row-activity';
  * history sequences already taken. Handlers wait for it.
  */
 const FRESH_ROW_PATCH = 'later-run-reads-row';
+/** Versions running local activities one at a time (oneAtATime.ts): runs before it ran them side by side. */
+const ONE_LOCAL_ACTIVITY_PATCH = 'one-local-activity-at-a-time';
 // The PENDING row of a new refund: must be written, retried until it is.
 const rowWrites = proxyActivities<Activities>({
   startToCloseTimeout: '10s',
@@ -132,6 +135,10 @@ const isNoAnswer = (err: unknown): boolean => activityCause(err) !== undefined &
 export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<PaymentOutcome> {
   const { paymentId, pspReference, deviceId, timing } = input;
   const persistent = persistentCalls(timing.acquirerRetryMaxMs);
+  // Replay must meet the results of local activities in the order the first run met them.
+  const serialize: Serialize | null = patched(ONE_LOCAL_ACTIVITY_PATCH) ? oneAtATime() : null;
+  const quick = serialize ? serialized(quickCalls, serialize) : quickCalls;
+  const effects = serialize ? serialized(effectCalls, serialize) : effectCalls;
   let state: PaymentState = initialState({
     status: input.status,
     sequence: input.historySequence,
@@ -710,10 +717,11 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     if (terminalDeadlineMs - Date.now() > 1000) {
       try {
         // One quick attempt (a local activity holds the workflow task; it must not linger when the acquirer is silent).
-        sent = await proxyLocalActivities<Activities>({
+        const once = proxyLocalActivities<Activities>({
           startToCloseTimeout: '6s',
           retry: { maximumAttempts: 1, nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
-        }).sendBill(request);
+        });
+        sent = await (serialize ? serialized(once, serialize) : once).sendBill(request);
       } catch (err) {
         if (!isNoAnswer(err) && !isRejected(err)) throw err;
         if (isRejected(err)) return apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
