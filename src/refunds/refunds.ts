@@ -86,9 +86,24 @@ export async function createRefund(
   };
   // A run started from the row (the last one ended) also takes the refunds still PENDING there.
   const pendingRows = await pendingRefundsOf(db, payment.id);
+  // The row (written by the workflow under the id chosen here) proves the refund was made: an
+  // answer lost on its way back (the run ended as it answered, or the call failed after the
+  // workflow took it) is answered with the refund, never with a refusal or a 503.
+  const made = () => db.refund.findUnique({ where: { id: request.refundId } });
   // A run that was just ending answers "closed": the next attempt starts a new run from the row.
   for (let attempt = 1; ; attempt++) {
-    const answer = await askWorkflow(deps, payment, user, 'refund', [request], pendingRows);
+    let answer;
+    try {
+      answer = await askWorkflow(deps, payment, user, 'refund', [request], pendingRows);
+    } catch (err) {
+      const row = await made();
+      if (row) return { refund: row, replayed: false };
+      throw err;
+    }
+    if (answer.kind !== 'outcome') {
+      const row = await made();
+      if (row) return { refund: row, replayed: false };
+    }
     if (answer.kind === 'closed') {
       if (attempt >= 3) throw conflict(notRefundable(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })));
       continue;

@@ -4,6 +4,7 @@ import { type TestStack } from '../support/stack';
 import { openShop, type Shop } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
 import { startScaleStack, type ScaleStack } from './scaleStack';
+import { replayPaymentRuns } from './replayRuns';
 
 /**
  * Contracts 7: concurrent refunds never add up to more than capturedAmount, across any number of
@@ -58,13 +59,7 @@ async function refund(apiUrl: string, paymentId: string, amount: number | undefi
   }
 }
 
-// Quarantined (docs/refunds.md "Known defect"): in about half the runs one payment workflow hits a
-// nondeterminism error on replay on the other worker ("Timer machine does not handle this event:
-// UpsertWorkflowSearchAttributes") and one refund request waits until the test's timeout. The
-// amounts never exceeded capturedAmount in any run; the hang is the defect still open (issue 10).
-// Run it with RUN_QUARANTINED=1.
-const quarantined = process.env.RUN_QUARANTINED === '1' ? it : it.skip;
-quarantined(
+it(
   `${REQUESTS} refunds at once through two API processes never exceed capturedAmount`,
   async () => {
     const created = await call(stack.apiUrls[0], 'POST', '/api/in-store/payments', {
@@ -168,6 +163,12 @@ quarantined(
       expect(atAcquirer.body).toMatchObject({ refundReference: `REFUND-${r.id}`, state: 'SUCCEEDED' });
       expect(new Decimal(atAcquirer.body.amount).toFixed()).toBe(r.amount.toFixed());
     }
+    // Every run of the payment replays: concurrent refund handlers issue their commands in the
+    // same order on a worker that replays the history as on the worker that first ran it.
+    const replay = await replayPaymentRuns(id);
+    expect(replay.failures).toEqual([]);
+    expect(replay.runs).toBeGreaterThan(0);
+
     const retried = answers.filter((a) => a.retried > 0).length;
     console.log(
       `concurrent refunds: ${accepted.length} accepted (${acceptedSum.toFixed()} of ${CAPTURED}), ${refused.length} refused with 409, ${retried} sent again after a 503`,
