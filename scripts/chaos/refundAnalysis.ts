@@ -75,7 +75,8 @@ async function readOne(apiUrl: string, shop: Shop, id: string): Promise<Refunded
     request<RefundRow[]>('GET', `${apiUrl}/api/transactions/${id}/refunds`, { key: shop.key }),
     request<{ actionReference: string }[]>('GET', `${apiUrl}/api/transactions/by-payment/${id}`, { key: shop.key }),
   ]);
-  if (rec.status !== 200 || refunds.status !== 200 || hist.status !== 200) throw new Error(`read of payment ${id}: ${rec.status}/${refunds.status}/${hist.status}`);
+  if (rec.status !== 200 || refunds.status !== 200 || hist.status !== 200)
+    throw new Error(`read of payment ${id}: ${rec.status}/${refunds.status}/${hist.status}`);
   return {
     id,
     status: rec.body.status,
@@ -145,12 +146,7 @@ interface SandboxRefundRecord {
   state: string;
 }
 
-export function judgeRefunds(
-  views: RefundedPayment[],
-  requests: RefundRequestRecord[],
-  dataDir: string,
-  receiver: ChaosReceiver,
-): RefundFindings {
+export function judgeRefunds(views: RefundedPayment[], requests: RefundRequestRecord[], dataDir: string, receiver: ChaosReceiver): RefundFindings {
   const state = readStateFiles(path.join(dataDir, 'sandbox'));
   const bills = Object.values(state?.bills ?? {});
   const sandboxRefunds = Object.values(state?.refunds ?? {}) as SandboxRefundRecord[];
@@ -190,10 +186,18 @@ export function judgeRefunds(
       // The acquirer's side, by the stable reference: it keeps one refund per reference.
       const paid = sandboxByRef.get(refundReferenceOf(r.id));
       if (r.status === 'PENDING')
-        f.undecided.push({ paymentId: v.id, refundId: r.id, why: `PENDING since ${r.createdAt} (${r.amount}); at the acquirer ${paid ? `${paid.state} (${paid.amount})` : 'unknown'}` });
+        f.undecided.push({
+          paymentId: v.id,
+          refundId: r.id,
+          why: `PENDING since ${r.createdAt} (${r.amount}); at the acquirer ${paid ? `${paid.state} (${paid.amount})` : 'unknown'}`,
+        });
       if (r.status === 'SUCCEEDED') decisions.push(Date.parse(r.updatedAt) - Date.parse(r.createdAt));
       if (r.status === 'SUCCEEDED' && (paid?.state !== 'SUCCEEDED' || !new Decimal(paid.amount).eq(r.amount)))
-        f.acquirerMismatch.push({ paymentId: v.id, refundId: r.id, why: `SUCCEEDED (${r.amount}) in the service, at the acquirer ${paid ? `${paid.state} (${paid.amount})` : 'unknown'}` });
+        f.acquirerMismatch.push({
+          paymentId: v.id,
+          refundId: r.id,
+          why: `SUCCEEDED (${r.amount}) in the service, at the acquirer ${paid ? `${paid.state} (${paid.amount})` : 'unknown'}`,
+        });
       if (r.status === 'FAILED' && paid?.state === 'SUCCEEDED')
         f.acquirerMismatch.push({ paymentId: v.id, refundId: r.id, why: `FAILED in the service, paid at the acquirer (${paid.amount})` });
       // Decided once: one REFUND- history entry per succeeded refund, none for a failed one.
@@ -213,7 +217,8 @@ export function judgeRefunds(
     if (!succeeded.eq(refunded)) f.sumsWrong.push({ paymentId: v.id, why: `refundedAmount ${refunded} but the succeeded refunds add up to ${succeeded}` });
     if (committed.gt(captured)) f.sumsWrong.push({ paymentId: v.id, why: `refunds not FAILED add up to ${committed}, more than the captured ${captured}` });
     const expected = refunded.isZero() ? ['CAPTURED', 'SETTLED'] : refunded.lt(captured) ? ['PARTIALLY_REFUNDED'] : ['REFUNDED'];
-    if (!expected.includes(v.status ?? '')) f.sumsWrong.push({ paymentId: v.id, why: `status ${v.status} with refundedAmount ${refunded} of ${captured} captured` });
+    if (!expected.includes(v.status ?? ''))
+      f.sumsWrong.push({ paymentId: v.id, why: `status ${v.status} with refundedAmount ${refunded} of ${captured} captured` });
   }
 
   // The acquirer's totals per bill, and refunds it holds that the service does not know.
@@ -223,15 +228,21 @@ export function judgeRefunds(
     if (!bill) continue;
     if (sr.state === 'SUCCEEDED') paidPerBill.set(bill.acquirerRef, (paidPerBill.get(bill.acquirerRef) ?? new Decimal(0)).plus(sr.amount));
     const id = sr.refundReference.replace(/^REFUND-/, '');
-    if (!rowById.has(id)) f.acquirerMismatch.push({ paymentId: bill.paymentId, why: `the acquirer holds ${sr.refundReference} (${sr.state}, ${sr.amount}), the service has no such refund` });
+    if (!rowById.has(id))
+      f.acquirerMismatch.push({
+        paymentId: bill.paymentId,
+        why: `the acquirer holds ${sr.refundReference} (${sr.state}, ${sr.amount}), the service has no such refund`,
+      });
   }
   for (const v of views) {
     const bill = bills.find((b) => b.paymentId === v.id && b.state === 'CAPTURED');
     // A payment with an undecided refund is reported as such (with the acquirer's word on it) above.
     if (!bill || v.refunds.some((r) => r.status === 'PENDING')) continue;
     const paid = paidPerBill.get(bill.acquirerRef) ?? new Decimal(0);
-    if (!paid.eq(v.refundedAmount ?? 0)) f.acquirerMismatch.push({ paymentId: v.id, why: `the acquirer paid back ${paid} in all, the payment says refundedAmount ${v.refundedAmount}` });
-    if (!new Decimal(bill.refundedAmount ?? 0).eq(paid)) f.acquirerMismatch.push({ paymentId: v.id, why: `the bill's refundedAmount ${bill.refundedAmount} is not its succeeded refunds ${paid}` });
+    if (!paid.eq(v.refundedAmount ?? 0))
+      f.acquirerMismatch.push({ paymentId: v.id, why: `the acquirer paid back ${paid} in all, the payment says refundedAmount ${v.refundedAmount}` });
+    if (!new Decimal(bill.refundedAmount ?? 0).eq(paid))
+      f.acquirerMismatch.push({ paymentId: v.id, why: `the bill's refundedAmount ${bill.refundedAmount} is not its succeeded refunds ${paid}` });
   }
 
   // Each request against the rows it made.
@@ -241,7 +252,12 @@ export function judgeRefunds(
       for (const r of rows) f.rowsWithoutRequest.push({ paymentId: r.paymentId, refundId: r.id, why: `reason '${tag}' names no request of the run` });
       continue;
     }
-    if (rows.length > 1) f.requestsWithTwoRows.push({ paymentId: req.paymentId, tag, why: `${rows.length} refunds (${rows.map((r) => r.id).join(', ')}) for answers ${req.answers.join(',')}` });
+    if (rows.length > 1)
+      f.requestsWithTwoRows.push({
+        paymentId: req.paymentId,
+        tag,
+        why: `${rows.length} refunds (${rows.map((r) => r.id).join(', ')}) for answers ${req.answers.join(',')}`,
+      });
     if (req.answers.includes(503)) f.rowsAnswered503 += rows.length;
     const acknowledged = req.finalAnswer === 200 || req.finalAnswer === 201;
     for (const r of rows) {
@@ -250,7 +266,12 @@ export function judgeRefunds(
         f.rowsUnacknowledged.push({ paymentId: r.paymentId, refundId: r.id, tag, why: `answers ${req.answers.join(',')}; the refund is ${r.status}` });
         f.rowsUnacknowledgedByAnswer[req.finalAnswer] = (f.rowsUnacknowledgedByAnswer[req.finalAnswer] ?? 0) + 1;
       } else {
-        f.rowsOfRefusedRequests.push({ paymentId: r.paymentId, refundId: r.id, tag, why: `answered ${req.answers.join(',')}, yet the refund exists (${r.status}, ${r.amount})` });
+        f.rowsOfRefusedRequests.push({
+          paymentId: r.paymentId,
+          refundId: r.id,
+          tag,
+          why: `answered ${req.answers.join(',')}, yet the refund exists (${r.status}, ${r.amount})`,
+        });
       }
     }
   }
@@ -261,8 +282,10 @@ export function judgeRefunds(
       f.answersBroken.push({ paymentId: req.paymentId, tag: req.tag, refundId: req.refundId, why: `answered ${req.finalAnswer}, no such refund` });
       continue;
     }
-    if (row.reason !== req.tag) f.answersBroken.push({ paymentId: req.paymentId, tag: req.tag, refundId: row.id, why: `answered with the refund of request '${row.reason}'` });
-    if (req.amount !== null && !new Decimal(row.amount).eq(req.amount)) f.answersBroken.push({ paymentId: req.paymentId, tag: req.tag, refundId: row.id, why: `asked ${req.amount}, the refund is ${row.amount}` });
+    if (row.reason !== req.tag)
+      f.answersBroken.push({ paymentId: req.paymentId, tag: req.tag, refundId: row.id, why: `answered with the refund of request '${row.reason}'` });
+    if (req.amount !== null && !new Decimal(row.amount).eq(req.amount))
+      f.answersBroken.push({ paymentId: req.paymentId, tag: req.tag, refundId: row.id, why: `asked ${req.amount}, the refund is ${row.amount}` });
     if ((req.answeredStatus === 'SUCCEEDED' || req.answeredStatus === 'FAILED') && row.status !== req.answeredStatus)
       f.answersBroken.push({ paymentId: req.paymentId, tag: req.tag, refundId: row.id, why: `answered ${req.answeredStatus}, the refund ended ${row.status}` });
   }
@@ -273,14 +296,23 @@ export function judgeRefunds(
     if (!e.refundId) continue;
     const row = rowById.get(e.refundId);
     if (!row) continue; // a refund of a payment this phase did not refund
-    if (e.eventType !== refundEventType(row.status)) f.eventsWrong.push({ paymentId: row.paymentId, refundId: row.id, why: `${e.eventType} for a refund that is ${row.status}` });
+    if (e.eventType !== refundEventType(row.status))
+      f.eventsWrong.push({ paymentId: row.paymentId, refundId: row.id, why: `${e.eventType} for a refund that is ${row.status}` });
     const key = `${e.refundId}:${e.eventType}`;
     idsOf.set(key, [...(idsOf.get(key) ?? []), e.eventId]);
   }
   for (const [key, ids] of idsOf)
-    if (ids.length > 1) f.eventsWrong.push({ paymentId: rowById.get(key.split(':')[0]!)!.paymentId, refundId: key.split(':')[0], why: `${key.split(':')[1]} under ${ids.length} event ids` });
+    if (ids.length > 1)
+      f.eventsWrong.push({
+        paymentId: rowById.get(key.split(':')[0]!)!.paymentId,
+        refundId: key.split(':')[0],
+        why: `${key.split(':')[1]} under ${ids.length} event ids`,
+      });
 
   decisions.sort((a, b) => a - b);
-  f.decisionMs = { median: decisions.length ? decisions[Math.floor(decisions.length / 2)]! : null, max: decisions.length ? decisions[decisions.length - 1]! : null };
+  f.decisionMs = {
+    median: decisions.length ? decisions[Math.floor(decisions.length / 2)]! : null,
+    max: decisions.length ? decisions[decisions.length - 1]! : null,
+  };
   return f;
 }

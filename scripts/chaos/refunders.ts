@@ -160,7 +160,8 @@ export class RefundLoad {
     for (let attempt = 0; attempt < 20 && !id; attempt++) {
       const res = await request('POST', `${apiUrl}/api/in-store/payments`, { key: shop.key, body, timeoutMs: 30_000 });
       if (res.status === 201 && res.body.status === 'AWAITING_TERMINAL') id = res.body.id;
-      else if (res.status === 201) await sleep(1000); // the device still holds a bill: look up, try again
+      else if (res.status === 201)
+        await sleep(1000); // the device still holds a bill: look up, try again
       else if (res.status !== 0 && res.status < 500 && res.status !== 429) throw new Error(`payment ${reference}: ${res.status} ${JSON.stringify(res.body)}`);
       else await sleep(500);
     }

@@ -233,7 +233,9 @@ export function formatReport(r: ChaosReport): string {
     lines.push(
       `refund requests: ${load.requests} (${load.withKey} with an Idempotency-Key, ${load.impatient} first aborted by the client); attempts: ${byStatus(load.attempts)}; last answers: ${byStatus(load.finalAnswers)}`,
     );
-    lines.push(`refunds: ${rf.rows} (${byStatus(rf.rowsByStatus)}); request to SUCCEEDED: median ${secs(rf.decisionMs.median)} s, longest ${secs(rf.decisionMs.max)} s`);
+    lines.push(
+      `refunds: ${rf.rows} (${byStatus(rf.rowsByStatus)}); request to SUCCEEDED: median ${secs(rf.decisionMs.median)} s, longest ${secs(rf.decisionMs.max)} s`,
+    );
     lines.push(
       `refunds whose request got no answer or a 5xx (the client was not told; allowed): ${Object.values(rf.rowsUnacknowledgedByAnswer).reduce((a, b) => a + b, 0)}${Object.keys(rf.rowsUnacknowledgedByAnswer).length ? ` (last answer: ${byStatus(rf.rowsUnacknowledgedByAnswer)})` : ''}`,
     );
@@ -249,9 +251,7 @@ export function formatReport(r: ChaosReport): string {
   lines.push('');
   if (r.refunds) {
     // A refund miss is printed with examples here: CI keeps no JSON report.
-    const lists: [string, unknown][] = Object.entries(r.refunds.findings).filter(
-      ([k, v]) => Array.isArray(v) && v.length > 0 && k !== 'rowsUnacknowledged',
-    );
+    const lists: [string, unknown][] = Object.entries(r.refunds.findings).filter(([k, v]) => Array.isArray(v) && v.length > 0 && k !== 'rowsUnacknowledged');
     for (const [name, list] of lists) {
       lines.push(`refund problem ${name}:`);
       for (const p of (list as Record<string, string>[]).slice(0, 5))

@@ -224,7 +224,14 @@ async function main(): Promise<number> {
     const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);
     // After the payments are judged: refunds change their statuses and raise events of their own.
     const refunds = withRefunds
-      ? await refundPhase(stack, shop, receiver, views.filter((v) => v.status === 'CAPTURED' && v.capturedAmount !== null), childLog, nondeterminism)
+      ? await refundPhase(
+          stack,
+          shop,
+          receiver,
+          views.filter((v) => v.status === 'CAPTURED' && v.capturedAmount !== null),
+          childLog,
+          nondeterminism,
+        )
       : null;
     const report = buildReport({
       database,
@@ -307,7 +314,8 @@ async function refundPhase(
   await waitRefundEvents(views, receiver, Date.now() + 60_000, say);
   const findings = judgeRefunds(views, refunds.requests, stack.dataDir, receiver);
   for (const p of findings.undecided)
-    if (nondeterminism.workflowIds.includes(paymentWorkflowId(p.paymentId))) p.why += `; workflow ${paymentWorkflowId(p.paymentId)} fails its workflow task (nondeterminism)`;
+    if (nondeterminism.workflowIds.includes(paymentWorkflowId(p.paymentId)))
+      p.why += `; workflow ${paymentWorkflowId(p.paymentId)} fails its workflow task (nondeterminism)`;
   return { faults, load: refunds.stats, findings, durationMs: Date.now() - phaseStart };
 }
 
