@@ -16,6 +16,8 @@ import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflo
  * started from the row and settles the payment from the acquirer's answer: the outcome the
  * customer reached, EXPIRED when nothing was decided, FAILED when no bill ever reached the device.
  * A row still open after its workflow completed (a lost write) gets one more run from the row.
+ * Two-step: an AUTHORIZED payment past its authorisation window is swept the same way, so a hold
+ * whose run was lost is still released (AUTHORIZATION_EXPIRED) and its reference freed.
  */
 export interface SweepDeps {
   config: Config;
@@ -38,6 +40,9 @@ export const SWEEP_BATCH = 500;
 const SWEEP_CONCURRENCY = 10;
 
 type OverduePayment = Payment & { merchant: { externalId: string } };
+
+/** Statuses whose payment the sweep settles: on the device, or held (two-step) and not yet completed. */
+const SWEPT_STATUSES = [...ON_DEVICE_STATUSES, 'AUTHORIZED' as const];
 
 /** Nudges the payment's running workflow, or starts one from the row when none runs. */
 async function settleOne(deps: SweepDeps, payment: OverduePayment): Promise<'nudged' | 'restarted' | 'failed'> {
@@ -82,7 +87,7 @@ function startFromRow(deps: SweepDeps, payment: OverduePayment, reuse?: 'ALLOW_D
 async function reconcileCompleted(deps: SweepDeps, payment: OverduePayment): Promise<'restarted' | 'failed'> {
   const log = { paymentId: payment.id, status: payment.status };
   try {
-    const row = await deps.db.payment.findFirst({ where: { id: payment.id, status: { in: [...ON_DEVICE_STATUSES] } } });
+    const row = await deps.db.payment.findFirst({ where: { id: payment.id, status: { in: SWEPT_STATUSES } } });
     if (!row) return 'restarted'; // the completed run's projection landed after the sweep read the row
     deps.logger.error(log, 'payment row open after its workflow completed: starting a run to settle it from the acquirer');
     await startFromRow(deps, { ...row, merchant: payment.merchant }, 'ALLOW_DUPLICATE');
@@ -97,8 +102,10 @@ export async function sweepOverduePayments(deps: SweepDeps, opts: { now?: Date; 
   const now = opts.now ?? new Date();
   const overdue = await deps.db.payment.findMany({
     where: {
-      status: { in: [...ON_DEVICE_STATUSES] },
-      expiresAt: { lte: now },
+      OR: [
+        { status: { in: [...ON_DEVICE_STATUSES] }, expiresAt: { lte: now } },
+        { status: 'AUTHORIZED', authorizedAt: { lte: new Date(now.getTime() - deps.config.AUTHORIZATION_WINDOW_MINUTES * 60_000) } },
+      ],
       ...(opts.paymentIds ? { id: { in: opts.paymentIds } } : {}),
     },
     include: { merchant: { select: { externalId: true } } },

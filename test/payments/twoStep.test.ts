@@ -1,6 +1,8 @@
+import { createLogger } from '../../src/logger';
+import { sweepOverduePayments } from '../../src/payments/sweep';
 import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
-import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from './helpers';
+import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
  * Two-step payments (contracts 6) on the real stack: completion (all or part), release by cancel
@@ -78,6 +80,22 @@ it('an authorisation nobody completes is released by the service when the window
   // the reference is free again: a new bill with it is a new payment
   const again = await createPayment(stack, shop, { reference: p.reference });
   expect(again.body.id).not.toBe(id);
+});
+
+it('an authorisation whose run was lost is released by the sweep once its window has passed: CANCELLED, AUTHORIZATION_EXPIRED, source SWEEP', async () => {
+  const shop = await openShop(stack, { twoStep: true, device: { twoStep: true } });
+  const id = await authorized(shop);
+  await workflowHandle(stack, id).terminate('test: the workflow is gone');
+  const sweep = () => sweepOverduePayments({ config: stack.config, db: stack.db, temporal: stack.client, logger: createLogger('silent') }, { paymentIds: [id] });
+  // within its window it is left alone
+  await stack.db.payment.update({ where: { id }, data: { authorizedAt: new Date() } });
+  expect(await sweep()).toMatchObject({ considered: 0 });
+  await stack.db.payment.update({ where: { id }, data: { authorizedAt: new Date(Date.now() - 3_600_000) } });
+  expect(await sweep()).toMatchObject({ considered: 1, restarted: 1 });
+  const p = await statusBecomes(stack, id, 'CANCELLED', 30_000);
+  expect(p).toMatchObject({ reason: 'AUTHORIZATION_EXPIRED', previousStatus: 'AUTHORIZED' });
+  expect((await sim(stack).device(shop.deviceId)).body.lastBill.status).toBe('RELEASED');
+  expect((await history(stack, id)).at(-1)).toMatchObject({ status: 'CANCELLED', source: 'SWEEP' });
 });
 
 it('a capture the acquirer cannot confirm is kept (200 AUTHORIZED) and completed later, even after the window', async () => {
