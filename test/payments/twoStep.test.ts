@@ -86,7 +86,8 @@ it('an authorisation whose run was lost is released by the sweep once its window
   const shop = await openShop(stack, { twoStep: true, device: { twoStep: true } });
   const id = await authorized(shop);
   await workflowHandle(stack, id).terminate('test: the workflow is gone');
-  const sweep = () => sweepOverduePayments({ config: stack.config, db: stack.db, temporal: stack.client, logger: createLogger('silent') }, { paymentIds: [id] });
+  const sweep = () =>
+    sweepOverduePayments({ config: stack.config, db: stack.db, temporal: stack.client, logger: createLogger('silent') }, { paymentIds: [id] });
   // within its window it is left alone
   await stack.db.payment.update({ where: { id }, data: { authorizedAt: new Date() } });
   expect(await sweep()).toMatchObject({ considered: 0 });

@@ -207,7 +207,7 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
   });
 
   if (from === 'AUTHORIZED') {
-    // Completion of the two-step flow is not part of this service; follow what the acquirer reports.
+    // Two-step: the capture, the release and the expiry of the window (or the device itself) decide; the acquirer reports which.
     switch (bill.state) {
       case 'CAPTURED':
         // Completed: the void window runs from this capture, not from the authorisation.
