@@ -7,6 +7,7 @@ import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, type Shop, sim, statusBecomes, workflowHandle } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
+import { orphanRefund } from './orphanRefund';
 
 /**
  * Recovery of a refund left PENDING with no run deciding it (docs/refunds.md, "Recovery"): the run
@@ -117,21 +118,8 @@ it('PENDING rows the running run does not follow (a lost task) are handed to it:
   const t = await till();
   const id = await captured(t, 10);
   const payment = await stack.db.payment.findUniqueOrThrow({ where: { id } });
-  // Rows as a task that never completed would leave them: written, never accepted by the run.
-  const orphan = (amount: string, refundId = crypto.randomUUID()) =>
-    stack.db.refund.create({
-      data: {
-        id: refundId,
-        merchantId: payment.merchantId,
-        paymentId: id,
-        mode: payment.mode,
-        refundReference: refundReferenceOf(refundId),
-        amount,
-        currency: 'EUR',
-        status: 'PENDING',
-        createdBy: 'lost-task',
-      },
-    });
+  // rows as a workflow task that never completed leaves them: written, never taken by the run
+  const orphan = (amount: string) => orphanRefund(stack.db, payment, amount);
   const fits = await orphan('6');
   const tooMuch = await orphan('5'); // with the first, more than was captured
   expect((await workflowHandle(stack, id).describe()).status.name).toBe('RUNNING');

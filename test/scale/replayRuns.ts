@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
 import { paymentWorkflowId } from '../../workflows/payment/messages';
+import { replayAll } from '../replay/replayAll';
 
 /** Replays every run of a payment's workflow from the test's Temporal: what a restarted worker would do. */
 export async function replayPaymentRuns(paymentId: string): Promise<{ runs: number; failures: string[] }> {
@@ -11,10 +11,7 @@ export async function replayPaymentRuns(paymentId: string): Promise<{ runs: numb
     for await (const run of client.workflow.list({ query: `WorkflowId = "${paymentWorkflowId(paymentId)}"` })) {
       histories.push({ workflowId: `${run.workflowId}/${run.runId}`, history: await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory() });
     }
-    const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../workflows'), replayName: 'scale-replay' }, histories)) {
-      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
-    }
+    const { failures } = await replayAll('scale-replay', histories);
     return { runs: histories.length, failures };
   } finally {
     await connection.close();

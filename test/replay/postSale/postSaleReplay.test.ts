@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
 import { historyFromFile } from '../historyFile';
 import { expectedOf, POST_SALE_PATH_NAMES } from './paths';
+import { replayAll } from '../replayAll';
 
 /**
  * Replays the committed histories of the payment workflow's paths after the sale (two-step
@@ -65,12 +65,7 @@ describe('payment workflow replay after the sale', () => {
 
   it('replays every committed history without a determinism error', async () => {
     const histories = POST_SALE_PATH_NAMES.map((name) => ({ workflowId: name, history: history(name) }));
-    const failures: string[] = [];
-    let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowsPath: require.resolve('../../../workflows'), replayName: 'post-sale-replay' }, histories)) {
-      replayed += 1;
-      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
-    }
+    const { replayed, failures } = await replayAll('post-sale-replay', histories);
     expect(failures).toEqual([]);
     expect(replayed).toBe(POST_SALE_PATH_NAMES.length);
   }, 180_000);

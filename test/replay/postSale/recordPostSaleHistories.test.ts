@@ -1,16 +1,16 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { createLogger } from '../../../src/logger';
 import { resumePendingRefunds } from '../../../src/refunds/recovery';
-import { paymentWorkflowId, refundReferenceOf } from '../../../workflows/payment/messages';
+import { paymentWorkflowId } from '../../../workflows/payment/messages';
 import { call } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from '../../payments/helpers';
 import { userOf } from '../../settlement/helpers';
 import { historyToFile } from '../historyFile';
 import { POST_SALE_PATH_NAMES, type PostSalePathName } from './paths';
+import { orphanRefund } from '../../refunds/orphanRefund';
 
 /**
  * Records the payment workflow's paths after the sale (paths.ts) into histories/*.json, on the
@@ -244,20 +244,7 @@ record('recording payment workflow histories after the sale', () => {
       const id = await paid(t, 10, 'CAPTURED');
       const payment = await stack.db.payment.findUniqueOrThrow({ where: { id } });
       // rows as a workflow task that never completed leaves them: written, never taken by the run
-      const orphan = (amount: string, refundId = crypto.randomUUID()) =>
-        stack.db.refund.create({
-          data: {
-            id: refundId,
-            merchantId: payment.merchantId,
-            paymentId: id,
-            mode: payment.mode,
-            refundReference: refundReferenceOf(refundId),
-            amount,
-            currency: 'EUR',
-            status: 'PENDING',
-            createdBy: 'lost-task',
-          },
-        });
+      const orphan = (amount: string) => orphanRefund(stack.db, payment, amount);
       const fits = await orphan('6');
       const tooMuch = await orphan('5');
       expect((await handleOf(stack, id).describe()).status.name).toBe('RUNNING');

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Worker } from '@temporalio/worker';
 import { historyFromFile } from '../historyFile';
 import { SETTLEMENT_REPLAY_PATHS } from './paths';
+import { replayAll } from '../replayAll';
 
 /**
  * Replays the committed histories of the settle path (the close, the daily close's cycle, the
@@ -22,15 +22,7 @@ describe('settlement workflow replay', () => {
       workflowId: name,
       history: historyFromFile(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8')),
     }));
-    const failures: string[] = [];
-    let replayed = 0;
-    for await (const result of Worker.runReplayHistories(
-      { workflowsPath: require.resolve('../../../workflows'), replayName: 'settlement-replay' },
-      histories,
-    )) {
-      replayed += 1;
-      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
-    }
+    const { replayed, failures } = await replayAll('settlement-replay', histories);
     expect(failures).toEqual([]);
     expect(replayed).toBe(SETTLEMENT_REPLAY_PATHS.length);
   }, 120_000);
