@@ -31,10 +31,9 @@ function read(pid: number): ProcInfo | null {
 
 function role(cmdline: string): string {
   if (/temporal.*start-dev/.test(cmdline)) return 'temporal dev server';
-  if (/src\/main\.ts/.test(cmdline) && !/tsx\/dist\/cli/.test(cmdline)) return 'service (API, worker, sandbox)';
+  if (/src\/main\.ts/.test(cmdline)) return 'service (API, worker, sandbox)';
   if (/pglite|embedded/i.test(cmdline)) return 'embedded database';
   if (/postgres/.test(cmdline)) return 'postgresql';
-  if (/tsx\/dist\/cli/.test(cmdline)) return 'tsx launcher';
   return cmdline.split(' ')[0]!.split('/').pop() ?? 'other';
 }
 

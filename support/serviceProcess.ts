@@ -3,18 +3,18 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { collectLines, waitForLine } from '../src/process/lines';
+import { tsxNodeArgs } from '../src/process/tsx';
 
 /**
  * A part of the stack as a separate process in a process group of its own (`detached`), so that
- * kill -9 reaches all of it: `node tsx/cli.mjs src/main.ts` is two Node processes (tsx runs the
- * program in a child), and killing only the first would leave the service running.
+ * kill -9 reaches all of it: the service and whatever it starts itself (the Temporal CLI, the
+ * embedded database). TypeScript runs with tsx's loader in the process itself (tsxNodeArgs).
  *
  * Hygiene: every group started here is remembered and killed with SIGKILL when this process
  * exits, whatever the reason (installCleanup), and every Node child preloads orphanGuard.cjs, which
  * kills its group if this process dies without running any handler (kill -9 of the runner).
  */
 export const REPO = path.resolve(__dirname, '..');
-export const TSX_CLI = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 export const ORPHAN_GUARD = path.join(__dirname, 'orphanGuard.cjs');
 
 const liveGroups = new Set<number>();
@@ -165,7 +165,7 @@ export function mainProcess(name: string, env: NodeJS.ProcessEnv, onLine?: (line
   return new ServiceProcess({
     name,
     command: process.execPath,
-    args: [TSX_CLI, path.join(REPO, 'src/main.ts')],
+    args: tsxNodeArgs(path.join(REPO, 'src/main.ts')),
     env: withGuard(env),
     ready: /^ready /,
     onLine,

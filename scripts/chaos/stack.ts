@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { migrate } from '../../src/db/migrate';
 import { freePort } from '../../src/process/freePort';
+import { tsxNodeArgs } from '../../src/process/tsx';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
 import { temporalDevServerArgs } from '../../src/temporal/devServer';
 import { freeServerPort, INTERNAL_PORTS, type InternalPort } from '../temporal-server/server';
 import { PostgresCluster } from './postgres';
-import { mainProcess, REPO, ServiceProcess, TSX_CLI, waitPortFree, withGuard } from '../../support/serviceProcess';
+import { mainProcess, REPO, ServiceProcess, waitPortFree, withGuard } from '../../support/serviceProcess';
 
 /**
  * The stack under test, every part a separate process group on fixed loopback ports (so a
@@ -104,7 +105,7 @@ export class ChaosStack {
       this.temporal = new ServiceProcess({
         name: 'temporal',
         command: process.execPath,
-        args: [TSX_CLI, path.join(REPO, 'scripts/temporal-server/main.ts')],
+        args: tsxNodeArgs(path.join(REPO, 'scripts/temporal-server/main.ts')),
         env: withGuard({
           ...process.env,
           TEMPORAL_SERVER_DATABASE_URL: this.databaseUrl,
@@ -143,7 +144,7 @@ export class ChaosStack {
     this.embeddedDb = new ServiceProcess({
       name: 'embedded database',
       command: process.execPath,
-      args: [TSX_CLI, path.join(REPO, 'src/db/embeddedServer.ts')],
+      args: tsxNodeArgs(path.join(REPO, 'src/db/embeddedServer.ts')),
       env: withGuard({ ...process.env, DATA_DIR: this.dataDir, HOST: '127.0.0.1', EMBEDDED_DB_PORT: String(this.ports.db) }),
       ready: /^listening (\S+)/,
       readyTimeoutMs: 60_000,

@@ -92,18 +92,12 @@ export async function createRefund(
   const made = () => db.refund.findUnique({ where: { id: request.refundId } });
   // A run that was just ending answers "closed": the next attempt starts a new run from the row.
   for (let attempt = 1; ; attempt++) {
-    let answer;
-    try {
-      answer = await askWorkflow(deps, payment, user, 'refund', [request], pendingRows);
-    } catch (err) {
-      const row = await made();
-      if (row) return { refund: row, replayed: false };
-      throw err;
-    }
+    const answer = await askWorkflow(deps, payment, user, 'refund', [request], pendingRows).catch((err: unknown) => ({ kind: 'failed' as const, err }));
     if (answer.kind !== 'outcome') {
       const row = await made();
       if (row) return { refund: row, replayed: false };
     }
+    if (answer.kind === 'failed') throw answer.err;
     if (answer.kind === 'closed') {
       if (attempt >= 3) throw conflict(notRefundable(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })));
       continue;

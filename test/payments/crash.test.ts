@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ManagedChild } from '../../src/process/child';
+import { tsxNodeArgs } from '../../src/process/tsx';
 import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, sim, sleep } from './helpers';
 
@@ -12,13 +12,6 @@ import { createPayment, eventually, history, openShop, paymentAction, sim, sleep
  * (SERVICES=worker) on the same task queue, database and Temporal, as in a split deployment.
  */
 const REPO = path.resolve(__dirname, '../..');
-// tsx's loader in this very node process (the tsx CLI would run the worker in a grandchild that kill -9 misses).
-const TSX_ARGS = [
-  '--require',
-  path.join(REPO, 'node_modules/tsx/dist/preflight.cjs'),
-  '--import',
-  pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href,
-];
 const queue = `crash-${crypto.randomBytes(4).toString('hex')}`;
 let stack: TestStack;
 let worker: ManagedChild | undefined;
@@ -27,7 +20,7 @@ const killed: ManagedChild[] = [];
 async function startWorker(): Promise<ManagedChild> {
   const dataDir = path.join(process.env.TEST_ROOT!, `crash-worker-${crypto.randomBytes(3).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
-  const child = new ManagedChild('worker', process.execPath, [...TSX_ARGS, path.join(REPO, 'src/main.ts')], {
+  const child = new ManagedChild('worker', process.execPath, tsxNodeArgs(path.join(REPO, 'src/main.ts')), {
     ...process.env,
     SERVICES: 'worker',
     DATABASE_URL: process.env.TEST_DATABASE_URL!,

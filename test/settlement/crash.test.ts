@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ManagedChild } from '../../src/process/child';
+import { tsxNodeArgs } from '../../src/process/tsx';
 import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../support/stack';
 import { eventually, openShop, sleep } from '../payments/helpers';
 import { capturedPayment, closeBatch, userOf } from './helpers';
@@ -13,12 +13,6 @@ import { capturedPayment, closeBatch, userOf } from './helpers';
  * once: every payment in one batch, settled once, one PAYMENT_SETTLED each.
  */
 const REPO = path.resolve(__dirname, '../..');
-const TSX_ARGS = [
-  '--require',
-  path.join(REPO, 'node_modules/tsx/dist/preflight.cjs'),
-  '--import',
-  pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href,
-];
 const queue = `settle-crash-${crypto.randomBytes(4).toString('hex')}`;
 let stack: TestStack;
 let worker: ManagedChild | undefined;
@@ -27,7 +21,7 @@ const killed: ManagedChild[] = [];
 async function startWorker(): Promise<ManagedChild> {
   const dataDir = path.join(process.env.TEST_ROOT!, `settle-worker-${crypto.randomBytes(3).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
-  const child = new ManagedChild('worker', process.execPath, [...TSX_ARGS, path.join(REPO, 'src/main.ts')], {
+  const child = new ManagedChild('worker', process.execPath, tsxNodeArgs(path.join(REPO, 'src/main.ts')), {
     ...process.env,
     SERVICES: 'worker',
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
