@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../src/process/freePort';
+import { tsxNodeArgs } from '../src/process/tsx';
 
 export interface RunningStack {
   apiUrl: string;
@@ -18,7 +19,7 @@ export interface RunningStack {
   databaseUrl: string;
   temporalAddress: string;
   logFile: string;
-  /** The process started (the service, or tsx's launcher of it): its descendants are the stack. */
+  /** The service process: it and its descendants are the stack. */
   pid?: number;
   stop(): Promise<void>;
 }
@@ -37,8 +38,7 @@ export async function startStack(opts: {
   const temporalAddress = setting('TEMPORAL_ADDRESS') ?? `127.0.0.1:${temporalPort}`;
   const logFile = path.join(opts.dataDir, 'service.log');
   const log = fs.openSync(logFile, 'a');
-  // With node options the service runs in this node itself (tsx as a loader); else through tsx's CLI.
-  const args = opts.nodeArgs?.length ? [...opts.nodeArgs, '--import', 'tsx', 'src/main.ts'] : [require.resolve('tsx/cli'), 'src/main.ts'];
+  const args = [...(opts.nodeArgs ?? []), ...tsxNodeArgs('src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.root,
     env: {
@@ -86,7 +86,8 @@ export async function startStack(opts: {
     });
     void exit.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`service exited (code ${code}) before it was ready (see ${logFile})`));
+      const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n');
+      reject(new Error(`service exited (code ${code}) before it was ready; the last lines of ${logFile}:\n${tail}`));
     });
   }).catch(async (err: Error) => {
     await stop();

@@ -158,7 +158,14 @@ async function main(): Promise<number> {
     // background) and none leaves the machine (the hooks point every webhook URL here).
     receiver = await new LoopbackReceiver(() => (deliveries++, 204)).start();
     log('starting the service (database, Temporal, worker, API, sandbox)');
-    stack = await startStack({ root: ROOT, dataDir, env: SERVICE_ENV, readyTimeoutMs: 300_000 });
+    // The run fuzzes the API, not the start (test/start covers that): a start that failed is
+    // reported with its log and tried once more on a fresh data folder.
+    stack = await startStack({ root: ROOT, dataDir, env: SERVICE_ENV, readyTimeoutMs: 300_000 }).catch((err: Error) => {
+      log(`the service did not start, trying once more: ${err.message}`);
+      const secondDir = path.join(dataDir, 'second-start');
+      fs.mkdirSync(secondDir);
+      return startStack({ root: ROOT, dataDir: secondDir, env: SERVICE_ENV, readyTimeoutMs: 300_000 });
+    });
     log(`service ready at ${stack.apiUrl} after ${Math.round((Date.now() - started) / 1000)} s; creating fixtures`);
     const fixtures = await createFixtures({
       apiUrl: stack.apiUrl,
