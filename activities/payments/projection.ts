@@ -1,7 +1,7 @@
 import type { DecidedRefund, ProjectedFields, StatusEvent } from '../../workflows/payment/transition';
 import type { PendingRefund } from '../../workflows/payment/messages';
 import type { PaymentMode, PaymentStatus } from '../../workflows/payment/statuses';
-import { pendingRefundsOf } from '../../src/refunds/pending';
+import { pendingRefundOf, pendingRefundsOf } from '../../src/refunds/pending';
 import { paymentStatusEvents } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';
 
@@ -12,6 +12,9 @@ export interface RecordStatusEventInput {
   /** A refund decided by this status event: its row changes in the same transaction. */
   refund?: DecidedRefund;
 }
+
+/** Refund ids one message may name: the sweep hands over at most 200 at a time. */
+const MAX_REFUNDS_CHECKED = 200;
 
 /** The payment as its row stands: what a run started later takes over from the runs before it. */
 export interface PaymentSnapshot {
@@ -103,6 +106,18 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
         sequence: p.historySequence,
         pendingRefunds: await pendingRefundsOf(db, paymentId),
       };
+    },
+
+    /**
+     * The refunds of this payment that exist as accepted rows still PENDING, among those named: a
+     * run adopts only these, whoever handed it the others (a resumeRefunds signal can come from
+     * anyone who reaches Temporal; the refund it carries is taken from the row, never from it).
+     */
+    async readPendingRefunds({ paymentId, refundIds }: { paymentId: string; refundIds: string[] }): Promise<PendingRefund[]> {
+      const ids = refundIds.filter((id) => typeof id === 'string').slice(0, MAX_REFUNDS_CHECKED);
+      if (ids.length === 0) return [];
+      const rows = await db.refund.findMany({ where: { paymentId, status: 'PENDING', id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+      return rows.map(pendingRefundOf);
     },
 
     /**

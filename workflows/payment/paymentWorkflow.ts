@@ -99,6 +99,25 @@ const REFUND_ROW_ACTIVITY_PATCH = 'refund-row-activity';
  * history sequences already taken. Handlers wait for it.
  */
 const FRESH_ROW_PATCH = 'later-run-reads-row';
+/**
+ * Versions refunds handed to a run (signal resumeRefunds, a start's input): adopted only as the
+ * PENDING rows the database holds under those ids, never on the message's word (issue 22: a
+ * signal sent through the Temporal UI made the acquirer pay a made-up refund). Before it, a run
+ * followed whatever it was handed.
+ */
+const REFUND_ROWS_CHECKED_PATCH = 'refund-rows-checked';
+/**
+ * Versions refusing a refund while a reversal of the payment is under way, in the refund's
+ * handler as well as its validator (validators do not run on replay; the handler does): before
+ * it, a refund accepted during a pending void paid the customer back twice.
+ */
+const VOID_BLOCKS_REFUND_PATCH = 'void-blocks-refund';
+/**
+ * Versions the end of a run with a reversal still followed: the run waits for its follow-up reads
+ * (bounded, VOID_FOLLOW_UP_DELAYS_MS), so no later run accepts a refund while the acquirer may
+ * still confirm the reversal. Before it, the run ended at the end of the void window.
+ */
+const VOID_FOLLOWED_TO_END_PATCH = 'void-followed-to-end';
 /** Versions running local activities one at a time (oneAtATime.ts): runs before it ran them side by side. */
 const ONE_LOCAL_ACTIVITY_PATCH = 'one-local-activity-at-a-time';
 // The PENDING row of a new refund: must be written, retried until it is.
@@ -164,6 +183,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   let cancelAttempts = 0;
   let voidAttempts = 0;
   const pendingVoids = new Set<string>();
+  /** Void requests being handled (from acceptance, before the acquirer answers) and reversals followed in the background. */
+  let voidsInFlight = 0;
+  let voidFollowers = 0;
+  /** A reversal may move money back: no refund is accepted meanwhile. */
+  const voidUnderWay = (): boolean => voidsInFlight > 0 || pendingVoids.size > 0;
+  const VOID_UNDER_WAY = 'refund not permitted: a void of this payment is under way';
   /** A two-step completion asked for and not yet answered by the acquirer (exact decimal text). */
   let pendingCapture: string | null = null;
   const refunds = new Map<string, RefundInFlight>();
@@ -268,13 +293,16 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   /** Follows a reversal not confirmed in time with a bounded number of reads. */
   function followVoid(voidReference: string): void {
+    voidFollowers++;
     void (async () => {
       for (const delay of VOID_FOLLOW_UP_DELAYS_MS) {
         await condition(() => state.status !== 'CAPTURED' || !pendingVoids.has(voidReference), delay);
         if (state.status !== 'CAPTURED' || !pendingVoids.has(voidReference)) return;
         await checkVoid(voidReference, 'WORKFLOW');
       }
-    })().catch(() => undefined);
+    })()
+      .catch(() => undefined)
+      .finally(() => voidFollowers--);
   }
 
   // ---- two-step completion and release ----
@@ -425,7 +453,9 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   // Refunds an earlier run took and did not decide: reserved before any handler runs (an update
   // delivered with the start is validated as soon as its handler is set), then followed.
-  if (synced) for (const row of input.pendingRefunds ?? []) adoptRefund(row);
+  // Only runs from before the later-run-reads-row patch, or a payment still CREATED (which has
+  // no refunds: anything in its input is not ours), take refunds from their input.
+  if (synced && input.pendingRefunds?.length && !patched(REFUND_ROWS_CHECKED_PATCH)) for (const row of input.pendingRefunds) adoptRefund(row);
 
   /** Why a new refund is refused now (status, or more than is left after pending refunds), or undefined. */
   function refundRefusal(request: RefundRequestInput): string | undefined {
@@ -526,7 +556,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       if (!synced) await condition(() => synced);
       const known = refunds.get(request.refundId) ?? (request.idempotencyKey ? refundsByKey.get(request.idempotencyKey) : undefined);
       // The validator saw the run's state before a later run read its row: decided again here, before any await.
-      const refusal = known ? undefined : refundRefusal(request);
+      const refusal = known ? undefined : (refundRefusal(request) ?? (voidUnderWay() && patched(VOID_BLOCKS_REFUND_PATCH) ? VOID_UNDER_WAY : undefined));
       if (refusal) throw ApplicationFailure.create({ message: refusal, nonRetryable: true });
       if (known) {
         if (known.requestFingerprint !== request.requestFingerprint && known.id !== request.refundId) {
@@ -570,7 +600,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       validator: (request) => {
         const known = refunds.get(request.refundId) ?? (request.idempotencyKey ? refundsByKey.get(request.idempotencyKey) : undefined);
         if (known) return; // answered with the refund it already is
-        const refusal = refundRefusal(request);
+        const refusal = refundRefusal(request) ?? (voidUnderWay() ? VOID_UNDER_WAY : undefined);
         if (refusal) throw new Error(refusal);
       },
     },
@@ -592,33 +622,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   setHandler(
     voidUpdate,
     async () => {
-      if (!synced) await condition(() => synced);
-      const voidReference = `VOID-${pspReference}-${runTag}-${++voidAttempts}`;
-      let submitted: VoidStatus;
+      voidsInFlight++; // before any await: a refund arriving meanwhile is refused
       try {
-        submitted = await quick.submitVoid({ ...billRef(), voidReference });
-      } catch (err) {
-        if (isRejected(err)) return answer('VOID_REJECTED', activityCause(err)?.message);
-        if (!isNoAnswer(err)) throw err;
-        // The answer was lost: the reversal may exist; follow it like an unconfirmed one.
-        pendingVoids.add(voidReference);
-        followVoid(voidReference);
-        return answer('VOID_PENDING', 'the acquirer did not answer; the reversal is followed up');
+        return await voidRequest();
+      } finally {
+        voidsInFlight--;
       }
-      if (submitted.state === 'REJECTED') return answer('VOID_REJECTED', submitted.message);
-      if (submitted.state === 'CONFIRMED') {
-        await apply({ type: 'VOID_CONFIRMED', voidReference, source: 'API' });
-        return answer();
-      }
-      pendingVoids.add(voidReference);
-      // Wait for the confirmation (the acquirer's notification re-reads it), then read once more.
-      const confirmed = await condition(() => state.status !== 'CAPTURED', timing.voidConfirmTimeoutMs);
-      if (!confirmed && state.status === 'CAPTURED') await checkVoid(voidReference, 'API');
-      if (state.status === 'CAPTURED' && pendingVoids.has(voidReference)) {
-        followVoid(voidReference);
-        return answer('VOID_PENDING');
-      }
-      return answer();
     },
     {
       validator: () => {
@@ -630,6 +639,36 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
       },
     },
   );
+
+  async function voidRequest(): Promise<PaymentOutcome> {
+    if (!synced) await condition(() => synced);
+    const voidReference = `VOID-${pspReference}-${runTag}-${++voidAttempts}`;
+    let submitted: VoidStatus;
+    try {
+      submitted = await quick.submitVoid({ ...billRef(), voidReference });
+    } catch (err) {
+      if (isRejected(err)) return answer('VOID_REJECTED', activityCause(err)?.message);
+      if (!isNoAnswer(err)) throw err;
+      // The answer was lost: the reversal may exist; follow it like an unconfirmed one.
+      pendingVoids.add(voidReference);
+      followVoid(voidReference);
+      return answer('VOID_PENDING', 'the acquirer did not answer; the reversal is followed up');
+    }
+    if (submitted.state === 'REJECTED') return answer('VOID_REJECTED', submitted.message);
+    if (submitted.state === 'CONFIRMED') {
+      await apply({ type: 'VOID_CONFIRMED', voidReference, source: 'API' });
+      return answer();
+    }
+    pendingVoids.add(voidReference);
+    // Wait for the confirmation (the acquirer's notification re-reads it), then read once more.
+    const confirmed = await condition(() => state.status !== 'CAPTURED', timing.voidConfirmTimeoutMs);
+    if (!confirmed && state.status === 'CAPTURED') await checkVoid(voidReference, 'API');
+    if (state.status === 'CAPTURED' && pendingVoids.has(voidReference)) {
+      followVoid(voidReference);
+      return answer('VOID_PENDING');
+    }
+    return answer();
+  }
 
   // Settlement: the one writer applies it; once settled the void window ends (a SETTLED payment cannot be voided).
   setHandler(
@@ -664,7 +703,12 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
 
   setHandler(resumeRefundsSignal, async (rows) => {
     if (!synced) await condition(() => synced);
-    for (const row of rows) adoptRefund(row);
+    if (!patched(REFUND_ROWS_CHECKED_PATCH)) {
+      for (const row of rows) adoptRefund(row);
+      return;
+    }
+    const refundIds = Array.isArray(rows) ? rows.map((row) => row?.id).filter((id): id is string => typeof id === 'string') : [];
+    for (const row of await effects.readPendingRefunds({ paymentId, refundIds })) adoptRefund(row);
   });
 
   setHandler(sweepNudgeSignal, async () => {
@@ -866,5 +910,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     }
     // Reversals still unconfirmed get one last read before the workflow ends.
     for (const ref of [...pendingVoids]) if (state.status === 'CAPTURED') await checkVoid(ref, 'WORKFLOW');
+    // ...and their follow-up reads run to their end: a later run would not know them.
+    if (state.status === 'CAPTURED' && voidFollowers > 0 && patched(VOID_FOLLOWED_TO_END_PATCH)) await condition(() => voidFollowers === 0);
   }
 }
