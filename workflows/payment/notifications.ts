@@ -1,0 +1,60 @@
+import { setHandler } from '@temporalio/workflow';
+import { acquirerNotifiedSignal, paymentStateQuery, refundReferenceOf, resumeRefundsSignal, settleUpdate, sweepNudgeSignal } from './messages';
+import { resumeRefunds, submitRefund } from './refunds';
+import type { PaymentRun } from './run';
+import { isSettleable } from './statuses';
+import { checkVoid } from './voids';
+
+/**
+ * What reaches a run from outside besides the API's operations: the acquirer's notifications and
+ * the sweep's nudges (each only a reason to re-read the acquirer, never an outcome), settlement
+ * (contracts 8), and the query operators and the sweep read the run's own view with.
+ */
+export function registerNotificationHandlers(run: PaymentRun): void {
+  setHandler(paymentStateQuery, () => ({
+    status: run.state.status,
+    sequence: run.state.sequence,
+    acquirerRef: run.state.acquirerRef,
+    pendingVoids: [...run.pendingVoids],
+    refunds: [...run.refunds.keys()],
+  }));
+
+  // Settlement: the one writer applies it; once settled the void window ends (a SETTLED payment cannot be voided).
+  setHandler(
+    settleUpdate,
+    async ({ batchId }) => {
+      if (!run.synced) await run.untilSynced();
+      await run.apply({ type: 'SETTLED', batchId });
+      return run.answer();
+    },
+    {
+      validator: (_request) => {
+        if (!run.state.settledAt && !isSettleable(run.state.status)) throw new Error(`settlement not permitted: the payment is ${run.state.status}`);
+      },
+    },
+  );
+
+  setHandler(acquirerNotifiedSignal, async (nudge) => {
+    if (!run.synced) await run.untilSynced();
+    if (nudge.event === 'VOID_CONFIRMED') {
+      for (const ref of [...run.pendingVoids]) if (run.state.status === 'CAPTURED') await checkVoid(run, ref, 'TERMINAL');
+      return;
+    }
+    if (nudge.event === 'REFUND_SUCCEEDED' || nudge.event === 'REFUND_FAILED') {
+      for (const r of [...run.refunds.values()]) {
+        if (r.status === 'PENDING' && (!nudge.refundReference || nudge.refundReference === refundReferenceOf(r.id))) await submitRefund(run, r, 'TERMINAL');
+      }
+      return;
+    }
+    if (run.state.status === 'CREATED') run.nudgedWhilePlacing = true;
+    else await run.refresh('TERMINAL');
+  });
+
+  setHandler(resumeRefundsSignal, (rows) => resumeRefunds(run, rows));
+
+  setHandler(sweepNudgeSignal, async () => {
+    if (!run.synced) await run.untilSynced();
+    run.sweepNudged = true;
+    if (run.state.status !== 'CREATED') await run.refresh('SWEEP');
+  });
+}

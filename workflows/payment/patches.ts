@@ -1,0 +1,49 @@
+/**
+ * Every patch of the payment workflow (Temporal's versioning: `patched(id)` is true in runs that
+ * took the new path, false when a history recorded before it replays). Retiring one, as the SDK
+ * documents: once no open run (and no history kept for replay) predates it, replace `patched(id)`
+ * with `deprecatePatch(id)` and keep the new path only; once no open run carries the marker
+ * either, remove the call. "Retire after" is the earliest such date: the longest a run lives (the
+ * void window, 23 h 15 min, or the authorisation window, 36 h, plus refunds followed) past the
+ * day the patch shipped, with a week's margin for runs still being followed.
+ */
+export interface Patch {
+  id: string;
+  shipped: string;
+  retireAfter: string;
+  why: string;
+}
+
+const patch = (id: string, shipped: string, retireAfter: string, why: string): Patch => ({ id, shipped, retireAfter, why });
+
+export const PATCHES = {
+  /** Before it, a run followed the acquirer in AUTHORIZED with no window of its own. */
+  authorizationWindow: patch('authorization-window', '2026-11-23', '2026-12-07', 'the AUTHORIZED phase has its own window'),
+  /** Before it, a status that emits no webhook event (AWAITING_TERMINAL, EXPIRED) still ran the publish step. */
+  noSilentPublish: patch('no-publish-without-event', '2026-11-23', '2026-12-07', 'no publish step for a status without an event'),
+  /**
+   * A new refund's PENDING row is an activity scheduled by the task that accepts the refund, not a
+   * local activity inside it: a local activity could write the row in a task that then timed out,
+   * leaving a row no run followed.
+   */
+  refundRowActivity: patch('refund-row-activity', '2026-11-23', '2026-12-07', "a new refund's row is written by an activity"),
+  /**
+   * A later run (not from CREATED) takes the payment from its row once started, not from its
+   * input: the starter may have read the row before the run before it wrote its last changes.
+   */
+  laterRunReadsRow: patch('later-run-reads-row', '2026-11-23', '2026-12-07', 'a later run reads its row first'),
+  /** Local activities one at a time (oneAtATime.ts): runs before it ran them side by side. */
+  oneLocalActivity: patch('one-local-activity-at-a-time', '2026-11-23', '2026-12-07', 'local activities one at a time'),
+  /**
+   * Refunds handed to a run (resumeRefunds, a start's input) are adopted only as the PENDING rows
+   * the database holds: a signal through the Temporal UI made the acquirer pay a made-up refund.
+   */
+  refundRowsChecked: patch('refund-rows-checked', '2026-11-25', '2026-12-09', 'handed-over refunds are checked against their rows'),
+  /**
+   * A refund is refused while a reversal is under way, in the handler as well as the validator
+   * (validators do not run on replay): before it, a refund during a pending void paid twice.
+   */
+  voidBlocksRefund: patch('void-blocks-refund', '2026-11-25', '2026-12-09', 'no refund while a void is under way'),
+  /** A run with a reversal still followed ends only once its follow-up reads end. */
+  voidFollowedToEnd: patch('void-followed-to-end', '2026-11-25', '2026-12-09', 'a run waits for its reversals to be followed'),
+} as const;

@@ -1,0 +1,193 @@
+import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import Decimal from 'decimal.js';
+import type { BillStatus } from '../../src/acquirer/port';
+import { eventTypeForEntry } from '../../src/webhooks/eventTypes';
+import { PaymentStatus as PaymentStatusAttribute } from '../definitions/searchAttributes';
+import { attempt, effectCalls, persistentCalls, quickCalls } from './calls';
+import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from './messages';
+import { oneAtATime, type Serialize, serialized } from './oneAtATime';
+import { PATCHES } from './patches';
+import type { HistorySource } from './statuses';
+import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from './transition';
+import { complete, followCapture } from './twoStep';
+
+/** One refund as the workflow follows it. */
+export interface RefundInFlight {
+  id: string;
+  amount: string;
+  status: RefundStatusName;
+  idempotencyKey: string | null;
+  requestFingerprint: string | null;
+  /** Its row is written (answers wait for it). */
+  recorded: boolean;
+  /** A background follow-up is running. */
+  following: boolean;
+  /** Its decision is written (row, history, event): only then may the run end. */
+  done: boolean;
+}
+
+/**
+ * The state of one run of a payment's workflow, and the steps every handler and phase shares:
+ * apply an event (transition, then its effects), answer a message once the projection shows it,
+ * re-read the acquirer, withdraw the bill. The handler families (sale, twoStep, voids, refunds,
+ * notifications) and the phases work on it; transition() alone decides the status.
+ */
+export class PaymentRun {
+  readonly paymentId: string;
+  readonly pspReference: string;
+  readonly deviceId: string;
+  readonly timing: PaymentWorkflowInput['timing'];
+  readonly persistent: ReturnType<typeof persistentCalls>;
+  /** Runs before the one-local-activity patch ran local activities side by side. */
+  readonly serialize: Serialize | null;
+  readonly quick: typeof quickCalls;
+  readonly effects: typeof effectCalls;
+  state: PaymentState;
+  /** The device's own timeout, and our expiry a grace period later. */
+  readonly terminalDeadlineMs: number;
+  readonly expiresAtMs: number;
+  /** Highest sequence whose projection is written: answers wait for it, so the API reads what they say. */
+  projectedSequence: number;
+  reading: Promise<boolean> | null = null;
+  nudgedWhilePlacing = false;
+  cancelRequested = false;
+  sweepNudged: boolean;
+  cancelAttempts = 0;
+  voidAttempts = 0;
+  readonly pendingVoids = new Set<string>();
+  /** Void requests being handled (from acceptance, before the acquirer answers) and reversals followed in the background. */
+  voidsInFlight = 0;
+  voidFollowers = 0;
+  /** A two-step completion asked for and not yet answered by the acquirer (exact decimal text). */
+  pendingCapture: string | null = null;
+  readonly refunds = new Map<string, RefundInFlight>();
+  readonly refundsByKey = new Map<string, RefundInFlight>();
+  readonly refundRequests = new Map<string, RefundRequestInput>();
+  /** Distinguishes void references of a later run from those of an earlier one. */
+  readonly runTag: string;
+  /** False until a later run has read the row (the later-run-reads-row patch); messages wait for it. */
+  synced: boolean;
+
+  constructor(readonly input: PaymentWorkflowInput) {
+    ({ paymentId: this.paymentId, pspReference: this.pspReference, deviceId: this.deviceId, timing: this.timing } = input);
+    this.persistent = persistentCalls(input.timing.acquirerRetryMaxMs);
+    // Replay must meet the results of local activities in the order the first run met them.
+    this.serialize = patched(PATCHES.oneLocalActivity.id) ? oneAtATime() : null;
+    this.quick = this.serialize ? serialized(quickCalls, this.serialize) : quickCalls;
+    this.effects = this.serialize ? serialized(effectCalls, this.serialize) : effectCalls;
+    this.state = initialState({
+      status: input.status,
+      sequence: input.historySequence,
+      acquirerRef: input.acquirerRef,
+      paymentMethod: input.paymentMethod,
+      capturedAt: input.capturedAtMs !== null ? new Date(input.capturedAtMs).toISOString() : null,
+      settledAt: input.settledAtMs ? new Date(input.settledAtMs).toISOString() : null,
+      amount: input.amount,
+      authorizedAt: input.authorizedAtMs ? new Date(input.authorizedAtMs).toISOString() : null,
+      // Runs from before these fields: a captured payment captured all of its amount.
+      capturedAmount: input.capturedAmount !== undefined ? input.capturedAmount : input.capturedAtMs !== null ? input.amount : null,
+      refundedAmount: input.refundedAmount ?? '0',
+    });
+    this.terminalDeadlineMs = input.createdAtMs + input.timing.terminalTimeoutMs;
+    this.expiresAtMs = input.expiresAtMs;
+    this.projectedSequence = input.historySequence;
+    this.sweepNudged = input.startedBy === 'SWEEP';
+    this.runTag = workflowInfo().runId.slice(0, 8);
+    this.synced = !(input.status !== 'CREATED' && patched(PATCHES.laterRunReadsRow.id));
+  }
+
+  /** Resolves once the run has read its row (a later run); handlers wait for it before anything else. */
+  untilSynced(): Promise<void> {
+    return condition(() => this.synced);
+  }
+
+  pendingRefundTotal(): Decimal {
+    return [...this.refunds.values()].filter((r) => r.status === 'PENDING').reduce((sum, r) => sum.plus(r.amount), new Decimal(0));
+  }
+  refundsUndecided(): boolean {
+    return [...this.refunds.values()].some((r) => !r.done);
+  }
+  /** A reversal may move money back: no refund is accepted meanwhile. */
+  voidUnderWay(): boolean {
+    return this.voidsInFlight > 0 || this.pendingVoids.size > 0;
+  }
+
+  billRef() {
+    return { deviceId: this.deviceId, acquirerRef: this.state.acquirerRef! };
+  }
+
+  /** Applies one event: transition() decides, its effects (projection, search attribute, webhook event) run here. */
+  async apply(event: PaymentEvent): Promise<void> {
+    if (
+      event.type === 'BILL_OBSERVED' &&
+      event.bill.state === 'AUTHORIZED' &&
+      this.input.twoStep === false &&
+      (this.state.status === 'CREATED' || this.state.status === 'AWAITING_TERMINAL')
+    ) {
+      // Only a terminal linked two-step authorises: a one-step terminal's authorisation is completed at once.
+      const completed = await complete(this, this.input.amount, event.bill.acquirerRef);
+      if (completed) event = { ...event, bill: completed };
+      else {
+        this.pendingCapture = this.input.amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers
+        followCapture(this);
+      }
+    }
+    const result = transition(this.state, event, { now: new Date(Date.now()).toISOString() });
+    this.state = result.state;
+    let silent = false; // the recorded status emits no webhook event
+    for (const effect of result.effects) {
+      if (effect.type === 'RECORD_STATUS_EVENT') {
+        await this.effects.recordStatusEvent({
+          paymentId: this.paymentId,
+          event: effect.event,
+          fields: effect.fields,
+          ...(effect.refund ? { refund: effect.refund } : {}),
+        });
+        this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
+        silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
+      } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
+        upsertSearchAttributes([{ key: PaymentStatusAttribute, value: effect.status }]);
+      } else {
+        // A local activity that would publish nothing: one round trip less on the create path.
+        if (silent && patched(PATCHES.noSilentPublish.id)) continue;
+        await this.effects.publishPaymentEvent({
+          paymentId: this.paymentId,
+          sequence: effect.sequence,
+          ...(effect.refundId ? { refundId: effect.refundId } : {}),
+        });
+      }
+    }
+  }
+
+  /** The answer to a message: the status once its projection is written, and why nothing happened when it did not. */
+  async answer(notice?: PaymentNotice, message?: string): Promise<PaymentOutcome> {
+    await condition(() => this.projectedSequence >= this.state.sequence);
+    return { status: this.state.status, sequence: this.state.sequence, ...(notice ? { notice } : {}), ...(message ? { message } : {}) };
+  }
+
+  /** One read of the acquirer at a time; concurrent callers share it. Resolves false when the acquirer did not answer. */
+  refresh(source: HistorySource): Promise<boolean> {
+    if (this.reading) return this.reading;
+    const current = (async (): Promise<boolean> => {
+      if (!this.state.acquirerRef || (this.state.status !== 'AWAITING_TERMINAL' && this.state.status !== 'AUTHORIZED')) return true;
+      const read = await attempt(this.quick.readBill(this.billRef()));
+      if (read.kind !== 'answer') return false;
+      await this.apply({ type: 'BILL_OBSERVED', bill: read.value, cause: 'READ', source });
+      return true;
+    })();
+    this.reading = current;
+    const clear = () => {
+      if (this.reading === current) this.reading = null;
+    };
+    current.then(clear, clear);
+    return current;
+  }
+
+  /** Withdraws the bill (cancel or operator clear) and applies the acquirer's answer; false when it did not answer. */
+  async withdraw(cause: ReadCause, actionReference: string): Promise<boolean> {
+    const withdrawn = await attempt<BillStatus>(this.quick.withdrawBill(this.billRef()));
+    if (withdrawn.kind !== 'answer') return false;
+    await this.apply({ type: 'BILL_OBSERVED', bill: withdrawn.value, cause, source: 'API', actionReference });
+    return true;
+  }
+}
