@@ -13,7 +13,9 @@ import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
 import { isFinal } from '../../workflows/payment/statuses';
 import type { PendingRefund } from '../../workflows/payment/messages';
+import { captureRefusal, voidRefusal } from '../../workflows/payment/rules';
 import { SingleFlight } from './coalesce';
+import { factsOf, refusalError } from './facts';
 import { callPaymentWorkflow, type PaymentOperation, type WorkflowAnswer } from './workflowCalls';
 
 /**
@@ -115,7 +117,7 @@ export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrinci
   if (isFinal(payment.status)) throw conflict(`payment already decided: it is ${payment.status}`);
   const answer = await askWorkflow(deps, payment, principal, 'cancel');
   const current = await reread(deps.db, payment.id);
-  if (answer.kind === 'rejected') throw conflict(answer.message);
+  if (answer.kind === 'rejected') throw refusalError(answer);
   if (answer.kind === 'closed') throw conflict(`payment already decided: it is ${current.status}`);
   return current;
 }
@@ -139,13 +141,11 @@ export function checkAmount(amount: number, currency: string, field = 'amount'):
 export async function capturePayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string, amount: number | undefined): Promise<Payment> {
   const payment = await findOwnPayment(deps.db, principal, id);
   const exact = amount === undefined ? undefined : checkAmount(amount, payment.currency);
-  if (exact !== undefined && new Decimal(exact).gt(payment.amount)) {
-    throw invalid(`amount: ${exact} is more than the authorised ${payment.amount.toFixed()}`);
-  }
-  if (payment.status !== 'AUTHORIZED') throw conflict(`capture not permitted: the payment is ${payment.status}, not AUTHORIZED`);
+  const refusal = captureRefusal(factsOf(payment), {}, exact);
+  if (refusal) throw refusalError(refusal);
   const answer = await askWorkflow(deps, payment, principal, 'capture', [exact === undefined ? {} : { amount: exact }]);
   const current = await reread(deps.db, payment.id);
-  if (answer.kind === 'rejected') throw answer.message.startsWith('amount:') ? invalid(answer.message) : conflict(answer.message);
+  if (answer.kind === 'rejected') throw refusalError(answer);
   if (answer.kind === 'closed') throw conflict(`capture not permitted: the payment is ${current.status}, not AUTHORIZED`);
   if (answer.outcome.notice === 'CAPTURE_REJECTED') throw conflict(`capture not permitted: ${answer.outcome.message ?? 'the acquirer refused it'}`);
   return current;
@@ -155,18 +155,9 @@ export async function capturePayment(deps: OperationDeps, principal: ApiKeyPrinc
 
 /** The void preconditions of spec 4.1, from the projection: 409, or 404 where store or terminal is gone. */
 async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Promise<void> {
-  if (payment.status !== 'CAPTURED') {
-    throw conflict(
-      payment.status === 'CANCELLED' && payment.previousStatus === 'CAPTURED'
-        ? 'void not permitted: the payment was already voided'
-        : `void not permitted: the payment is ${payment.status}, not CAPTURED`,
-    );
-  }
+  const refusal = voidRefusal(factsOf(payment), {}, { nowMs: Date.now(), voidWindowMs: deps.config.VOID_WINDOW_MINUTES * 60_000 });
+  if (refusal) throw refusalError(refusal);
   if (payment.origin !== 'PLATFORM') throw conflict('void not permitted: the payment was not taken through the platform');
-  const windowMs = deps.config.VOID_WINDOW_MINUTES * 60_000;
-  if (!payment.capturedAt || Date.now() >= payment.capturedAt.getTime() + windowMs) {
-    throw conflict(`void not permitted: the void window of ${deps.config.VOID_WINDOW_MINUTES} minutes from capture has closed`);
-  }
   const store = payment.storeId ? await deps.db.store.findUnique({ where: { id: payment.storeId } }) : null;
   if (!store) throw notFound('store');
   const terminal = payment.terminalId ? await deps.db.terminal.findUnique({ where: { id: payment.terminalId } }) : null;
@@ -192,7 +183,7 @@ export async function voidPayment(deps: OperationDeps, principal: ApiKeyPrincipa
   const payment = await findOwnPayment(deps.db, principal, id);
   await checkVoidPreconditions(deps, payment);
   const answer = await askWorkflow(deps, payment, principal, 'void');
-  if (answer.kind === 'rejected') throw conflict(answer.message);
+  if (answer.kind === 'rejected') throw refusalError(answer);
   if (answer.kind === 'closed') throw conflict(`void not permitted: the void window of ${deps.config.VOID_WINDOW_MINUTES} minutes from capture has closed`);
   if (answer.outcome.notice === 'VOID_REJECTED')
     throw conflict(`void not permitted: the acquirer refused the reversal${answer.outcome.message ? `: ${answer.outcome.message}` : ''}`);

@@ -16,6 +16,7 @@ import {
   syncStatusUpdate,
   voidUpdate,
 } from '../../workflows/payment/messages';
+import type { RefusalCode } from '../../workflows/payment/rules';
 import type { HistorySource } from '../../workflows/payment/statuses';
 import { SingleFlight } from './coalesce';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
@@ -42,8 +43,8 @@ const AFTER_SALE: readonly PaymentOperation[] = ['capture', 'refund'];
 
 export type WorkflowAnswer =
   | { kind: 'outcome'; outcome: PaymentOutcome }
-  /** The workflow refused the update (its validator): the message says why. */
-  | { kind: 'rejected'; message: string }
+  /** The workflow refused the update (a rule of workflows/payment/rules.ts): the code and message say why. */
+  | { kind: 'rejected'; code: RefusalCode; message: string }
   /** The workflow has completed: the payment's row is final. */
   | { kind: 'closed' };
 
@@ -93,8 +94,8 @@ async function sendUpdate(
     return { kind: 'outcome', outcome };
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {
-      const cause = (err as { cause?: { message?: string } }).cause;
-      return { kind: 'rejected', message: cause?.message || err.message };
+      const cause = (err as { cause?: { message?: string; type?: string } }).cause;
+      return { kind: 'rejected', code: cause?.type === 'invalid' ? 'invalid' : 'conflict', message: cause?.message || err.message };
     }
     if (err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowNotFoundError || isCompletedWorkflowError(err)) {
       return { kind: 'closed' };

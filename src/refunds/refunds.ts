@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import Decimal from 'decimal.js';
 import type { UserPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
-import { conflict, invalid, notFound } from '../domain/errors';
+import { conflict, notFound } from '../domain/errors';
 import type { Payment, Refund } from '../generated/prisma/client';
 import { askWorkflow, checkAmount, type OperationDeps } from '../payments/operations';
 import type { RefundRequestInput } from '../../workflows/payment/messages';
-import { isRefundable } from '../../workflows/payment/statuses';
+import { refundRefusal } from '../../workflows/payment/rules';
+import { factsOf, refusalError } from '../payments/facts';
 import { pendingRefundsOf } from './pending';
 import type { CreateRefundBody } from './record';
 
@@ -28,12 +28,6 @@ export async function findMerchantPayment(db: Db, merchantId: string, paymentId:
 
 export async function listRefunds(db: Db, payment: Payment): Promise<Refund[]> {
   return db.refund.findMany({ where: { paymentId: payment.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-}
-
-function notRefundable(payment: Payment): string {
-  if (payment.status === 'AUTHORIZED') return 'refund not permitted: the payment is AUTHORIZED; release it (cancel) or capture it first';
-  if (payment.status === 'CANCELLED' && payment.previousStatus === 'CAPTURED') return 'refund not permitted: the payment was voided, its money is already back';
-  return `refund not permitted: the payment is ${payment.status}; only CAPTURED, SETTLED and PARTIALLY_REFUNDED payments are refundable`;
 }
 
 export interface CreateRefundResult {
@@ -68,12 +62,10 @@ export async function createRefund(
       return { refund: earlier, replayed: true };
     }
   }
-  if (!isRefundable(payment.status)) throw conflict(notRefundable(payment));
-  // A first look from the rows; the workflow decides (it sees the refunds still in flight).
+  // A first look from the rows; the workflow decides (it sees the refunds and voids still in flight).
   const pending = await db.refund.aggregate({ where: { paymentId: payment.id, status: 'PENDING' }, _sum: { amount: true } });
-  const left = new Decimal(payment.capturedAmount?.toFixed() ?? 0).minus(payment.refundedAmount.toFixed()).minus(pending._sum.amount?.toFixed() ?? 0);
-  if (amount !== undefined && new Decimal(amount).gt(left)) throw conflict(`amount: ${amount} is more than the ${left.toFixed()} still refundable`);
-  if (amount === undefined && left.lte(0)) throw conflict('amount: nothing is left to refund');
+  const refusal = refundRefusal(factsOf(payment), { pendingRefundTotal: pending._sum.amount?.toFixed() ?? '0' }, amount);
+  if (refusal) throw refusalError(refusal);
 
   const request: RefundRequestInput = {
     refundId: crypto.randomUUID(),
@@ -99,12 +91,13 @@ export async function createRefund(
     }
     if (answer.kind === 'failed') throw answer.err;
     if (answer.kind === 'closed') {
-      if (attempt >= 3) throw conflict(notRefundable(await db.payment.findUniqueOrThrow({ where: { id: payment.id } })));
+      if (attempt >= 3) {
+        const now = factsOf(await db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
+        throw refusalError(refundRefusal(now, {}, amount) ?? { code: 'conflict', message: `refund not permitted: the payment is ${now.status}` });
+      }
       continue;
     }
-    if (answer.kind === 'rejected') {
-      throw answer.message.startsWith('amount:') || answer.message.startsWith('refund not permitted') ? conflict(answer.message) : invalid(answer.message);
-    }
+    if (answer.kind === 'rejected') throw refusalError(answer);
     if (answer.outcome.notice === 'IDEMPOTENCY_MISMATCH') throw conflict('Idempotency-Key was already used for another refund request of this payment');
     const id = answer.outcome.refund?.id ?? request.refundId;
     return { refund: await db.refund.findUniqueOrThrow({ where: { id } }), replayed: id !== request.refundId };

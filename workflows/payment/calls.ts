@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, proxyActivities, proxyLocalActivities, TemporalFailure } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { ACQUIRER_RETRY_MAX_MS } from './messages';
+import type { Refusal } from './rules';
 
 /**
  * How the payment workflow calls its activities, and how it reads their failures: an answer, no
@@ -54,6 +55,10 @@ export const isRejected = (err: unknown): boolean => {
 };
 /** The acquirer gave no usable answer (unreachable, timed out): nothing is known, nothing changes. */
 const isNoAnswer = (err: unknown): boolean => activityCause(err) !== undefined && !(err instanceof CancelledFailure) && !isRejected(err);
+
+/** A rule's refusal as the failure an update answers with: its type is the refusal's code (rules.ts). */
+export const refused = (refusal: Refusal): ApplicationFailure =>
+  ApplicationFailure.create({ type: refusal.code, message: refusal.message, nonRetryable: true });
 
 /** What an acquirer call came to. Anything else (a workflow cancelled, a bug) is thrown on. */
 export type Attempt<T> = { kind: 'answer'; value: T } | { kind: 'noAnswer' } | { kind: 'rejected'; message: string | undefined };

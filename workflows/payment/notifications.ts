@@ -1,8 +1,9 @@
 import { setHandler } from '@temporalio/workflow';
 import { acquirerNotifiedSignal, paymentStateQuery, refundReferenceOf, resumeRefundsSignal, settleUpdate, sweepNudgeSignal } from './messages';
 import { resumeRefunds, submitRefund } from './refunds';
+import { refused } from './calls';
+import { settleRefusal } from './rules';
 import type { PaymentRun } from './run';
-import { isSettleable } from './statuses';
 import { checkVoid } from './voids';
 
 /**
@@ -29,7 +30,8 @@ export function registerNotificationHandlers(run: PaymentRun): void {
     },
     {
       validator: (_request) => {
-        if (!run.state.settledAt && !isSettleable(run.state.status)) throw new Error(`settlement not permitted: the payment is ${run.state.status}`);
+        const refusal = settleRefusal(run.state);
+        if (refusal) throw refused(refusal);
       },
     },
   );

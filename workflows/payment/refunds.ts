@@ -1,12 +1,12 @@
-import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { condition, patched, setHandler } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
 import type { RefundStatus } from '../../src/acquirer/port';
-import { attempt, isRejected, rowWrites } from './calls';
+import { attempt, isRejected, refused, rowWrites } from './calls';
 import { DEFAULT_REFUND_CONFIRM_TIMEOUT_MS, type PendingRefund, type RefundRequestInput, refundReferenceOf, refundUpdate } from './messages';
 import { PATCHES } from './patches';
+import { refundableLeft, refundRefusal } from './rules';
 import type { PaymentRun, RefundInFlight } from './run';
-import { type HistorySource, isRefundable } from './statuses';
-import { refundableAmount } from './transition';
+import type { HistorySource } from './statuses';
 
 /**
  * Refunds (contracts 7): reserved before any await (concurrent refunds never exceed what was
@@ -16,7 +16,6 @@ import { refundableAmount } from './transition';
 
 /** Re-submissions (same reference) of a refund still undecided; the last delay repeats until the acquirer decides. */
 const REFUND_FOLLOW_UP_DELAYS_MS = [2_000, 10_000, 60_000, 600_000, 3_600_000];
-const VOID_UNDER_WAY = 'refund not permitted: a void of this payment is under way';
 
 async function decideRefund(run: PaymentRun, r: RefundInFlight, status: RefundStatus, source: HistorySource): Promise<void> {
   if (r.status !== 'PENDING' || status.state === 'PENDING') return;
@@ -88,7 +87,7 @@ export function adoptRefund(run: PaymentRun, row: PendingRefund): void {
     if (known.status === 'PENDING') followRefund(run, known);
     return;
   }
-  const fits = new Decimal(row.amount).lte(refundableAmount(run.state).minus(run.pendingRefundTotal()));
+  const fits = new Decimal(row.amount).lte(refundableLeft(run.state, run.inFlight()));
   const r: RefundInFlight = {
     id: row.id,
     amount: row.amount,
@@ -123,14 +122,6 @@ export function adoptRefund(run: PaymentRun, row: PendingRefund): void {
   })();
 }
 
-/** Why a new refund is refused now (status, or more than is left after pending refunds), or undefined. */
-function refundRefusal(run: PaymentRun, request: RefundRequestInput): string | undefined {
-  if (!isRefundable(run.state.status)) return `refund not permitted: the payment is ${run.state.status}`;
-  const left = refundableAmount(run.state).minus(run.pendingRefundTotal());
-  if (request.amount === undefined) return left.lte(0) ? 'amount: nothing is left to refund' : undefined;
-  return new Decimal(request.amount).gt(left) ? `amount: ${request.amount} is more than the ${left.toFixed()} still refundable` : undefined;
-}
-
 const knownRefund = (run: PaymentRun, request: RefundRequestInput) =>
   run.refunds.get(request.refundId) ?? (request.idempotencyKey ? run.refundsByKey.get(request.idempotencyKey) : undefined);
 
@@ -141,10 +132,11 @@ export function registerRefundHandlers(run: PaymentRun): void {
       if (!run.synced) await run.untilSynced();
       const known = knownRefund(run, request);
       // The validator saw the run's state before a later run read its row: decided again here, before any await.
+      // Runs from before the void-blocks-refund patch accepted a refund while a reversal was under way.
       const refusal = known
         ? undefined
-        : (refundRefusal(run, request) ?? (run.voidUnderWay() && patched(PATCHES.voidBlocksRefund.id) ? VOID_UNDER_WAY : undefined));
-      if (refusal) throw ApplicationFailure.create({ message: refusal, nonRetryable: true });
+        : refundRefusal(run.state, { ...run.inFlight(), voidUnderWay: run.voidUnderWay() && patched(PATCHES.voidBlocksRefund.id) }, request.amount);
+      if (refusal) throw refused(refusal);
       if (known) {
         if (known.requestFingerprint !== request.requestFingerprint && known.id !== request.refundId) {
           return run.answer('IDEMPOTENCY_MISMATCH', 'Idempotency-Key was already used with another request');
@@ -153,7 +145,7 @@ export function registerRefundHandlers(run: PaymentRun): void {
         return { ...(await run.answer()), refund: { id: known.id, status: known.status } };
       }
       // Reserved before any await: concurrent refunds see it in what is still refundable.
-      const amount = request.amount ?? refundableAmount(run.state).minus(run.pendingRefundTotal()).toFixed();
+      const amount = request.amount ?? refundableLeft(run.state, run.inFlight()).toFixed();
       const r: RefundInFlight = {
         id: request.refundId,
         amount,
@@ -186,8 +178,8 @@ export function registerRefundHandlers(run: PaymentRun): void {
     {
       validator: (request) => {
         if (knownRefund(run, request)) return; // answered with the refund it already is
-        const refusal = refundRefusal(run, request) ?? (run.voidUnderWay() ? VOID_UNDER_WAY : undefined);
-        if (refusal) throw new Error(refusal);
+        const refusal = refundRefusal(run.state, run.inFlight(), request.amount);
+        if (refusal) throw refused(refusal);
       },
     },
   );

@@ -7,6 +7,7 @@ import { attempt, effectCalls, persistentCalls, quickCalls } from './calls';
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from './messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
+import type { InFlight } from './rules';
 import type { HistorySource } from './statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from './transition';
 import { complete, followCapture } from './twoStep';
@@ -110,6 +111,16 @@ export class PaymentRun {
   /** A reversal may move money back: no refund is accepted meanwhile. */
   voidUnderWay(): boolean {
     return this.voidsInFlight > 0 || this.pendingVoids.size > 0;
+  }
+
+  /** What is in flight in this run, for the rules (rules.ts). */
+  inFlight(): InFlight {
+    return {
+      captureUnderWay: this.pendingCapture !== null,
+      refundUnderWay: this.refundsUndecided(),
+      pendingRefundTotal: this.pendingRefundTotal().toFixed(),
+      voidUnderWay: this.voidUnderWay(),
+    };
   }
 
   billRef() {

@@ -1,8 +1,9 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
 import type { BillStatus, SendBillRequest, SendBillResult } from '../../src/acquirer/port';
-import { attempt, attemptUntilAnswered, sendOnce, sendUntil } from './calls';
+import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
 import { cancelUpdate, operatorClearUpdate, placeBillUpdate, syncStatusUpdate } from './messages';
 import { serialized } from './oneAtATime';
+import { cancelRefusal } from './rules';
 import type { PaymentRun } from './run';
 import { type HistorySource, REASONS } from './statuses';
 
@@ -51,7 +52,8 @@ export function registerSaleHandlers(run: PaymentRun): void {
     },
     {
       validator: () => {
-        if (run.state.status === 'AUTHORIZED' && run.pendingCapture !== null) throw new Error('payment already decided: its capture is being completed');
+        const refusal = cancelRefusal(run.state, run.inFlight());
+        if (refusal) throw refused(refusal);
       },
     },
   );

@@ -129,11 +129,6 @@ export function initialState(init: Partial<PaymentState> & Pick<PaymentState, 's
   };
 }
 
-/** What is left to refund: captured minus succeeded (callers also subtract pending refunds). */
-export function refundableAmount(state: PaymentState): Decimal {
-  return new Decimal(state.capturedAmount ?? 0).minus(state.refundedAmount);
-}
-
 const DECLINED_AT_TERMINAL = 'declined at the terminal';
 
 export function transition(state: PaymentState, event: PaymentEvent, ctx: TransitionContext): TransitionResult {

@@ -1,8 +1,8 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
-import Decimal from 'decimal.js';
 import type { BillStatus } from '../../src/acquirer/port';
-import { attempt, attemptUntilAnswered } from './calls';
+import { attempt, attemptUntilAnswered, refused } from './calls';
 import { captureUpdate, DEFAULT_AUTHORIZATION_WINDOW_MS } from './messages';
+import { captureRefusal } from './rules';
 import type { PaymentRun } from './run';
 
 /**
@@ -57,11 +57,8 @@ export function registerTwoStepHandlers(run: PaymentRun): void {
     },
     {
       validator: (request) => {
-        if (run.state.status !== 'AUTHORIZED') throw new Error(`capture not permitted: the payment is ${run.state.status}, not AUTHORIZED`);
-        if (run.pendingCapture !== null) throw new Error('capture not permitted: a capture of this payment is already being completed');
-        if (request?.amount !== undefined && (new Decimal(request.amount).lte(0) || new Decimal(request.amount).gt(run.input.amount))) {
-          throw new Error(`amount: must be greater than 0 and at most the authorised ${run.input.amount}`);
-        }
+        const refusal = captureRefusal(run.state, run.inFlight(), request?.amount);
+        if (refusal) throw refused(refusal);
       },
     },
   );

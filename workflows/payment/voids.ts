@@ -1,8 +1,9 @@
 import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
 import type { HistorySource } from './statuses';
-import { attempt } from './calls';
+import { attempt, refused } from './calls';
 import { type PaymentOutcome, voidUpdate } from './messages';
 import { PATCHES } from './patches';
+import { voidRefusal } from './rules';
 import type { PaymentRun } from './run';
 
 /**
@@ -81,11 +82,8 @@ export function registerVoidHandlers(run: PaymentRun): void {
     },
     {
       validator: () => {
-        if (run.state.status !== 'CAPTURED') throw new Error(`void not permitted: the payment is ${run.state.status}`);
-        if (run.refundsUndecided()) throw new Error('void not permitted: a refund of this payment is under way');
-        if (run.state.capturedAt && Date.now() >= Date.parse(run.state.capturedAt) + run.timing.voidWindowMs) {
-          throw new Error('void not permitted: the void window has closed');
-        }
+        const refusal = voidRefusal(run.state, run.inFlight(), { nowMs: Date.now(), voidWindowMs: run.timing.voidWindowMs });
+        if (refusal) throw refused(refusal);
       },
     },
   );
