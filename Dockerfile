@@ -1,5 +1,5 @@
 # One image for every part; SERVICES picks what a container runs (api, worker, sandbox).
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-pip ca-certificates && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./

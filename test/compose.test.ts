@@ -93,3 +93,69 @@ it('runs the Temporal server that `npm run temporal-server` runs in CI: same ver
   expect(settings).toMatch(/^DB=postgres12$/m);
   expect(settings).toMatch(/^NUM_HISTORY_SHARDS=4$/m);
 });
+
+// Security round (issue 22, docs/security.md): Temporal and the databases stay internal.
+/** `${VAR:-default}` -> default, `${VAR}` and `${VAR:?message}` -> `VAR` (never contains a colon). */
+const interpolateDefaults = (value: string): string =>
+  value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*)|:?\?[^}]*)?\}/g, (_m, name: string, def?: string) => def ?? name);
+
+/** The host address each published port of a service binds; '' where none is given (every interface). */
+function publishedHostIps(service: { ports?: Array<string | { host_ip?: string }> }): string[] {
+  return (service.ports ?? []).map((port) => {
+    if (typeof port !== 'string') return port.host_ip ?? '';
+    const spec = interpolateDefaults(port).replace(/\/(tcp|udp)$/, '');
+    const v6 = /^\[([^\]]+)\]:/.exec(spec);
+    if (v6) return v6[1]!;
+    const parts = spec.split(':');
+    return parts.length === 3 ? parts[0]! : '';
+  });
+}
+
+const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
+// The API is the only part meant for the public (behind the operator's load balancer).
+const PUBLIC_SERVICES = ['api'];
+
+it('publishes nothing but the API on every interface: Temporal, its UI and the databases are loopback-only or unpublished', () => {
+  for (const name of ['temporal', 'temporal-ui', 'postgres', 'temporal-db']) expect(compose.services[name]).toBeDefined();
+  const exposed = Object.entries(compose.services as Record<string, { ports?: Array<string | { host_ip?: string }> }>)
+    .filter(([name]) => !PUBLIC_SERVICES.includes(name))
+    .flatMap(([name, service]) =>
+      publishedHostIps(service)
+        .filter((ip) => !LOOPBACK.includes(ip))
+        .map((ip) => `${name} on '${ip || 'every interface'}'`),
+    );
+  expect(exposed).toEqual([]);
+  // The UI is published, on loopback only; the frontend and the databases not at all.
+  expect(publishedHostIps(compose.services['temporal-ui'])).toEqual(['127.0.0.1']);
+  for (const name of ['temporal', 'postgres', 'temporal-db']) expect(compose.services[name].ports).toBeUndefined();
+});
+
+it('reads the port parts right, including ones that would expose a service', () => {
+  expect(publishedHostIps({ ports: ['${TEMPORAL_UI_PORT:-8233}:8080'] })).toEqual(['']);
+  expect(publishedHostIps({ ports: ['0.0.0.0:8233:8080', '8080', '127.0.0.1:${P}:8080/tcp', '[::1]:7233:7233'] })).toEqual(['0.0.0.0', '', '127.0.0.1', '::1']);
+  expect(publishedHostIps({ ports: [{ host_ip: '127.0.0.1' }, {}] })).toEqual(['127.0.0.1', '']);
+});
+
+it('runs the Temporal Web UI read-only and without sign-in by default', () => {
+  const ui = compose.services['temporal-ui'].environment;
+  expect(ui.TEMPORAL_DISABLE_WRITE_ACTIONS).toBe('true');
+  expect(ui.TEMPORAL_AUTH_ENABLED).toBe('false');
+});
+
+it('turns the UI write actions on only with its OIDC sign-in (deploy/compose.temporal-ui-auth.yml)', () => {
+  const override = parse(fs.readFileSync(path.resolve(__dirname, '../deploy/compose.temporal-ui-auth.yml'), 'utf8'));
+  expect(Object.keys(override.services)).toEqual(['temporal-ui']);
+  const ui = override.services['temporal-ui'];
+  expect(ui.ports).toBeUndefined(); // the base file's loopback port stays
+  const env = ui.environment as Record<string, string>;
+  expect(env.TEMPORAL_AUTH_ENABLED).toBe('true');
+  expect(env.TEMPORAL_AUTH_TYPE).toBe('oidc');
+  // No defaults for the sign-in: compose refuses to start the file without them.
+  for (const name of ['TEMPORAL_AUTH_PROVIDER_URL', 'TEMPORAL_AUTH_CLIENT_ID', 'TEMPORAL_AUTH_CLIENT_SECRET', 'TEMPORAL_AUTH_CALLBACK_URL']) {
+    expect({ name, value: env[name] }).toEqual({ name, value: expect.stringMatching(/^\$\{TEMPORAL_UI_AUTH_[A-Z_]+:\?[^}]+\}$/) });
+  }
+  // Still read-only unless the operator says otherwise.
+  expect(interpolateDefaults(env.TEMPORAL_DISABLE_WRITE_ACTIONS!)).toBe('true');
+  // Nothing else in the project turns them on.
+  expect(fs.readFileSync(path.resolve(__dirname, '../docker-compose.yml'), 'utf8')).not.toMatch(/TEMPORAL_DISABLE_WRITE_ACTIONS:\s*"?false/);
+});
