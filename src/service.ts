@@ -14,6 +14,7 @@ import { Keyring } from './secrets/keyring';
 import { checkStoredSecrets, resealStoredSecrets } from './secrets/stored';
 import { errorBody } from './http/errors';
 import { RateLimiter } from './http/rateLimit';
+import { securityHeadersFor } from './http/securityHeaders';
 import { createLimitStore } from './security/limits';
 import { SignInThrottle } from './users/signInThrottle';
 import type { Logger } from './logger';
@@ -182,7 +183,12 @@ export async function startService(given: Config, targets: ServiceTargets, logge
 export function notReadyYet(req: http.IncomingMessage, res: http.ServerResponse): void {
   const body = JSON.stringify(errorBody(503, 'the service is starting; retry shortly'));
   req.resume(); // a request body is read and dropped, so the connection stays usable
-  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(503, {
+    ...securityHeadersFor('/api'),
+    'Content-Type': 'application/json; charset=utf-8',
+    'Retry-After': '1',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Db } from '../db/client';
 import type { UserPrincipal } from './principal';
 import { normalizeRole, type Role } from './roles';
+import { idleTooLong } from './sessionActivity';
 
 /** Session tokens: 256 random bits, stored only as a SHA-256 hash. */
 export function generateSessionToken(): { token: string; hash: string } {
@@ -48,21 +49,33 @@ export interface SessionState {
   principal: UserPrincipal;
   /** The session may reach only 'ownAccount' routes until the authenticator is enrolled. */
   mfaEnrollmentPending: boolean;
+  /** The session's last recorded use (src/auth/sessionActivity.ts). */
+  lastSeenAt: Date;
+}
+
+/** SESSION_IDLE_MINUTES, and the time to judge by. */
+export interface SessionCheck {
+  idleMinutes: number;
+  now?: Date;
 }
 
 /**
- * The state of a live session token, or undefined (unknown, expired, revoked, user disabled). A
- * `locked` mark (failed sign-ins) ends no session: anyone could set it by failing on purpose.
+ * The state of a live session token, or undefined (unknown, expired, idle too long, revoked, user
+ * disabled). A `locked` mark (failed sign-ins) ends no session: anyone could set it by failing on
+ * purpose.
  */
-export async function resolveSessionState(db: Db, token: string, now = new Date()): Promise<SessionState | undefined> {
+export async function resolveSessionState(db: Db, token: string, check: SessionCheck): Promise<SessionState | undefined> {
+  const now = check.now ?? new Date();
   const session = await db.session.findUnique({
     where: { tokenHash: hashSessionToken(token) },
     include: { user: { include: { merchant: true } } },
   });
   if (!session || session.revokedAt || session.expiresAt <= now) return undefined;
+  if (idleTooLong(session.lastSeenAt, now, check.idleMinutes)) return undefined;
   const { user } = session;
   if (!user.enabled || user.deletedAt) return undefined;
   return {
+    lastSeenAt: session.lastSeenAt,
     mfaEnrollmentPending: session.mfaPending,
     principal: {
       kind: 'user',
@@ -78,7 +91,7 @@ export async function resolveSessionState(db: Db, token: string, now = new Date(
 }
 
 /** The principal of a live, fully signed-in session token, or undefined (also while MFA enrolment is pending). */
-export async function resolveSession(db: Db, token: string, now = new Date()): Promise<UserPrincipal | undefined> {
-  const state = await resolveSessionState(db, token, now);
+export async function resolveSession(db: Db, token: string, check: SessionCheck): Promise<UserPrincipal | undefined> {
+  const state = await resolveSessionState(db, token, check);
   return state && !state.mfaEnrollmentPending ? state.principal : undefined;
 }

@@ -110,6 +110,8 @@ export const configSchema = z
     TRUST_PROXY: bool.default(false),
     KEY_ROTATION_GRACE_HOURS: positive.default(24),
     SESSION_TTL_HOURS: positive.default(12),
+    /** A dashboard session unused for longer than this ends (401), within its SESSION_TTL_HOURS lifetime. */
+    SESSION_IDLE_MINUTES: positive.default(30),
     TERMINAL_TIMEOUT_DEFAULT_MINUTES: positive.default(5),
     TERMINAL_TIMEOUT_MIN_MINUTES: positive.default(1),
     TERMINAL_TIMEOUT_MAX_MINUTES: positive.default(60),

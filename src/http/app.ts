@@ -8,6 +8,7 @@ import { mountDocs } from './docs';
 import { errorHandler } from './errors';
 import { createRegistry, generateDocument } from './openapi';
 import { requestContext } from './requestId';
+import { securityHeaders } from './securityHeaders';
 import { routeModules } from './routes';
 
 /** A route module mounts its endpoints on the router and documents them in the registry. */
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps): Koa<any, any> {
   let document: object | undefined;
   mountDocs(router, () => (document ??= generateDocument(registry)));
 
+  app.use(securityHeaders() as any);
   app.use(requestContext() as any);
   app.use(errorHandler());
   app.use(dashboardApp() as any);

@@ -2,6 +2,7 @@ import type { Next } from 'koa';
 import { hashApiKey, keyModeOf } from '../auth/apiKeys';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { areasOfRoles, type Area } from '../auth/roles';
+import { noteSessionUse } from '../auth/sessionActivity';
 import { resolveSessionState } from '../auth/sessions';
 import { forbidden, unauthenticated } from '../domain/errors';
 import type { ApiContext } from './context';
@@ -68,9 +69,14 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
       if (area && !principal.scopes.includes(area)) throw forbidden(`this API key has no '${area}' scope`);
     } else if (kind === 'session') {
       const m = /^Bearer\s+(\S+)$/i.exec((ctx.headers.authorization ?? '').trim());
-      const session = m ? await resolveSessionState(ctx.deps.db, m[1]!) : undefined;
+      const now = new Date();
+      const idleMinutes = ctx.deps.config.SESSION_IDLE_MINUTES;
+      const session = m ? await resolveSessionState(ctx.deps.db, m[1]!, { idleMinutes, now }) : undefined;
       if (!session) throw unauthenticated('missing, invalid or expired session token');
       const { principal } = session;
+      await noteSessionUse(ctx.deps.db, principal.sessionId, session.lastSeenAt, now, idleMinutes).catch((err: unknown) =>
+        ctx.state.log.warn({ err }, 'could not record session use'),
+      );
       ctx.state.principal = principal;
       // After an MFA reset, a session reaches only the caller's own account until enrolment is done.
       if (session.mfaEnrollmentPending && area !== 'ownAccount') throw forbidden(MFA_ENROLMENT_FIRST);

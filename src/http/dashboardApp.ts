@@ -7,22 +7,10 @@ import { ApiError } from './errors';
 /**
  * Serves the merchant dashboard (contracts 9) built by `npm install` into dashboard/dist: its
  * hashed assets under /dashboard/assets/, and index.html for every other address under
- * /dashboard so a deep link (/dashboard/payments/{id}) opens the right page. The content
- * security policy lets the page run only the app's own scripts and talk only to this origin.
+ * /dashboard so a deep link (/dashboard/payments/{id}) opens the right page. Its security headers
+ * (the content security policy lets the page run only the app's own scripts and talk only to this
+ * origin) are set for every answer by src/http/securityHeaders.ts.
  */
-export const DASHBOARD_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -42,13 +30,6 @@ function distDir(): string | undefined {
   return undefined;
 }
 
-function securityHeaders(ctx: Context): void {
-  ctx.set('Content-Security-Policy', DASHBOARD_CSP);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Referrer-Policy', 'no-referrer');
-}
-
 export function dashboardApp() {
   let dir: string | undefined;
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -56,7 +37,6 @@ export function dashboardApp() {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
       throw new ApiError(405, `${ctx.method} is not allowed here; the dashboard is read with GET`, { Allow: 'GET, HEAD' });
     dir ??= distDir();
-    securityHeaders(ctx);
     if (!dir) {
       ctx.status = 503;
       ctx.type = 'text/plain';

@@ -1,5 +1,6 @@
 import { z } from '../domain/zod';
 import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
+import { Metadata } from './metadata';
 import { normalizeCountry, normalizeTimeZone } from './places';
 
 /**
@@ -11,8 +12,6 @@ import { normalizeCountry, normalizeTimeZone } from './places';
 
 export const RECORD_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 export const TERMINAL_TYPES = ['POS', 'MPOS', 'SOFTPOS', 'KIOSK', 'UNATTENDED'] as const;
-export const METADATA_MAX_ENTRIES = 50;
-export const METADATA_MAX_KEY_LENGTH = 100;
 
 const notBlank = (s: string): boolean => s.trim().length > 0;
 
@@ -45,34 +44,6 @@ const Mcc = z
   .string({ error: 'must be a string of exactly 4 digits' })
   .regex(/^\d{4}$/, 'must be exactly 4 digits')
   .openapi({ example: '5411' });
-
-/** Free-form JSON object; kept as sent (the original object, not a copy zod rebuilt). */
-export const Metadata = z
-  .unknown()
-  .superRefine((v, ctx) => {
-    if (v === undefined || v === null) return;
-    if (typeof v !== 'object' || Array.isArray(v)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-      return;
-    }
-    const keys = Object.keys(v);
-    if (keys.length > METADATA_MAX_ENTRIES) {
-      ctx.addIssue({ code: 'custom', message: `must have at most ${METADATA_MAX_ENTRIES} entries (has ${keys.length})` });
-    }
-    const long = keys.find((k) => [...k].length > METADATA_MAX_KEY_LENGTH);
-    if (long !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `keys must be at most ${METADATA_MAX_KEY_LENGTH} characters ('${[...long].slice(0, 20).join('')}...' is longer)`,
-      });
-    }
-  })
-  .openapi({
-    type: 'object',
-    additionalProperties: true,
-    description: `Free-form JSON object: at most ${METADATA_MAX_ENTRIES} entries, keys at most ${METADATA_MAX_KEY_LENGTH} characters, values stored as sent`,
-    example: { region: 'north' },
-  });
 
 export const StoreInput = z
   .strictObject({
@@ -150,6 +121,21 @@ export const STORE_SORTS = ['name', '-name', 'createdAt', '-createdAt'] as const
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 
+/** Paging of contracts 2, for the search and the plain lists alike. */
+const PageParams = {
+  page: queryInt(0, undefined, ', 0 or more').optional().openapi({ description: '0-based, default 0' }),
+  size: queryInt(1, PAGE_SIZE_MAX, ` from 1 to ${PAGE_SIZE_MAX}`)
+    .optional()
+    .openapi({ description: `Default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}` }),
+};
+
+/**
+ * The plain lists (stores, a store's terminals) stay the JSON array the spec fixes, one page of
+ * it: bounded whatever a business stores (issue 22). docs/stores-and-terminals.md.
+ */
+export const ListQuery = z.strictObject(PageParams).openapi('ListPageQuery');
+export type ListQuery = z.infer<typeof ListQuery>;
+
 export const StoreSearchQuery = z
   .strictObject({
     q: z
@@ -164,10 +150,7 @@ export const StoreSearchQuery = z
       .enum(STORE_SORTS, { error: `must be one of ${STORE_SORTS.join(', ')}` })
       .optional()
       .openapi({ description: 'Default name' }),
-    page: queryInt(0, undefined, ', 0 or more').optional().openapi({ description: '0-based, default 0' }),
-    size: queryInt(1, PAGE_SIZE_MAX, ` from 1 to ${PAGE_SIZE_MAX}`)
-      .optional()
-      .openapi({ description: `Default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}` }),
+    ...PageParams,
   })
   .openapi('StoreSearchQuery');
 export type StoreSearchQuery = z.infer<typeof StoreSearchQuery>;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { Prisma, type Store, type Terminal } from '../generated/prisma/client';
 import { normalizeCountry } from './places';
-import { PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './schemas';
+import { type ListQuery, PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './schemas';
 
 /**
  * Store search and the ordered lists. Ordering is done by the database with the "C" collation
@@ -10,6 +10,10 @@ import { PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './schemas';
  */
 
 export type StoreSort = 'name' | '-name' | 'createdAt' | '-createdAt';
+export interface Paging {
+  page: number;
+  size: number;
+}
 
 export interface StoreFilter {
   q?: string;
@@ -50,7 +54,7 @@ function storeWhere(merchantId: string, mode: string | undefined, f: StoreFilter
 }
 
 /** A validated search query (StoreSearchQuery) as filter, order and page: the same for every caller. */
-export function searchOfQuery(query: StoreSearchQuery): { filter: StoreFilter; sort: StoreSort; paging: { page: number; size: number } } {
+export function searchOfQuery(query: StoreSearchQuery): { filter: StoreFilter; sort: StoreSort; paging: Paging } {
   return {
     filter: {
       q: query.q,
@@ -59,8 +63,13 @@ export function searchOfQuery(query: StoreSearchQuery): { filter: StoreFilter; s
       hasTerminals: query.hasTerminals === undefined ? undefined : query.hasTerminals === 'true',
     },
     sort: query.sort ?? 'name',
-    paging: { page: query.page === undefined ? 0 : Number(query.page), size: query.size === undefined ? PAGE_SIZE_DEFAULT : Number(query.size) },
+    paging: pagingOfQuery(query),
   };
+}
+
+/** A validated page and size (defaults applied): every list of stores or terminals is one page. */
+export function pagingOfQuery(query: ListQuery): Paging {
+  return { page: query.page === undefined ? 0 : Number(query.page), size: query.size === undefined ? PAGE_SIZE_DEFAULT : Number(query.size) };
 }
 
 /** Loads rows by id and returns them in the order of `ids`. */
@@ -69,33 +78,32 @@ function inOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
   return ids.map((id) => byId.get(id)).filter((r): r is T => r !== undefined);
 }
 
+const limitOf = (paging: Paging): Prisma.Sql => Prisma.sql`LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`;
+
+/** One page of stores and the count of all that match: no caller reads an unbounded list. */
 export async function searchStores(
   db: Db,
   merchantId: string,
   mode: string | undefined,
   filter: StoreFilter,
   sort: StoreSort,
-  paging?: { page: number; size: number },
+  paging: Paging,
 ): Promise<{ stores: Store[]; total: number }> {
   const where = storeWhere(merchantId, mode, filter);
-  const limit = paging ? Prisma.sql`LIMIT ${paging.size} OFFSET ${paging.page * paging.size}` : Prisma.empty;
-  const idRows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Store" s WHERE ${where} ORDER BY ${STORE_ORDER[sort]} ${limit}`;
+  const idRows = await db.$queryRaw<{ id: string }[]>`SELECT s."id" FROM "Store" s WHERE ${where} ORDER BY ${STORE_ORDER[sort]} ${limitOf(paging)}`;
   const ids = idRows.map((r) => r.id);
-  let total = ids.length;
-  if (paging) {
-    const [row] = await db.$queryRaw<{ count: bigint | number }[]>`SELECT count(*) AS "count" FROM "Store" s WHERE ${where}`;
-    total = Number(row?.count ?? 0);
-  }
+  const [row] = await db.$queryRaw<{ count: bigint | number }[]>`SELECT count(*) AS "count" FROM "Store" s WHERE ${where}`;
   const rows = ids.length ? await db.store.findMany({ where: { id: { in: ids } } }) : [];
-  return { stores: inOrder(ids, rows), total };
+  return { stores: inOrder(ids, rows), total: Number(row?.count ?? 0) };
 }
 
-/** A store's terminals ordered by label, in the same collation as store names. */
-export async function listTerminals(db: Db, storeId: string): Promise<Terminal[]> {
+/** One page of a store's terminals ordered by label, in the same collation as store names, and their count. */
+export async function listTerminals(db: Db, storeId: string, paging: Paging): Promise<{ terminals: Terminal[]; total: number }> {
   const idRows = await db.$queryRaw<{ id: string }[]>`
     SELECT t."id" FROM "Terminal" t WHERE t."storeId" = ${storeId}
-    ORDER BY ${byName('t."label"', 'ASC')}, t."externalId" ASC`;
+    ORDER BY ${byName('t."label"', 'ASC')}, t."externalId" ASC ${limitOf(paging)}`;
   const ids = idRows.map((r) => r.id);
+  const total = await db.terminal.count({ where: { storeId } });
   const rows = ids.length ? await db.terminal.findMany({ where: { id: { in: ids } } }) : [];
-  return inOrder(ids, rows);
+  return { terminals: inOrder(ids, rows), total };
 }

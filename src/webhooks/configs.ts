@@ -10,6 +10,7 @@ import { redeliverEvent, sendTestEvent, type QueuedDelivery } from './manualDeli
 import { toAttemptRecord } from './records';
 import { sealSecret } from '../secrets/active';
 import { generateWebhookSecret } from './secrets';
+import { WEBHOOK_URL_MAX_LENGTH } from './schemas';
 import { checkWebhookUrl, WebhookUrlRefused } from './urlPolicy';
 
 /**
@@ -59,15 +60,22 @@ export async function ownerOfEvent(deps: DispatchDeps, merchantId: string, event
   return { merchantId, mode: event.mode };
 }
 
-/** The URL rules at configuration time: on the literal host and after name resolution. */
+/**
+ * The URL rules at configuration time: on the literal host and after name resolution. Returns the
+ * URL as parsed (`href`: trimmed, scheme and host lower case, default port dropped), which is what
+ * is stored and delivered to: the string checked is the string used, never a raw one that another
+ * parser could read differently.
+ */
 async function acceptableUrl(deps: DispatchDeps, url: string): Promise<string> {
+  let href: string;
   try {
-    await checkWebhookUrl(url, deps.config.WEBHOOK_ALLOW_INSECURE);
-    return url; // stored as submitted
+    href = (await checkWebhookUrl(url, deps.config.WEBHOOK_ALLOW_INSECURE)).href;
   } catch (err) {
     if (err instanceof WebhookUrlRefused) throw invalid(`url: ${err.message}`);
     throw err;
   }
+  if (href.length > WEBHOOK_URL_MAX_LENGTH) throw invalid(`url: must be at most ${WEBHOOK_URL_MAX_LENGTH} characters once normalised (${href.length})`);
+  return href;
 }
 
 export async function createConfig(

@@ -18,10 +18,12 @@ export const EventTypes = z
   .transform((values) => [...new Set(values)])
   .openapi({ description: `Any of ${EVENT_TYPES.join(', ')}. Omitted or empty: every event`, example: ['PAYMENT_CAPTURED', 'PAYMENT_REFUSED'] });
 
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
 const Url = z
   .string({ error: 'must be a string' })
   .min(1, 'is required')
-  .max(2048, 'must be at most 2048 characters')
+  .max(WEBHOOK_URL_MAX_LENGTH, `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`)
   .openapi({ example: 'https://pos.example.com/webhooks/payments', description: 'https:// only; never a loopback, private or link-local address' });
 
 const Description = z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').nullish();

@@ -40,7 +40,9 @@ it('round-trips every model with every field', async () => {
       deletedAt: now,
     },
   });
-  const session = await db.session.create({ data: { userId: user.id, tokenHash: uniqueId('t'), mfaPending: true, expiresAt: now, revokedAt: now } });
+  const session = await db.session.create({
+    data: { userId: user.id, tokenHash: uniqueId('t'), mfaPending: true, expiresAt: now, revokedAt: now, lastSeenAt: now },
+  });
   const apiKey = await db.apiKey.create({
     data: {
       merchantId: merchant.id,
@@ -195,7 +197,7 @@ it('round-trips every model with every field', async () => {
     },
   });
   expect(back.users[0]).toMatchObject({ roles: ['ADMIN', 'USER'], failedLoginCount: 2, mfaLastTimeStep: 59000001, deletedAt: now });
-  expect(back.users[0]!.sessions[0]).toMatchObject({ id: session.id, mfaPending: true });
+  expect(back.users[0]!.sessions[0]).toMatchObject({ id: session.id, mfaPending: true, lastSeenAt: now });
   expect(back.apiKeys[0]).toMatchObject({ id: apiKey.id, scopes: ['payments'], mode: 'test' });
   expect(back.auditLogs[0]).toMatchObject({ id: audit.id, details: { a: 1 } });
   const t = back.stores[0]!.terminals[0]!;

@@ -529,7 +529,7 @@ describe('with a small body limit and a 1-hour delete guard', () => {
     expectErrorShape(res, 413);
     expect(await tuned.db.store.count({ where: { merchantId: m.merchant.id } })).toBe(0);
     expect(
-      (await call(tuned.apiUrl, 'POST', storesPath(m.merchant.externalId), { key: m.key, body: validStore({ metadata: { blob: 'x'.repeat(512) } }) })).status,
+      (await call(tuned.apiUrl, 'POST', storesPath(m.merchant.externalId), { key: m.key, body: validStore({ metadata: { blob: 'x'.repeat(500) } }) })).status,
     ).toBe(201);
   });
 

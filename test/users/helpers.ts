@@ -65,6 +65,11 @@ export async function merchantSnapshot(db: Db, merchantId: string): Promise<unkn
     db.apiKey.findMany({ where: { merchantId }, orderBy: { id: 'asc' } }),
     db.auditLog.count({ where: { merchantId } }),
   ]);
-  // lastUsedAt is bookkeeping of key use, not a change of state.
-  return { users, sessions, apiKeys: apiKeys.map(({ lastUsedAt: _ignored, ...k }) => k), auditLogs };
+  // lastUsedAt and lastSeenAt are bookkeeping of key and session use, not a change of state.
+  return {
+    users,
+    sessions: sessions.map(({ lastSeenAt: _seen, ...s }) => s),
+    apiKeys: apiKeys.map(({ lastUsedAt: _ignored, ...k }) => k),
+    auditLogs,
+  };
 }

@@ -247,6 +247,19 @@ describe('URL rules without WEBHOOK_ALLOW_INSECURE', () => {
     expect((await call(secure.apiUrl, 'DELETE', `${CONFIGS}/${created.body.id}`, { key })).status).toBe(204);
   });
 
+  it('stores the URL as parsed (issue 22): what the rules checked is what is stored, shown and delivered to', async () => {
+    const { key } = await createMerchantWithKey(secure.db);
+    const created = await call(secure.apiUrl, 'POST', CONFIGS, { key, body: { url: '  HTTPS://8.8.8.8:443/Hooks/../in?a=b c#frag\t' } });
+    expect(created.status).toBe(201);
+    const normalised = 'https://8.8.8.8/in?a=b%20c#frag';
+    expect(created.body.url).toBe(normalised);
+    expect((await secure.db.webhookConfig.findUniqueOrThrow({ where: { id: created.body.id } })).url).toBe(normalised);
+    const moved = await call(secure.apiUrl, 'PUT', `${CONFIGS}/${created.body.id}`, { key, body: { url: 'hTTps://[2001:4860:4860:0:0:0:0:8888]:443/x' } });
+    expect(moved.body.url).toBe('https://[2001:4860:4860::8888]/x');
+    expect((await secure.db.webhookConfig.findUniqueOrThrow({ where: { id: created.body.id } })).url).toBe('https://[2001:4860:4860::8888]/x');
+    expect((await call(secure.apiUrl, 'DELETE', `${CONFIGS}/${created.body.id}`, { key })).status).toBe(204);
+  });
+
   it('checks again at delivery after name resolution: a name resolving to loopback is refused and nothing is sent', async () => {
     const receiver = await new TestReceiver().start();
     try {

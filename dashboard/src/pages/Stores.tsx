@@ -228,6 +228,8 @@ function StoreForm({
   );
 }
 
+const TERMINALS_SHOWN = 100;
+
 /** One store: its fields (edit, deactivate, delete) and its terminals. */
 export function StoreDetail() {
   const { storeExternalId = '' } = useParams();
@@ -238,7 +240,8 @@ export function StoreDetail() {
   const store = useQuery({ queryKey: ['store', storeExternalId], queryFn: () => api<Store>(path) });
   const terminals = useQuery({
     queryKey: ['store', storeExternalId, 'terminals'],
-    queryFn: () => api<Terminal[]>(`${path}/terminals`),
+    // The list is paged (at most 100 a page): a store with more shows its first 100, and says so.
+    queryFn: () => api<Terminal[]>(`${path}/terminals?size=${TERMINALS_SHOWN}`),
     enabled: store.isSuccess,
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['store', storeExternalId] });
@@ -325,6 +328,7 @@ export function StoreDetail() {
           )}
         </tbody>
       </table>
+      {terminals.data?.length === TERMINALS_SHOWN && <p className="note">Showing the first {TERMINALS_SHOWN} terminals by label.</p>}
       <p className="muted">A terminal takes payments once the service operator has linked it to its device (Device linked: yes).</p>
     </section>
   );

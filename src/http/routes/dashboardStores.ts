@@ -2,11 +2,12 @@ import { pageOf } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import type { Store } from '../../generated/prisma/client';
 import { findStoreOfEitherMode, findTerminal } from '../../stores/lookup';
-import { DeleteQuery, StoreInput, StoreRecord, StoreSearchQuery, TerminalInput, TerminalRecord } from '../../stores/schemas';
-import { listTerminals, searchOfQuery, searchStores } from '../../stores/search';
+import { DeleteQuery, ListQuery as PageQuery, StoreInput, StoreRecord, StoreSearchQuery, TerminalInput, TerminalRecord } from '../../stores/schemas';
+import { listTerminals, pagingOfQuery, searchOfQuery, searchStores } from '../../stores/search';
 import { toStoreRecord, toTerminalRecord } from '../../stores/serializers';
 import { createStore, createTerminal, deleteStore, deleteTerminal, replaceStore, replaceTerminal } from '../../stores/writes';
 import type { RouteModule } from '../app';
+import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { callerOf } from '../caller';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';
@@ -157,17 +158,25 @@ export const dashboardStoreRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: `${BASE}/{storeExternalId}/terminals`,
-      summary: "The store's terminals, ordered by label",
+      summary: "The store's terminals, ordered by label, one page of them",
       tag: TAG,
       auth: 'session',
       area: 'stores',
       params: StoreParams,
-      responses: { 200: { description: 'The terminals', schema: z.array(DashboardTerminal) } },
+      query: PageQuery,
+      responses: { 200: { description: `The terminals. ${ARRAY_PAGE_HEADERS_NOTE}`, schema: z.array(DashboardTerminal) } },
       errors: [403, 404],
     },
-    async (ctx, { params }) => {
+    async (ctx, { params, query }) => {
       const store = await findStoreOfEitherMode(ctx.deps.db, merchantOf(ctx), params.storeExternalId);
-      ctx.body = (await listTerminals(ctx.deps.db, store.id)).map((t) => ({ ...toTerminalRecord(t, store.externalId), mode: store.mode }));
+      const paging = pagingOfQuery(query);
+      const { terminals, total } = await listTerminals(ctx.deps.db, store.id, paging);
+      answerArrayPage(
+        ctx,
+        terminals.map((t) => ({ ...toTerminalRecord(t, store.externalId), mode: store.mode })),
+        total,
+        paging,
+      );
     },
   );
 

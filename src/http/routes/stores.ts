@@ -1,10 +1,11 @@
 import { modeOf } from '../../auth/principal';
 import { findStore, requireOwnMerchant } from '../../stores/lookup';
-import { DeleteQuery, MerchantParams, StoreInput, StorePage, StoreParams, StoreRecord, StoreSearchQuery } from '../../stores/schemas';
-import { searchOfQuery, searchStores } from '../../stores/search';
+import { DeleteQuery, ListQuery, MerchantParams, StoreInput, StorePage, StoreParams, StoreRecord, StoreSearchQuery } from '../../stores/schemas';
+import { pagingOfQuery, searchOfQuery, searchStores } from '../../stores/search';
 import { toStoreRecord } from '../../stores/serializers';
 import { createStore, deleteStore, replaceStore } from '../../stores/writes';
 import type { RouteModule } from '../app';
+import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { pageOf } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
@@ -20,19 +21,21 @@ export const storeRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: BASE,
-      summary: 'All stores of the business, alphabetical by name (a JSON array)',
+      summary: 'Stores of the business, alphabetical by name (a JSON array), one page of them',
       tag: TAG,
       auth: 'apiKey',
       area: 'stores',
       params: MerchantParams,
-      responses: { 200: { description: 'The stores', schema: z.array(StoreRecord) } },
+      query: ListQuery,
+      responses: { 200: { description: `The stores. ${ARRAY_PAGE_HEADERS_NOTE}`, schema: z.array(StoreRecord) } },
       errors: [403, 404],
     },
-    async (ctx, { params }) => {
+    async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
-      const { stores } = await searchStores(ctx.deps.db, principal.merchantId, modeOf(principal), {}, 'name');
-      ctx.body = stores.map(toStoreRecord);
+      const paging = pagingOfQuery(query);
+      const { stores, total } = await searchStores(ctx.deps.db, principal.merchantId, modeOf(principal), {}, 'name', paging);
+      answerArrayPage(ctx, stores.map(toStoreRecord), total, paging);
     },
   );
 

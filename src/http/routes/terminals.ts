@@ -1,10 +1,11 @@
 import { modeOf } from '../../auth/principal';
 import { findStore, findTerminal, requireOwnMerchant } from '../../stores/lookup';
-import { DeleteQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord } from '../../stores/schemas';
-import { listTerminals } from '../../stores/search';
+import { DeleteQuery, ListQuery, StoreParams, TerminalInput, TerminalParams, TerminalRecord } from '../../stores/schemas';
+import { listTerminals, pagingOfQuery } from '../../stores/search';
 import { toTerminalRecord } from '../../stores/serializers';
 import { createTerminal, deleteTerminal, replaceTerminal } from '../../stores/writes';
 import type { RouteModule } from '../app';
+import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
@@ -19,19 +20,27 @@ export const terminalRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: BASE,
-      summary: "The store's terminals, ordered by label (a JSON array)",
+      summary: "The store's terminals, ordered by label (a JSON array), one page of them",
       tag: TAG,
       auth: 'apiKey',
       area: 'stores',
       params: StoreParams,
-      responses: { 200: { description: 'The terminals', schema: z.array(TerminalRecord) } },
+      query: ListQuery,
+      responses: { 200: { description: `The terminals. ${ARRAY_PAGE_HEADERS_NOTE}`, schema: z.array(TerminalRecord) } },
       errors: [403, 404],
     },
-    async (ctx, { params }) => {
+    async (ctx, { params, query }) => {
       const principal = ctx.state.principal!;
       requireOwnMerchant(principal, params.merchantExternalId);
       const store = await findStore(ctx.deps.db, principal.merchantId, params.storeExternalId, modeOf(principal));
-      ctx.body = (await listTerminals(ctx.deps.db, store.id)).map((t) => toTerminalRecord(t, store.externalId));
+      const paging = pagingOfQuery(query);
+      const { terminals, total } = await listTerminals(ctx.deps.db, store.id, paging);
+      answerArrayPage(
+        ctx,
+        terminals.map((t) => toTerminalRecord(t, store.externalId)),
+        total,
+        paging,
+      );
     },
   );
 
