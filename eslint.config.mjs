@@ -65,6 +65,48 @@ export default tseslint.config(
     },
   },
   {
+    // Workflow code is replayed and must be deterministic: it imports only the core, the
+    // workflow SDK and pure libraries, and the activities' types (erased; how Temporal's samples
+    // type their activity proxies). docs/architecture.md, "Where each kind of rule lives".
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!@temporalio/workflow$|@temporalio/common$|decimal\\.js$|\\./|\\.\\./(?!\\.\\./)|\\.\\./\\.\\./core(/|$)|\\.\\./\\.\\./activities(/|$))',
+              message: 'Workflow code imports only core/, @temporalio/workflow and pure libraries (docs/architecture.md).',
+            },
+            {
+              regex: '^\\.\\./\\.\\./activities(/|$)',
+              allowTypeImports: true,
+              message: "Workflow code imports the activities' types only (import type).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The core is pure: it knows nothing of the service, the workflows' runtime or Node.
+    files: ['core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!@temporalio/workflow$|@temporalio/common$|decimal\\.js$|\\./|\\.\\./(?!\\.\\./))',
+              message: 'core/ imports only itself, the SDK definitions and pure libraries (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {

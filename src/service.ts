@@ -25,7 +25,7 @@ import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
 import { ensureAutoCloseSchedule } from './settlement/autoClose';
-import { paymentIdOfWorkflowId } from '../workflows/payment/messages';
+import { paymentIdOfWorkflowId } from '../core/payment/messages';
 
 /**
  * The parts of one process, as SERVICES names them: the HTTP API, the Temporal worker and the

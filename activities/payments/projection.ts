@@ -1,6 +1,6 @@
-import type { DecidedRefund, ProjectedFields, StatusEvent } from '../../workflows/payment/transition';
-import type { PendingRefund } from '../../workflows/payment/messages';
-import type { PaymentMode, PaymentStatus } from '../../workflows/payment/statuses';
+import type { DecidedRefund, ProjectedFields, StatusEvent } from '../../core/payment/transition';
+import type { PendingRefund } from '../../core/payment/messages';
+import type { PaymentMode, PaymentStatus } from '../../core/payment/statuses';
 import { pendingRefundOf, pendingRefundsOf } from '../../src/refunds/pending';
 import { paymentStatusEvents } from '../../src/observability/metrics';
 import type { ActivityDeps } from '../index';

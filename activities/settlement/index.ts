@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { finishBatch, openBatch, reconcileBatch } from '../../src/settlement/batches';
 import { startDueAutoCloses } from '../../src/settlement/autoClose';
 import { settleBatchPayments } from '../../src/settlement/settlePayments';
-import type { SettlementCloseInput } from '../../workflows/settlement/definitions';
+import type { SettlementCloseInput } from '../../core/settlement';
 import { publishPaymentEventActivity } from '../webhooks/publishPaymentEvent';
 import type { ActivityDeps } from '../index';
 

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { attemptDelivery } from '../../src/webhooks/attempt';
-import type { WebhookDeliveryResult } from '../../workflows/webhooks/definitions';
+import type { WebhookDeliveryResult } from '../../core/webhooks/delivery';
 import type { ActivityDeps } from '../index';
 
 /**

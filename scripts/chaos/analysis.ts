@@ -6,7 +6,7 @@ import type { FaultRecord } from './faults';
 import { request, sleep } from '../../support/http';
 import type { ChaosReceiver } from './receiver';
 import type { Shop } from '../../support/shop';
-import { isFinal } from '../../workflows/payment/statuses';
+import { isFinal } from '../../core/payment/statuses';
 
 /**
  * After the load: wait until everything has settled (bounded), then read back every payment of the

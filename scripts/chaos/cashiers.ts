@@ -1,6 +1,6 @@
 import { between, request, sleep } from '../../support/http';
 import type { Shop, Till } from '../../support/shop';
-import { isFinal } from '../../workflows/payment/statuses';
+import { isFinal } from '../../core/payment/statuses';
 
 /**
  * The load: one cashier per till, each in a loop until the load ends: create a payment (retrying

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Decimal from 'decimal.js';
 import { readStateFiles } from '../../src/acquirer/sandbox/state';
-import { refundReferenceOf } from '../../workflows/payment/messages';
+import { refundReferenceOf } from '../../core/payment/messages';
 import { request, sleep } from '../../support/http';
 import type { ChaosReceiver } from './receiver';
 import type { RefundRequestRecord, RefundTarget } from './refunders';

@@ -31,7 +31,7 @@ import { openShop, type Shop } from '../../support/shop';
 import { ChaosStack, type DatabaseKind, type TemporalKind } from './stack';
 import { ensureTemporalServerBuilt } from '../temporal-server/build';
 import { installCleanup, killAllGroups } from '../../support/serviceProcess';
-import { paymentWorkflowId } from '../../workflows/payment/messages';
+import { paymentWorkflowId } from '../../core/payment/messages';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

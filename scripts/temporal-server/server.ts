@@ -11,7 +11,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
-import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
+import { PAYMENT_SEARCH_ATTRIBUTES } from '../../core/searchAttributes';
 import { ensureTemporalServerBuilt, type TemporalServerBinaries } from './build';
 
 const REPO = path.resolve(__dirname, '../..');

@@ -3,7 +3,7 @@ import type { Acquirers } from '../acquirer/acquirers';
 import type { BillState } from '../acquirer/port';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
-import { acquirerNotifiedSignal } from '../../workflows/payment/messages';
+import { acquirerNotifiedSignal } from '../../core/payment/messages';
 import { TrailingCoalescer } from './coalesce';
 
 /** A verified acquirer notification (contracts 4). */

@@ -10,8 +10,8 @@ import { conflict, invalid, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { paymentStatusEvents } from '../observability/metrics';
 import { isTerminalReady } from '../stores/serializers';
-import { paymentWorkflowId } from '../../workflows/payment/messages';
-import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
+import { paymentWorkflowId } from '../../core/payment/messages';
+import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { newPspReference } from './pspReference';
 import type { CreatePaymentBody } from './schemas';
 import { callPaymentWorkflow } from './workflowCalls';
@@ -158,7 +158,7 @@ async function replay(deps: CreateDeps, open: Payment, principal: ApiKeyPrincipa
 async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPrincipal): Promise<Payment> {
   let answer;
   try {
-    answer = await callPaymentWorkflow(deps, payment, principal.merchantExternalId, 'placeBill');
+    answer = await callPaymentWorkflow(deps, payment, principal.merchantExternalId, 'placeBill', []);
   } catch (err) {
     deps.logger.error({ err, paymentId: payment.id }, 'payment workflow could not be reached');
     throw unavailable(`payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, 2);

@@ -1,9 +1,9 @@
 import { DomainError } from '../domain/errors';
 import type { Payment } from '../generated/prisma/client';
-import type { PaymentFacts, Refusal } from '../../workflows/payment/rules';
-import type { PaymentStatus } from '../../workflows/payment/statuses';
+import type { PaymentFacts, Refusal } from '../../core/payment/rules';
+import type { PaymentStatus } from '../../core/payment/statuses';
 
-/** A payment row as the operation rules read it (workflows/payment/rules.ts): exact decimal texts, ISO instants. */
+/** A payment row as the operation rules read it (core/payment/rules.ts): exact decimal texts, ISO instants. */
 export function factsOf(payment: Payment): PaymentFacts {
   return {
     status: payment.status as PaymentStatus,

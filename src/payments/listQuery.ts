@@ -1,6 +1,6 @@
 import { PagingQuery } from '../domain/paging';
 import { z } from '../domain/zod';
-import { PAYMENT_STATUSES } from '../../workflows/payment/statuses';
+import { PAYMENT_STATUSES } from '../../core/payment/statuses';
 
 /** ISO 8601 date (midnight UTC) or date-time with an offset. */
 export const instant = z

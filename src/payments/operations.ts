@@ -11,12 +11,12 @@ import { SUPPORTED_CURRENCIES } from '../money/currencies';
 import Decimal from 'decimal.js';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
-import { isFinal } from '../../workflows/payment/statuses';
-import type { PendingRefund } from '../../workflows/payment/messages';
-import { captureRefusal, voidRefusal } from '../../workflows/payment/rules';
+import { isFinal } from '../../core/payment/statuses';
+import type { PendingRefund } from '../../core/payment/messages';
+import { captureRefusal, voidRefusal } from '../../core/payment/rules';
 import { SingleFlight } from './coalesce';
 import { factsOf, refusalError } from './facts';
-import { callPaymentWorkflow, type PaymentOperation, type WorkflowAnswer } from './workflowCalls';
+import { callPaymentWorkflow, type PaymentOperation, type PaymentOperationArgs, type WorkflowAnswer } from './workflowCalls';
 
 /**
  * sync-status, cancel and void (spec 3, 4.1). A final payment is answered from the database
@@ -53,17 +53,17 @@ export async function findOwnPayment(db: Db, scope: PaymentScope, id: string): P
 
 const reread = (db: Db, id: string) => db.payment.findUniqueOrThrow({ where: { id } });
 
-export async function askWorkflow(
+export async function askWorkflow<O extends PaymentOperation>(
   deps: OperationDeps,
   payment: Payment,
   principal: { merchantExternalId: string },
-  operation: PaymentOperation,
-  args: unknown[] = [],
+  operation: O,
+  args: PaymentOperationArgs[O],
   /** Refund rows still PENDING, for a new run started from the row (refunds only). */
   pendingRefunds: PendingRefund[] = [],
 ): Promise<WorkflowAnswer> {
   try {
-    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation, 'API', args, pendingRefunds);
+    return await callPaymentWorkflow(deps, payment, principal.merchantExternalId, operation, args, { pendingRefunds });
   } catch (err) {
     deps.logger.error({ err, operation }, 'payment workflow could not be reached'); // the logger names the payment
     throw unavailable('the payment could not be reached right now; retry shortly', 2);
@@ -99,7 +99,7 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
       }
       if (alreadyShown(payment.status, state)) return reread(deps.db, payment.id);
     }
-    await askWorkflow(deps, payment, principal, 'syncStatus');
+    await askWorkflow(deps, payment, principal, 'syncStatus', []);
     return reread(deps.db, payment.id);
   });
 }
@@ -115,7 +115,7 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
 export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
   const payment = await findOwnPayment(deps.db, principal, id);
   if (isFinal(payment.status)) throw conflict(`payment already decided: it is ${payment.status}`);
-  const answer = await askWorkflow(deps, payment, principal, 'cancel');
+  const answer = await askWorkflow(deps, payment, principal, 'cancel', []);
   const current = await reread(deps.db, payment.id);
   if (answer.kind === 'rejected') throw refusalError(answer);
   if (answer.kind === 'closed') throw conflict(`payment already decided: it is ${current.status}`);
@@ -182,7 +182,7 @@ async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Pr
 export async function voidPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
   const payment = await findOwnPayment(deps.db, principal, id);
   await checkVoidPreconditions(deps, payment);
-  const answer = await askWorkflow(deps, payment, principal, 'void');
+  const answer = await askWorkflow(deps, payment, principal, 'void', []);
   if (answer.kind === 'rejected') throw refusalError(answer);
   if (answer.kind === 'closed') throw conflict(`void not permitted: the void window of ${deps.config.VOID_WINDOW_MINUTES} minutes from capture has closed`);
   if (answer.outcome.notice === 'VOID_REJECTED')

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { z } from '../domain/zod';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
-import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../workflows/payment/statuses';
+import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
 
 /**
  * Request and response schemas of in-store payments (spec 2.1, 2.2; contracts 2). The creation

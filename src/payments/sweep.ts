@@ -1,3 +1,4 @@
+import type { SweepResult } from '../../core/sweep';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config';
@@ -5,8 +6,8 @@ import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
-import { PAYMENT_WORKFLOW_TYPE, sweepNudgeSignal } from '../../workflows/payment/messages';
-import { ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
+import { PAYMENT_WORKFLOW_TYPE, sweepNudgeSignal } from '../../core/payment/messages';
+import { ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
 
 /**
@@ -24,16 +25,6 @@ export interface SweepDeps {
   db: Db;
   temporal: Client;
   logger: Logger;
-}
-
-export interface SweepResult {
-  considered: number;
-  nudged: number;
-  /** Payments whose workflow was missing and has been started again. */
-  restarted: number;
-  failed: number;
-  /** PENDING refunds handed to a run that decides them (src/refunds/recovery.ts); absent when not looked at. */
-  refundsResumed?: number;
 }
 
 export const SWEEP_BATCH = 500;
@@ -123,3 +114,5 @@ export async function sweepOverduePayments(deps: SweepDeps, opts: { now?: Date; 
   if (result.considered > 0) deps.logger.info(result, 'payment sweep');
   return result;
 }
+
+export type { SweepResult };

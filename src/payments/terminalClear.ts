@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { findTerminal, type TerminalSelector } from '../operator/terminals';
-import { ON_DEVICE_STATUSES } from '../../workflows/payment/statuses';
+import { ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { type PaymentRecord, toPaymentRecord } from './record';
 import { callPaymentWorkflow } from './workflowCalls';
 
@@ -19,6 +19,6 @@ export async function clearTerminal(deps: { db: Db; temporal: Client; config: Co
     orderBy: { createdAt: 'desc' },
   });
   if (!open) return null;
-  await callPaymentWorkflow(deps, open, merchant.externalId, 'operatorClear');
+  await callPaymentWorkflow(deps, open, merchant.externalId, 'operatorClear', []);
   return toPaymentRecord(await deps.db.payment.findUniqueOrThrow({ where: { id: open.id } }));
 }

@@ -1,4 +1,5 @@
 import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config';
 import type { Payment } from '../generated/prisma/client';
@@ -7,17 +8,19 @@ import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
 import {
   cancelUpdate,
   captureUpdate,
+  type CaptureRequest,
   operatorClearUpdate,
   PAYMENT_WORKFLOW_TYPE,
   type PaymentOutcome,
   type PendingRefund,
   placeBillUpdate,
+  type RefundRequestInput,
   refundUpdate,
   syncStatusUpdate,
   voidUpdate,
-} from '../../workflows/payment/messages';
-import type { RefusalCode } from '../../workflows/payment/rules';
-import type { HistorySource } from '../../workflows/payment/statuses';
+} from '../../core/payment/messages';
+import type { RefusalCode } from '../../core/payment/rules';
+import type { HistorySource } from '../../core/payment/statuses';
 import { SingleFlight } from './coalesce';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
 
@@ -28,7 +31,19 @@ import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflo
  * Concurrent identical operations of this process share one update (a workflow accepts at most 10
  * updates in flight).
  */
-export const PAYMENT_OPERATIONS = {
+/** Each operation's arguments: the one table the API, the CLI and the workflow's handlers agree on. */
+export interface PaymentOperationArgs {
+  placeBill: [];
+  syncStatus: [];
+  cancel: [];
+  void: [];
+  operatorClear: [];
+  capture: [CaptureRequest];
+  refund: [RefundRequestInput];
+}
+export type PaymentOperation = keyof PaymentOperationArgs;
+/** The update of each operation, typed by its arguments: `PAYMENT_OPERATIONS[op]` needs no cast. */
+export const PAYMENT_OPERATIONS: { [O in PaymentOperation]: UpdateDefinition<PaymentOutcome, PaymentOperationArgs[O]> } = {
   placeBill: placeBillUpdate,
   syncStatus: syncStatusUpdate,
   cancel: cancelUpdate,
@@ -36,14 +51,14 @@ export const PAYMENT_OPERATIONS = {
   operatorClear: operatorClearUpdate,
   capture: captureUpdate,
   refund: refundUpdate,
-} as const;
-export type PaymentOperation = keyof typeof PAYMENT_OPERATIONS;
+};
+
 /** Operations after the sale: they carry arguments, are never coalesced, and reach an ended payment through a new run. */
 const AFTER_SALE: readonly PaymentOperation[] = ['capture', 'refund'];
 
 export type WorkflowAnswer =
   | { kind: 'outcome'; outcome: PaymentOutcome }
-  /** The workflow refused the update (a rule of workflows/payment/rules.ts): the code and message say why. */
+  /** The workflow refused the update (a rule of core/payment/rules.ts): the code and message say why. */
   | { kind: 'rejected'; code: RefusalCode; message: string }
   /** The workflow has completed: the payment's row is final. */
   | { kind: 'closed' };
@@ -57,51 +72,40 @@ export interface WorkflowCallDeps {
 /** Coalesced per operation and payment; void is never coalesced (each call is one more reversal). */
 const flights = new SingleFlight<WorkflowAnswer>();
 
-export function callPaymentWorkflow(
+export function callPaymentWorkflow<O extends PaymentOperation>(
   deps: WorkflowCallDeps,
   payment: Payment,
   merchantExternalId: string,
-  operation: PaymentOperation,
-  startedBy: HistorySource = 'API',
-  args: unknown[] = [],
-  pendingRefunds: PendingRefund[] = [],
+  operation: O,
+  args: PaymentOperationArgs[O],
+  opts: { startedBy?: HistorySource; pendingRefunds?: PendingRefund[] } = {},
 ): Promise<WorkflowAnswer> {
-  const send = () => sendUpdate(deps, payment, merchantExternalId, operation, startedBy, args, pendingRefunds);
-  return operation === 'void' || AFTER_SALE.includes(operation) ? send() : flights.run(`${operation}:${payment.id}`, send);
-}
-
-async function sendUpdate(
-  deps: WorkflowCallDeps,
-  payment: Payment,
-  merchantExternalId: string,
-  operation: PaymentOperation,
-  startedBy: HistorySource,
-  args: unknown[],
-  pendingRefunds: PendingRefund[],
-): Promise<WorkflowAnswer> {
-  const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, startedBy, pendingRefunds);
   const afterSale = AFTER_SALE.includes(operation);
-  try {
-    const outcome = await withInFlightRetry(() =>
-      deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation] as typeof syncStatusUpdate, {
-        args: args as [],
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(
-          PAYMENT_WORKFLOW_TYPE,
-          paymentWorkflowStartOptions(input, deps.config, { afterSale }),
-        ),
-      }),
-    );
-    return { kind: 'outcome', outcome };
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) {
-      const cause = (err as { cause?: { message?: string; type?: string } }).cause;
-      return { kind: 'rejected', code: cause?.type === 'invalid' ? 'invalid' : 'conflict', message: cause?.message || err.message };
+  const send = async (): Promise<WorkflowAnswer> => {
+    const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, opts.startedBy ?? 'API', opts.pendingRefunds ?? []);
+    try {
+      const outcome = await withInFlightRetry(() =>
+        deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], {
+          args,
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(
+            PAYMENT_WORKFLOW_TYPE,
+            paymentWorkflowStartOptions(input, deps.config, { afterSale }),
+          ),
+        }),
+      );
+      return { kind: 'outcome', outcome };
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) {
+        const cause = (err as { cause?: { message?: string; type?: string } }).cause;
+        return { kind: 'rejected', code: cause?.type === 'invalid' ? 'invalid' : 'conflict', message: cause?.message || err.message };
+      }
+      if (err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowNotFoundError || isCompletedWorkflowError(err)) {
+        return { kind: 'closed' };
+      }
+      throw err;
     }
-    if (err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowNotFoundError || isCompletedWorkflowError(err)) {
-      return { kind: 'closed' };
-    }
-    throw err;
-  }
+  };
+  return operation === 'void' || afterSale ? send() : flights.run(`${operation}:${payment.id}`, send);
 }
 
 /**

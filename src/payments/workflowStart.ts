@@ -2,22 +2,9 @@ import type { SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../config';
 import type { ReceiptDetails } from '../acquirer/port';
 import type { Payment } from '../generated/prisma/client';
-import {
-  MerchantExternalId,
-  PaymentReference,
-  PaymentStatus,
-  PspReference,
-  StoreExternalId,
-  TerminalExternalId,
-} from '../../workflows/definitions/searchAttributes';
-import {
-  ACQUIRER_RETRY_MAX_MS,
-  PAYMENT_WORKFLOW_TYPE,
-  type PaymentWorkflowInput,
-  type PendingRefund,
-  paymentWorkflowId,
-} from '../../workflows/payment/messages';
-import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus as Status } from '../../workflows/payment/statuses';
+import { MerchantExternalId, PaymentReference, PaymentStatus, PspReference, StoreExternalId, TerminalExternalId } from '../../core/searchAttributes';
+import { ACQUIRER_RETRY_MAX_MS, PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, type PendingRefund, paymentWorkflowId } from '../../core/payment/messages';
+import { PAYMENT_MODES, type HistorySource, type PaymentMode, type PaymentStatus as Status } from '../../core/payment/statuses';
 
 /**
  * How a payment's workflow is started, from its row: the first run at creation, or a later run

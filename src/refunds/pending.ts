@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import type { Refund } from '../generated/prisma/client';
-import type { PendingRefund } from '../../workflows/payment/messages';
+import type { PendingRefund } from '../../core/payment/messages';
 
 /** A PENDING refund row as a payment's workflow takes it over (docs/refunds.md, "Recovery"). */
 export function pendingRefundOf(r: Refund): PendingRefund {

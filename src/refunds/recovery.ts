@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
 import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
-import { PAYMENT_WORKFLOW_TYPE, paymentStateQuery, resumeRefundsSignal } from '../../workflows/payment/messages';
+import { PAYMENT_WORKFLOW_TYPE, paymentStateQuery, resumeRefundsSignal } from '../../core/payment/messages';
 import type { SweepDeps } from '../payments/sweep';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from '../payments/workflowStart';
 import { pendingRefundOf, pendingRefundsOf } from './pending';

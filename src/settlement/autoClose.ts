@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
 import { ensureIntervalSchedule } from '../temporal/intervalSchedule';
-import { SETTLEMENT_AUTO_CLOSE_WORKFLOW } from '../../workflows/settlement/definitions';
+import { SETTLEMENT_AUTO_CLOSE_WORKFLOW } from '../../core/settlement';
 import { addDays, businessDate, businessDayEnd } from './businessDate';
 import { SYSTEM_CLOSER } from './batches';
 import { startClose } from './closeStart';

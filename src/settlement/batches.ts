@@ -6,8 +6,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { newPspReference } from '../payments/pspReference';
 import { audit } from '../audit/audit';
-import { paymentWorkflowId } from '../../workflows/payment/messages';
-import { isSettleable, SETTLEABLE_STATUSES } from '../../workflows/payment/statuses';
+import { paymentWorkflowId } from '../../core/payment/messages';
+import { isSettleable, SETTLEABLE_STATUSES } from '../../core/payment/statuses';
 import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile';
 
 /**

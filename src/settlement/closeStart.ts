@@ -6,7 +6,7 @@ import {
   type SettlementCloseInput,
   type SettlementCloseResult,
   settlementCloseWorkflowId,
-} from '../../workflows/settlement/definitions';
+} from '../../core/settlement';
 import { businessDate } from './businessDate';
 
 /** Starts the close of one store's open batch; null when a close of that store is already running. */

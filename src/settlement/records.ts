@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { conflict, notFound } from '../domain/errors';
 import type { Prisma, SettlementBatch, SettlementDiscrepancy, SettlementLine } from '../generated/prisma/client';
-import type { SettlementCloseResult } from '../../workflows/settlement/definitions';
+import type { SettlementCloseResult } from '../../core/settlement';
 import { startClose } from './closeStart';
 import type { CurrencyTotals } from './reconcile';
 

@@ -8,8 +8,8 @@ import { withInFlightRetry } from '../payments/workflowCalls';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from '../payments/workflowStart';
 import { SETTLE_PREFIX } from '../webhooks/events';
 import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
-import { PAYMENT_WORKFLOW_TYPE, settleUpdate } from '../../workflows/payment/messages';
-import { isSettleable } from '../../workflows/payment/statuses';
+import { PAYMENT_WORKFLOW_TYPE, settleUpdate } from '../../core/payment/messages';
+import { isSettleable } from '../../core/payment/statuses';
 
 /**
  * Settling the payments of a reconciled batch, each once, by its one writer: the payment's

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { Prisma } from '../generated/prisma/client';
 import { conflict, notFound } from '../domain/errors';
-import { OPEN_STATUSES } from '../../workflows/payment/statuses';
+import { OPEN_STATUSES } from '../../core/payment/statuses';
 
 /**
  * The delete guard of spec 4.3: an unforced delete of a store or terminal that took payments in

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ManagedChild } from '../process/child';
-import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
+import { PAYMENT_SEARCH_ATTRIBUTES } from '../../core/searchAttributes';
 import { findTemporalCli } from './cliBinary';
 import { devServerDynamicConfigArgs } from './dynamicConfig';
 

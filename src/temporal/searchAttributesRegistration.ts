@@ -1,7 +1,7 @@
 import type { Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
+import { PAYMENT_SEARCH_ATTRIBUTES } from '../../core/searchAttributes';
 
 /**
  * Registers the payment search attributes on an external Temporal cluster (the dev server gets

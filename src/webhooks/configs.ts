@@ -4,7 +4,7 @@ import { conflict, invalid, notFound } from '../domain/errors';
 import { pageOf, type Page } from '../domain/paging';
 import type { WebhookConfig, WebhookEvent } from '../generated/prisma/client';
 import type { Logger } from '../logger';
-import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions';
+import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
 import type { DispatchDeps } from './dispatch';
 import { redeliverEvent, sendTestEvent, type QueuedDelivery } from './manualDelivery';
 import { toAttemptRecord } from './records';

@@ -8,7 +8,7 @@ import {
   webhookDeliveryWorkflowId,
   type WebhookDeliveryInput,
   type WebhookRetrySchedule,
-} from '../../workflows/webhooks/definitions';
+} from '../../core/webhooks/delivery';
 
 /** What dispatching needs: reached by both the API handlers and the activities. */
 export interface DispatchDeps {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 
-export { EVENT_TYPES, type EventType, eventTypeForEntry, eventTypeForStatus, PAYMENT_EVENT_TYPES, SETTLE_PREFIX } from './eventTypes';
+export { EVENT_TYPES, type EventType, eventTypeForEntry, eventTypeForStatus, PAYMENT_EVENT_TYPES, SETTLE_PREFIX } from '../../core/webhooks/eventTypes';
 
 /**
  * The event id of a payment status event: derived from the payment id and the history sequence,

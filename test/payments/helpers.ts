@@ -1,7 +1,7 @@
 import type { KeyMode } from '../../src/auth/apiKeys';
 import type { Prisma } from '../../src/generated/prisma/client';
 import { newPspReference } from '../../src/payments/pspReference';
-import { paymentWorkflowId } from '../../workflows/payment/messages';
+import { paymentWorkflowId } from '../../core/payment/messages';
 import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, type HttpResult } from '../support/http';
 import type { TestStack } from '../support/stack';

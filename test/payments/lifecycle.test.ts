@@ -1,5 +1,5 @@
 import { withInFlightRetry } from '../../src/payments/workflowCalls';
-import { syncStatusUpdate } from '../../workflows/payment/messages';
+import { syncStatusUpdate } from '../../core/payment/messages';
 import { expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, sim, statusBecomes, workflowHandle } from './helpers';

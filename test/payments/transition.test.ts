@@ -1,6 +1,6 @@
 import type { BillState, BillStatus } from '../../src/acquirer/port';
-import { FINAL_STATUSES, type PaymentStatus } from '../../workflows/payment/statuses';
-import { initialState, type PaymentEvent, type PaymentState, transition } from '../../workflows/payment/transition';
+import { FINAL_STATUSES, type PaymentStatus } from '../../core/payment/statuses';
+import { initialState, type PaymentEvent, type PaymentState, transition } from '../../core/payment/transition';
 
 /** The pure state machine, row by row of spec section 3, without Temporal. */
 const now = '2026-11-22T10:00:00.000Z';

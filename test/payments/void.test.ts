@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
-import { paymentStateQuery } from '../../workflows/payment/messages';
+import { paymentStateQuery } from '../../core/payment/messages';
 import { createPayment, eventually, history, insertPaymentRow, openShop, paymentAction, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**

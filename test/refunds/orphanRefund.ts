@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../src/db/client';
 import type { Payment } from '../../src/generated/prisma/client';
-import { refundReferenceOf } from '../../workflows/payment/messages';
+import { refundReferenceOf } from '../../core/payment/messages';
 
 /** A PENDING refund row as a workflow task that never completed leaves it: written, never taken by a run. */
 export const orphanRefund = (db: Db, payment: Payment, amount: string, refundId: string = crypto.randomUUID()) =>

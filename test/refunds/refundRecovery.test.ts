@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import type { Merchant } from '../../src/generated/prisma/client';
 import { createLogger } from '../../src/logger';
 import { resumePendingRefunds } from '../../src/refunds/recovery';
-import { refundReferenceOf } from '../../workflows/payment/messages';
+import { refundReferenceOf } from '../../core/payment/messages';
 import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, type Shop, sim, statusBecomes, workflowHandle } from '../payments/helpers';

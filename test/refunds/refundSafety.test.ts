@@ -1,5 +1,5 @@
 import type { Merchant } from '../../src/generated/prisma/client';
-import { refundReferenceOf, resumeRefundsSignal } from '../../workflows/payment/messages';
+import { refundReferenceOf, resumeRefundsSignal } from '../../core/payment/messages';
 import { call, expectErrorShape } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
 import { createPayment, eventually, openShop, paymentAction, type Shop, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions';
+import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
 import { paymentEventId } from '../../src/webhooks/events';
 import { call } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';

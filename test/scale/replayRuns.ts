@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { paymentWorkflowId } from '../../workflows/payment/messages';
+import { paymentWorkflowId } from '../../core/payment/messages';
 import { replayAll } from '../replay/replayAll';
 
 /** Replays every run of a payment's workflow from the test's Temporal: what a restarted worker would do. */

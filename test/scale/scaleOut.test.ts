@@ -2,7 +2,7 @@ import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, type HttpResult } from '../support/http';
 import { TestReceiver } from '../webhooks/receiver';
 import { startScaleStack, type ScaleStack } from './scaleStack';
-import { isFinal } from '../../workflows/payment/statuses';
+import { isFinal } from '../../core/payment/statuses';
 
 /**
  * Scale-out (issue 6): two API processes and two worker processes, each a separate child

@@ -1,5 +1,5 @@
 import { reconcile, totalsOf } from '../../src/settlement/reconcile';
-import { initialState, transition } from '../../workflows/payment/transition';
+import { initialState, transition } from '../../core/payment/transition';
 
 /** The pure parts of contracts 8: matching a report, totals in exact decimal, the settle transition. */
 const item = (acquirerRef: string, amount: string, over: Record<string, unknown> = {}) => ({

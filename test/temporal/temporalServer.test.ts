@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { checkGo, TEMPORAL_SERVER_VERSION } from '../../scripts/temporal-server/build';
 import { postgresTargetFromUrl, readServerEnvFile } from '../../scripts/temporal-server/server';
-import { PAYMENT_SEARCH_ATTRIBUTES } from '../../workflows/definitions/searchAttributes';
+import { PAYMENT_SEARCH_ATTRIBUTES } from '../../core/searchAttributes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');

@@ -3,7 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { verifyWebhookSignature } from '../../src';
 import { handOverStalledDeliveries, stalledAfterMs } from '../../src/webhooks/dispatch';
 import { storedBody, testEventBody } from '../../src/webhooks/payload';
-import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions';
+import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
 import { createMerchantWithKey } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';

@@ -1,4 +1,4 @@
-import { webhookDeliveryWorkflowId } from '../../workflows/webhooks/definitions';
+import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
 import { createMerchantWithKey } from '../support/fixtures';
 import { call } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';

@@ -1,7 +1,7 @@
 import { verifyWebhookSignature } from '../../src';
 import { createLogger } from '../../src/logger';
 import { sweepOverduePayments } from '../../src/payments/sweep';
-import { acquirerNotifiedSignal, paymentWorkflowId, sweepNudgeSignal } from '../../workflows/payment/messages';
+import { acquirerNotifiedSignal, paymentWorkflowId, sweepNudgeSignal } from '../../core/payment/messages';
 import { call } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, openShop, paymentAction, sim, type Shop } from '../payments/helpers';

@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, proxyActivities, proxyLocalActivities, TemporalFailure } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import { ACQUIRER_RETRY_MAX_MS } from './messages';
-import type { Refusal } from './rules';
+import { ACQUIRER_RETRY_MAX_MS } from '../../core/payment/messages';
+import type { Refusal } from '../../core/payment/rules';
 
 /**
  * How the payment workflow calls its activities, and how it reads their failures: an answer, no

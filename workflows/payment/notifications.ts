@@ -1,8 +1,8 @@
 import { setHandler } from '@temporalio/workflow';
-import { acquirerNotifiedSignal, paymentStateQuery, refundReferenceOf, resumeRefundsSignal, settleUpdate, sweepNudgeSignal } from './messages';
+import { acquirerNotifiedSignal, paymentStateQuery, refundReferenceOf, resumeRefundsSignal, settleUpdate, sweepNudgeSignal } from '../../core/payment/messages';
 import { resumeRefunds, submitRefund } from './refunds';
 import { refused } from './calls';
-import { settleRefusal } from './rules';
+import { settleRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 import { checkVoid } from './voids';
 

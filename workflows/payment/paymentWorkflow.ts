@@ -1,5 +1,5 @@
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
-import type { PaymentOutcome, PaymentWorkflowInput } from './messages';
+import type { PaymentOutcome, PaymentWorkflowInput } from '../../core/payment/messages';
 import { registerNotificationHandlers } from './notifications';
 import { PATCHES } from './patches';
 import { adoptRefund, adoptStartRefunds, registerRefundHandlers } from './refunds';

@@ -1,12 +1,12 @@
 import { condition, patched, setHandler } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
-import type { RefundStatus } from '../../src/acquirer/port';
+import type { RefundStatus } from '../../core/acquirer';
 import { attempt, isRejected, refused, rowWrites } from './calls';
-import { DEFAULT_REFUND_CONFIRM_TIMEOUT_MS, type PendingRefund, type RefundRequestInput, refundReferenceOf, refundUpdate } from './messages';
+import { DEFAULT_REFUND_CONFIRM_TIMEOUT_MS, type PendingRefund, type RefundRequestInput, refundReferenceOf, refundUpdate } from '../../core/payment/messages';
 import { PATCHES } from './patches';
-import { refundableLeft, refundRefusal } from './rules';
+import { refundableLeft, refundRefusal } from '../../core/payment/rules';
 import type { PaymentRun, RefundInFlight } from './run';
-import type { HistorySource } from './statuses';
+import type { HistorySource } from '../../core/payment/statuses';
 
 /**
  * Refunds (contracts 7): reserved before any await (concurrent refunds never exceed what was

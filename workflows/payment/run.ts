@@ -1,15 +1,15 @@
 import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
-import type { BillStatus } from '../../src/acquirer/port';
-import { eventTypeForEntry } from '../../src/webhooks/eventTypes';
-import { PaymentStatus as PaymentStatusAttribute } from '../definitions/searchAttributes';
+import type { BillStatus } from '../../core/acquirer';
+import { eventTypeForEntry } from '../../core/webhooks/eventTypes';
+import { PaymentStatus as PaymentStatusAttribute } from '../../core/searchAttributes';
 import { attempt, effectCalls, persistentCalls, quickCalls } from './calls';
-import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from './messages';
+import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
-import type { InFlight } from './rules';
-import type { HistorySource } from './statuses';
-import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from './transition';
+import type { InFlight } from '../../core/payment/rules';
+import type { HistorySource } from '../../core/payment/statuses';
+import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from '../../core/payment/transition';
 import { complete, followCapture } from './twoStep';
 
 /** One refund as the workflow follows it. */

@@ -1,11 +1,11 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
-import type { BillStatus, SendBillRequest, SendBillResult } from '../../src/acquirer/port';
+import type { BillStatus, SendBillRequest, SendBillResult } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
-import { cancelUpdate, operatorClearUpdate, placeBillUpdate, syncStatusUpdate } from './messages';
+import { cancelUpdate, operatorClearUpdate, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
 import { serialized } from './oneAtATime';
-import { cancelRefusal } from './rules';
+import { cancelRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
-import { type HistorySource, REASONS } from './statuses';
+import { type HistorySource, REASONS } from '../../core/payment/statuses';
 
 /**
  * The sale: the bill placed on the device (answered to the creating request), the customer's

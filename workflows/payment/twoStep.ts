@@ -1,8 +1,8 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
-import type { BillStatus } from '../../src/acquirer/port';
+import type { BillStatus } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused } from './calls';
-import { captureUpdate, DEFAULT_AUTHORIZATION_WINDOW_MS } from './messages';
-import { captureRefusal } from './rules';
+import { captureUpdate, DEFAULT_AUTHORIZATION_WINDOW_MS } from '../../core/payment/messages';
+import { captureRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 
 /**

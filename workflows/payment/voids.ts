@@ -1,9 +1,9 @@
 import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
-import type { HistorySource } from './statuses';
+import type { HistorySource } from '../../core/payment/statuses';
 import { attempt, refused } from './calls';
-import { type PaymentOutcome, voidUpdate } from './messages';
+import { type PaymentOutcome, voidUpdate } from '../../core/payment/messages';
 import { PATCHES } from './patches';
-import { voidRefusal } from './rules';
+import { voidRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 
 /**

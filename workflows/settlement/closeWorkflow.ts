@@ -1,7 +1,7 @@
 import type { RetryPolicy } from '@temporalio/common';
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { SettlementCloseInput, SettlementCloseResult } from './definitions';
+import type { SettlementCloseInput, SettlementCloseResult } from '../../core/settlement';
 
 /**
  * One close of a store's batch (contracts 8). Every step is an activity that is safe to repeat,

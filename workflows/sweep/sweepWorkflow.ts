@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { SweepResult } from '../../src/payments/sweep';
+import type { SweepResult } from '../../core/sweep';
 
 /** One cycle of the reconciliation sweep, started by the `payment-sweep` Schedule. */
 const { sweepOverduePayments } = proxyActivities<Activities>({

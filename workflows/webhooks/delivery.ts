@@ -1,6 +1,6 @@
 import { ActivityFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { WebhookDeliveryInput, WebhookDeliveryResult } from './definitions';
+import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../core/webhooks/delivery';
 
 /** Time for the name resolution and database writes around the HTTP attempt itself. */
 const ATTEMPT_MARGIN_MS = 15_000;

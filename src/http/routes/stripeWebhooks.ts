@@ -1,6 +1,6 @@
 import { STRIPE_SIGNATURE_HEADER, RecentEvents, nudgeOf, verifyStripeEvent } from '../../acquirer/stripe/webhooks';
-import { acquirerNotifiedSignal } from '../../../workflows/payment/messages';
-import { isOpen } from '../../../workflows/payment/statuses';
+import { acquirerNotifiedSignal } from '../../../core/payment/messages';
+import { isOpen } from '../../../core/payment/statuses';
 import type { RouteModule } from '../app';
 import { ApiError } from '../errors';
 import { defineRoute } from '../route';

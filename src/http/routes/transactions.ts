@@ -3,7 +3,7 @@ import { PaymentListQuery } from '../../payments/listQuery';
 import { listPayments, paymentHistory } from '../../payments/queries';
 import { toPaymentRecord } from '../../payments/record';
 import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
-import { HISTORY_SOURCES } from '../../../workflows/payment/statuses';
+import { HISTORY_SOURCES } from '../../../core/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { RouteModule } from '../app';
 import { pagedSchema } from '../../domain/paging';

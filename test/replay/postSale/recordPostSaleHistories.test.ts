@@ -3,7 +3,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { createLogger } from '../../../src/logger';
 import { resumePendingRefunds } from '../../../src/refunds/recovery';
-import { paymentWorkflowId } from '../../../workflows/payment/messages';
+import { paymentWorkflowId } from '../../../core/payment/messages';
 import { call } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from '../../payments/helpers';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { SETTLEMENT_AUTO_CLOSE_WORKFLOW, settlementCloseWorkflowId } from '../../../workflows/settlement/definitions';
+import { SETTLEMENT_AUTO_CLOSE_WORKFLOW, settlementCloseWorkflowId } from '../../../core/settlement';
 import { call } from '../../support/http';
 import { startTestStack, type TestStack } from '../../support/stack';
 import { openShop, sim, statusBecomes, workflowHandle } from '../../payments/helpers';

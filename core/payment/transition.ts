@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import type { BillStatus } from '../../src/acquirer/port';
+import type { BillStatus } from '../acquirer';
 import { type HistorySource, isFinal, isRefundable, isSettleable, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
 
 /**

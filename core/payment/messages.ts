@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ReceiptDetails } from '../../src/acquirer/port';
+import type { ReceiptDetails } from '../acquirer';
 import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
 
 /**

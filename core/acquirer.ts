@@ -1,0 +1,135 @@
+/**
+ * What the service and an acquirer say to each other: the acquirer port's requests and answers,
+ * as plain types. The deterministic core: workflows read these, src/acquirer/port.ts says how
+ * an adapter is called with them.
+ */
+import type { PaymentMode } from './payment/statuses';
+
+export type { PaymentMode };
+
+/** What the acquirer says about a bill it holds (or held) on a device. */
+export type BillState =
+  | 'WAITING' // on the device, customer has not acted
+  | 'AUTHORIZED' // approved and held (two-step devices only)
+  | 'CAPTURED' // paid
+  | 'DECLINED' // customer or issuer declined
+  | 'CANCELLED' // cancelled on the device by cashier or customer
+  | 'ERROR' // the device reported a problem
+  | 'EXPIRED' // the device's own timeout ran out
+  | 'WITHDRAWN' // taken off the device by the service (cancel / clear / expiry)
+  | 'RELEASED'; // a two-step authorisation released at the service's request: the hold is gone
+
+export interface BillStatus {
+  acquirerRef: string;
+  state: BillState;
+  paymentMethod?: PaymentMode;
+  cardBrand?: string;
+  last4?: string;
+  errorMessage?: string;
+  /** ISO timestamp the acquirer recorded for capture/authorisation. */
+  decidedAt?: string;
+  /** Exact decimal the acquirer captured (a two-step completion may take less than authorised). */
+  capturedAmount?: string;
+  /** ISO timestamp of the completion of a two-step authorisation. */
+  capturedAt?: string;
+}
+
+export interface SendBillRequest {
+  deviceId: string;
+  /**
+   * The terminal's configuration (`terminal:link --two-step`): authorise only, and capture on
+   * completion (Stripe: a manual-capture PaymentIntent). Absent in payments started before it was
+   * passed: one-step. The sandbox's simulated device keeps its own setting and is not sent this.
+   */
+  twoStep?: boolean;
+  paymentId: string;
+  pspReference: string;
+  amount: string; // exact decimal as a string
+  currency: string;
+  reference?: string | null;
+  modes: PaymentMode[]; // modes allowed for this bill (never empty)
+  timeoutSeconds: number; // the device's own timeout
+  /** Passed through for the receipt (spec: cashierId, customerMobile, customerEmail); absent when none was given. */
+  receipt?: ReceiptDetails;
+}
+
+export interface ReceiptDetails {
+  cashierId?: string;
+  customerMobile?: string;
+  customerEmail?: string;
+}
+
+export type SendBillResult =
+  | { outcome: 'ON_DEVICE'; acquirerRef: string }
+  /** Another bill is on the device; carries the reference of the bill occupying it. */
+  | { outcome: 'DEVICE_BUSY'; currentReference: string | null }
+  | { outcome: 'MODE_UNSUPPORTED'; supportedModes: PaymentMode[] };
+
+export type VoidState = 'CONFIRMED' | 'PENDING' | 'REJECTED';
+export interface VoidStatus {
+  voidReference: string;
+  state: VoidState;
+  message?: string;
+}
+
+/** Completion of a two-step authorisation: idempotent per bill (a repeat answers the first completion). */
+export interface CompleteAuthorizationRequest {
+  /** Exact decimal, at most the authorised amount. */
+  amount: string;
+  /** Our stable reference of this completion. */
+  captureReference: string;
+}
+
+export type RefundState = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+export interface RefundRequest {
+  /**
+   * The service's stable reference of this refund: the acquirer keeps one refund per reference, so
+   * a retried submission (its answer lost) answers the same refund and never pays twice.
+   */
+  refundReference: string;
+  amount: string; // exact decimal as a string
+  currency: string;
+}
+export interface RefundStatus {
+  refundReference: string;
+  state: RefundState;
+  amount: string;
+  /** Why the acquirer failed the refund. */
+  message?: string;
+  decidedAt?: string;
+}
+
+export interface DeviceCapabilities {
+  deviceId: string;
+  modes: PaymentMode[];
+  twoStep: boolean;
+  voidSupported: boolean;
+}
+
+/** One settled item of an acquirer's settlement report: a captured payment or a succeeded refund. */
+export interface SettlementReportItem {
+  type: 'PAYMENT' | 'REFUND';
+  /** The bill the item belongs to (for a refund: the refunded bill). */
+  acquirerRef: string;
+  /** A refund's own reference, as the service sent it; absent for payments. */
+  refundReference?: string;
+  /** The service's payment id and pspReference as sent with the bill; absent for payments taken outside the service. */
+  paymentId?: string;
+  pspReference?: string;
+  reference?: string | null;
+  amount: string; // exact decimal, positive (a refund's amount is what went back)
+  currency: string;
+  feeAmount: string; // exact decimal; 0 for refunds
+  paymentMethod?: PaymentMode;
+  cardBrand?: string;
+  last4?: string;
+  /** When the acquirer captured the payment or paid the refund. */
+  occurredAt: string;
+}
+
+export interface SettlementReport {
+  deviceId: string;
+  batchReference: string;
+  closedAt: string;
+  items: SettlementReportItem[];
+}
