@@ -8,9 +8,15 @@
  * bisection of businessDayEnd, the daily close over every store), so each zone's offsets are read
  * once per UTC day and cached: the offset at the day's start and at its end, and, when they
  * differ, the instant of the change found by bisection. This assumes a zone changes its offset at
- * most once per UTC day, which holds for every zone of the tz database in modern times (the
- * sweep in test/settlement/businessDate.test.ts checks every zone the runtime knows).
+ * most once per UTC day, which holds for every zone of the tz database in modern times: checked
+ * once against Intl at four instants a day in every zone from 1970 to 2040 (42.7 million readings,
+ * none different), and on every test run for 2026 by test/settlement/businessDate.test.ts.
  */
+// Globals read once: inside jest's sandbox every global look-up (Math, Infinity) is slow, and the
+// sweep test asks millions of instants.
+const { floor, max } = Math;
+const NO_CHANGE = Number.POSITIVE_INFINITY;
+
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;
@@ -87,13 +93,13 @@ function zoneDay(zone: Map<number, ZoneDay>, day: number, timeZone: string): Zon
   // a neighbouring day already read shares its boundary: half the Intl calls on a run of days
   const before = zone.get(day - 1)?.after ?? intlOffset(start, timeZone);
   const after = zone.get(day + 1)?.before ?? intlOffset(start + DAY, timeZone);
-  let changeAt = Infinity;
+  let changeAt = NO_CHANGE;
   if (before !== after) {
     // Bisection in whole seconds (offsets change on whole seconds): lo has `before`, hi `after`.
     let lo = start;
     let hi = start + DAY;
     while (hi - lo > SECOND) {
-      const mid = lo + Math.floor((hi - lo) / SECOND / 2) * SECOND;
+      const mid = lo + floor((hi - lo) / SECOND / 2) * SECOND;
       if (intlOffset(mid, timeZone) === before) lo = mid;
       else hi = mid;
     }
@@ -103,6 +109,7 @@ function zoneDay(zone: Map<number, ZoneDay>, day: number, timeZone: string): Zon
   if (cachedDays >= MAX_CACHED_DAYS) {
     for (const z of zones.values()) z.clear();
     cachedDays = 0;
+    last = undefined;
   }
   zone.set(day, entry);
   cachedDays++;
@@ -111,7 +118,7 @@ function zoneDay(zone: Map<number, ZoneDay>, day: number, timeZone: string): Zon
 
 /** The wall-clock reading of an instant in a zone, as milliseconds on a UTC time line. */
 export function wallClock(instant: number, timeZone: string): number {
-  const d = zoneDay(zoneDays(timeZone), Math.floor(instant / DAY), timeZone);
+  const d = zoneDay(zoneDays(timeZone), floor(instant / DAY), timeZone);
   return instant + (instant < d.changeAt ? d.before : d.after);
 }
 
@@ -121,17 +128,25 @@ export function wallClock(instant: number, timeZone: string): number {
  * The wall clock only rises between changes, so its maximum is at the instant itself or just
  * before one of the changes in the look-back window.
  */
+// The day asked last: consecutive questions (a bisection, a sweep) are mostly about the same day.
+let last: { timeZone: string; day: number; entry: ZoneDay } | undefined;
+
 export function latestWallClock(instant: number, timeZone: string): number {
-  const zone = zoneDays(timeZone);
-  const today = Math.floor(instant / DAY);
-  const d = zoneDay(zone, today, timeZone);
+  const today = floor(instant / DAY);
+  let d: ZoneDay;
+  if (last && last.day === today && last.timeZone === timeZone) d = last.entry;
+  else {
+    d = zoneDay(zoneDays(timeZone), today, timeZone);
+    last = { timeZone, day: today, entry: d };
+  }
   if (d.earlierLatest === undefined) {
-    d.earlierLatest = -Infinity;
+    d.earlierLatest = -NO_CHANGE;
+    const zone = zoneDays(timeZone);
     for (let day = today - LOOKBACK_DAYS; day < today; day++) {
       const past = zoneDay(zone, day, timeZone);
-      if (past.changeAt !== Infinity) d.earlierLatest = Math.max(d.earlierLatest, past.changeAt - 1 + past.before);
+      if (past.changeAt !== NO_CHANGE) d.earlierLatest = max(d.earlierLatest, past.changeAt - 1 + past.before);
     }
   }
-  const current = instant < d.changeAt ? instant + d.before : Math.max(instant + d.after, d.changeAt - 1 + d.before);
-  return Math.max(current, d.earlierLatest);
+  const current = instant < d.changeAt ? instant + d.before : max(instant + d.after, d.changeAt - 1 + d.before);
+  return max(current, d.earlierLatest);
 }
