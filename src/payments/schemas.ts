@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { z } from '../domain/zod';
+import { amountSchema } from '../money/amount';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
 
@@ -8,9 +9,6 @@ import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
  * body is strict (an unknown field is a 400). Rules that need configuration (the timeout bounds)
  * are checked by the creation service, with the same message style.
  */
-
-/** Largest amount accepted: 12 integer digits keep every amount exact in a JSON number. */
-export const MAX_AMOUNT = 999_999_999_999;
 
 const text = (max: number) => z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
@@ -27,11 +25,7 @@ export const CreatePaymentBody = z
     merchantExternalId: text(200).openapi({ description: "The business identifier; must be the API key's own business" }),
     storeExternalId: text(200).openapi({ description: 'A registered store of the business' }),
     terminalExternalId: text(200).openapi({ description: 'A terminal of that store, linked to its device' }),
-    amount: z
-      .number({ error: 'must be a number' })
-      .positive('must be greater than 0')
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
-      .openapi({ example: 12.5, description: "Greater than zero, at most the currency's minor-unit decimals (2 for EUR, 0 for JPY)" }),
+    amount: amountSchema().openapi({ example: 12.5, description: "Greater than zero, at most the currency's minor-unit decimals (2 for EUR, 0 for JPY)" }),
     currency: z
       .string({ error: currencyMessage })
       .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
@@ -81,12 +75,7 @@ export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;
 /** Two-step completion (contracts 6): the amount to capture, all of it when absent. */
 export const CaptureBody = z
   .strictObject({
-    amount: z
-      .number({ error: 'must be a number' })
-      .positive('must be greater than 0')
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
-      .optional()
-      .openapi({ description: 'At most the authorised amount; default all of it' }),
+    amount: amountSchema().optional().openapi({ description: 'At most the authorised amount; default all of it' }),
   })
   .optional()
   .openapi('CaptureRequest');

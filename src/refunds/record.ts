@@ -1,5 +1,6 @@
 import type { Refund } from '../generated/prisma/client';
 import { z } from '../domain/zod';
+import { amountSchema } from '../money/amount';
 
 /** The refund of contracts 7, as every endpoint returns it; amount a JSON number from the exact decimal. */
 export interface RefundRecord {
@@ -47,11 +48,9 @@ export const RefundRecordSchema = z
 
 export const CreateRefundBody = z
   .strictObject({
-    amount: z
-      .number({ error: 'must be a number' })
-      .positive('must be greater than 0')
+    amount: amountSchema()
       .optional()
-      .openapi({ description: "Default: all that is still refundable; at most the currency's minor-unit decimals" }),
+      .openapi({ description: "Default: all that is still refundable; at most the currency's minor-unit decimals and at most 999999999999" }),
     reason: z.string({ error: 'must be a string' }).max(500, 'must be at most 500 characters').optional(),
   })
   .optional()

@@ -2,24 +2,36 @@
  * The business date of contracts 8, as pure functions of an instant, an IANA time zone and the
  * cut-off hour: a store's day runs from SETTLEMENT_CUTOFF_HOUR local time to the same hour the
  * next calendar day, so a close at 01:30 local still belongs to the day before. Built on the
- * runtime's time-zone data (Intl), which knows every zone's offsets and daylight-saving changes.
+ * runtime's time-zone data (Intl, through ./zoneClock), which knows every zone's offsets and
+ * daylight-saving changes.
+ *
+ * A business day starts the first time the local clock reaches the cut-off, and the business
+ * date never steps back as time moves forward: where the clocks are set back across the
+ * cut-off (Antarctica/Troll falls back from 03:00 to 01:00, Pacific/Chatham from 03:45 to 02:45),
+ * the repeated time belongs to the new day, which then lasts longer.
  */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { checkTimeZone, latestWallClock, wallClock } from './zoneClock';
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
-    formatters.set(timeZone, f);
+const HOUR = 3600_000;
+const { floor } = Math; // read once: a global look-up is slow inside jest's sandbox
+const DAY = 24 * HOUR;
+
+/** `YYYY-MM-DD` of UTC day numbers, memoised: toISOString costs more than the rest of businessDate. */
+const dayNames = new Map<number, string>();
+function dayName(day: number): string {
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    name = new Date(day * DAY).toISOString().slice(0, 10);
+    if (dayNames.size >= 100_000) dayNames.clear();
+    dayNames.set(day, name);
   }
-  return f;
+  return name;
 }
 
 /** The wall-clock date and hour of an instant in a zone. */
 export function localTime(instant: Date, timeZone: string): { date: string; hour: number; minute: number } {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(instant)) parts[p.type] = p.value;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), minute: Number(parts.minute) };
+  const wall = new Date(wallClock(instant.getTime(), timeZone));
+  return { date: wall.toISOString().slice(0, 10), hour: wall.getUTCHours(), minute: wall.getUTCMinutes() };
 }
 
 /** A calendar date `YYYY-MM-DD` moved by whole days. */
@@ -28,24 +40,30 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
-/** The business date of an instant: the local date, or the day before while the local hour is before the cut-off. */
+/**
+ * The business date of an instant: the local date, or the day before while the local hour is
+ * before the cut-off. Taken from the latest local reading so far, not the current one, so that
+ * a clock set back does not take the date back with it.
+ */
 export function businessDate(instant: Date, timeZone: string, cutoffHour: number): string {
-  const local = localTime(instant, timeZone);
-  return local.hour < cutoffHour ? addDays(local.date, -1) : local.date;
+  const latest = latestWallClock(instant.getTime(), timeZone);
+  // Shifting the reading back by the cut-off turns "before the cut-off" into "the day before".
+  return dayName(floor((latest - cutoffHour * HOUR) / DAY));
 }
 
 /**
  * The instant a business date ends: the first moment whose business date is later. On a day
  * whose cut-off hour does not exist locally (a spring-forward gap) it is the first instant after
- * the gap. Found by bisection over the 40 hours around the nominal UTC time, to the millisecond.
+ * the gap. Found by bisection over the 40 hours around the nominal UTC time, to the millisecond;
+ * bisection is sound because businessDate never steps back.
  */
 export function businessDayEnd(date: string, timeZone: string, cutoffHour: number): Date {
   const [y, m, d] = date.split('-').map(Number);
   const nominal = Date.UTC(y, m - 1, d + 1, cutoffHour);
-  let lo = nominal - 20 * 3600_000; // business date <= date here (no zone is 20 h ahead of UTC)
-  let hi = nominal + 20 * 3600_000; // business date > date here
+  let lo = nominal - 20 * HOUR; // business date <= date here (no zone is 20 h ahead of UTC)
+  let hi = nominal + 20 * HOUR; // business date > date here
   while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
+    const mid = floor((lo + hi) / 2);
     if (businessDate(new Date(mid), timeZone, cutoffHour) > date) hi = mid;
     else lo = mid;
   }
@@ -55,7 +73,7 @@ export function businessDayEnd(date: string, timeZone: string, cutoffHour: numbe
 /** True when the zone is one the runtime knows (stores are validated the same way). */
 export function isKnownTimeZone(timeZone: string): boolean {
   try {
-    formatter(timeZone);
+    checkTimeZone(timeZone);
     return true;
   } catch {
     return false;

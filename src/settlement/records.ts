@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { conflict, notFound } from '../domain/errors';
+import { csvText } from '../security/csvCell';
 import type { Prisma, SettlementBatch, SettlementDiscrepancy, SettlementLine } from '../generated/prisma/client';
 import type { SettlementCloseResult } from '../../core/settlement';
 import { startClose } from './closeStart';
@@ -137,19 +138,14 @@ export const batchLineCount = (db: Db, batchId: string) => db.settlementLine.cou
 
 const CSV_COLUMNS = ['type', 'paymentId', 'pspReference', 'reference', 'amount', 'feeAmount', 'netAmount', 'currency', 'occurredAt'] as const;
 
-/** RFC 4180 CSV with a header row; a cell starting with = + - @ is prefixed with ' so a spreadsheet never runs it. */
+/** The lines as CSV with a header row, exact decimals (cells made safe by src/security/csvCell.ts). */
 export function linesCsv(lines: SettlementLine[]): string {
-  const cell = (v: unknown): string => {
-    let s = v === null || v === undefined ? '' : String(v);
-    if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
   const rows = lines.map((l) => {
     const r = toLineRecord(l);
     const exact = { ...r, amount: l.amount.toFixed(), feeAmount: (l.feeAmount ?? 0).toString(), netAmount: (l.netAmount ?? l.amount).toString() };
-    return CSV_COLUMNS.map((c) => cell(exact[c])).join(',');
+    return CSV_COLUMNS.map((c) => exact[c]);
   });
-  return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
+  return csvText(CSV_COLUMNS, rows);
 }
 
 /** Closes the store's open batch now and waits for the close to finish (a durable workflow: it completes even if this caller goes away). */

@@ -54,7 +54,9 @@ type FailureReason = 'BAD_PASSWORD' | 'ACCOUNT_DISABLED' | 'MFA_CODE_MISSING' | 
  * Failed sign-ins write the count and the audit log: the one place where a 4xx writes.
  */
 export async function signIn(c: SignInContext, input: SignInInput): Promise<SignInResult> {
-  const attempt = await c.throttle.begin(input.username, c.ip);
+  // Usernames are stored in NFKC (src/users/username.ts): "ａｄｍｉｎ" signs in as "admin", and
+  // is throttled as "admin" too, so width variants do not buy more guesses.
+  const attempt = await c.throttle.begin(input.username.normalize('NFKC'), c.ip);
   const result = await checkedSignIn(c, input, attempt);
   await attempt.succeeded();
   return result;
@@ -62,7 +64,10 @@ export async function signIn(c: SignInContext, input: SignInInput): Promise<Sign
 
 async function checkedSignIn(c: SignInContext, input: SignInInput, attempt: SignInAttempt): Promise<SignInResult> {
   const { db } = c;
-  const user = await db.user.findFirst({ where: { username: { equals: input.username, mode: 'insensitive' } } });
+  const byName = (username: string) => db.user.findFirst({ where: { username: { equals: username, mode: 'insensitive' } } });
+  const normalized = input.username.normalize('NFKC');
+  // the form as typed too: an account created before usernames were normalised keeps signing in
+  const user = (await byName(normalized)) ?? (normalized !== input.username ? await byName(input.username) : null);
   if (!user) {
     await verifyPassword(await decoy(), input.password);
     throw unauthenticated(INVALID_CREDENTIALS);

@@ -80,7 +80,7 @@ describe('user:create', () => {
     });
 
     const other = uniqueId('clerk');
-    const [fromStdin, sameNameOtherCase, weak, unknownRole, noMerchant, tooShort, spaced] = await Promise.all([
+    const [fromStdin, sameNameOtherCase, weak, unknownRole, noMerchant, tooShort, spaced, mixedScripts] = await Promise.all([
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', other, '--password', '-', '--json'], { stdin: 'clerk-password-42\n' }),
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', username.toUpperCase(), '--password', password, '--json']),
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', uniqueId('weak'), '--password', 'onlyletters-here', '--json']),
@@ -89,6 +89,8 @@ describe('user:create', () => {
       // The API's username rule, word for word.
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', 'ab', '--password', password, '--json']),
       runAdmin(['user:create', '--merchant', merchant.externalId, '--username', 'maria finance', '--password', password, '--json']),
+      // "аdmin" with a Cyrillic а
+      runAdmin(['user:create', '--merchant', merchant.externalId, '--username', '\u0430dmin', '--password', password, '--json']),
     ]);
     // Roles omitted: USER; the password came from standard input.
     expect(fromStdin.code).toBe(0);
@@ -102,6 +104,7 @@ describe('user:create', () => {
     expect(expectRefused(noMerchant, 1)).toBe("merchant 'no-such-merchant' not found");
     expect(expectRefused(tooShort, 2)).toBe('username: must be at least 3 characters');
     expect(expectRefused(spaced, 2)).toBe('username: must not contain spaces or control characters');
+    expect(expectRefused(mixedScripts, 2)).toBe("username: must not mix scripts (Cyrillic with Latin): letters of one script can pass for another's");
     expect(await stack.db.user.count({ where: { merchantId: merchant.id } })).toBe(2);
   });
 });

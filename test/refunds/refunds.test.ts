@@ -148,6 +148,20 @@ it('refuses what is not a refund: roles, API keys, statuses, amounts', async () 
   expect((await payment(t, id)).body).toMatchObject({ status: 'CAPTURED', refundedAmount: 0 });
 });
 
+it('a huge refund amount is 400 naming amount, not 409, and changes nothing', async () => {
+  const t = await till();
+  const id = await captured(t, 20);
+  const huge = (rawBody: string) => call(stack.apiUrl, 'POST', `/api/dashboard/payments/${id}/refunds`, { token: t.finance, rawBody });
+  // 1e308, a 309-digit number (past a double's range), and the first amount past the bound every amount shares
+  for (const amount of ['1e308', `1${'0'.repeat(308)}`, '1000000000000']) {
+    const res = await huge(`{"amount":${amount}}`);
+    expect({ amount, status: res.status }).toEqual({ amount, status: 400 });
+    expect(res.body.message).toMatch(/^amount: /);
+  }
+  expect((await call(stack.apiUrl, 'GET', `/api/dashboard/payments/${id}/refunds`, { token: t.finance })).body).toEqual([]);
+  expect((await payment(t, id)).body).toMatchObject({ status: 'CAPTURED', refundedAmount: 0 });
+});
+
 it('a refund the acquirer decides late is PENDING, then SUCCEEDED; a failed one is FAILED with PAYMENT_REFUND_FAILED', async () => {
   const t = await till({ refundConfirmDelayMs: 3000 });
   const id = await captured(t, 20);

@@ -112,6 +112,29 @@ describe('POST /api/users', () => {
     expect(await refused(400, 'POST', '/api/users', { username: uniqueId('weak'), password })).toMatch(/^password: /);
   });
 
+  it('refuses a username mixing scripts, and takes look-alike full-width forms as the same username (NFKC)', async () => {
+    const password = 'Sourdough-2026-rye';
+    // "аdmin" with a Cyrillic а, "αdmin" with a Greek α: each looks like a Latin name
+    expect(await refused(400, 'POST', '/api/users', { username: `\u0430${uniqueId('dmin')}`, password })).toBe(
+      "username: must not mix scripts (Cyrillic with Latin): letters of one script can pass for another's",
+    );
+    expect(await refused(400, 'POST', '/api/users', { username: `${uniqueId('admin')}\u03b1`, password })).toBe(
+      "username: must not mix scripts (Latin with Greek): letters of one script can pass for another's",
+    );
+    // full width: the existing administrator's name typed in ＡＢＣ letters is the same name
+    const fullWidth = (text: string) => text.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
+    expect(await refused(409, 'POST', '/api/users', { username: fullWidth(admin.user.username), password })).toMatch(/^username: .* is already taken$/);
+    // a name in one script, or a language's own mix, is accepted; stored in NFKC, it signs in either way
+    const name = uniqueId('kasse');
+    const created = await api('POST', '/api/users', { username: fullWidth(name), password });
+    expect(created.status).toBe(201);
+    expect(created.body.username).toBe(name);
+    expect((await call(stack.apiUrl, 'POST', '/api/auth/login', { body: { username: fullWidth(name), password } })).status).toBe(200);
+    for (const username of [uniqueId('иван').replace(/[a-z]/g, 'к'), `山田${uniqueId('taro')}`]) {
+      expect((await api('POST', '/api/users', { username, password })).status).toBe(201);
+    }
+  });
+
   it('refuses unknown roles, a missing field, an unknown field, and a taken username', async () => {
     expect(await refused(400, 'POST', '/api/users', { username: uniqueId('r'), password: 'Sourdough-2026-rye', roles: ['ROLE_SUPERUSER'] })).toMatch(
       /^roles: .*SUPERUSER/,

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { csvText } from '../../../src/security/csvCell';
 import { ApiError } from '../api';
 
 /** Small shared pieces: money, dates, statuses, errors, paging. */
@@ -68,13 +69,7 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
   );
 }
 
-/** CSV text with a header row; fields quoted when needed. */
+/** CSV text with a header row: the service's own writer, so the export follows the same rule as lines.csv. */
 export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
-  const cell = (v: string | number | null | undefined) => {
-    let s = v === null || v === undefined ? '' : String(v);
-    // A text that a spreadsheet would take for a formula is kept as text.
-    if (/^[=+@\t\r]/.test(s) || (/^-/.test(s) && !/^-?\d+(\.\d+)?$/.test(s))) s = `'${s}`;
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return csvText(header, rows);
 }

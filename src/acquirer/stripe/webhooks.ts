@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { META } from './mapping';
+import { signedInTheFuture } from './signatureTime';
 
 /**
  * Stripe's webhooks, as nudges: which bill (PaymentIntent) an event is about, never what happened to
@@ -15,11 +16,16 @@ export interface StripeNudge {
   voidReference?: string;
 }
 
-/** The library's signature check (HMAC-SHA256 over timestamp and raw body, 5 minutes' tolerance); null when it fails. */
+/**
+ * The library's signature check (HMAC-SHA256 over timestamp and raw body, refused when older than
+ * the tolerance, 5 minutes) and ours for the other side (refused when dated more than the
+ * tolerance ahead, ./signatureTime.ts); null when either fails.
+ */
 export function verifyStripeEvent(rawBody: string | Buffer, signature: string | undefined, secret: string, toleranceSeconds = 300): Stripe.Event | null {
   if (!signature) return null;
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret, toleranceSeconds);
+    const event = Stripe.webhooks.constructEvent(rawBody, signature, secret, toleranceSeconds);
+    return signedInTheFuture(signature, toleranceSeconds) ? null : event;
   } catch {
     return null;
   }

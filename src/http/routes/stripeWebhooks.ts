@@ -31,7 +31,7 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       if (!secret) throw new ApiError(401, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)');
       const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
       const event = verifyStripeEvent(raw, ctx.get(STRIPE_SIGNATURE_HEADER) || undefined, secret);
-      if (!event) throw new ApiError(401, 'Stripe signature missing, invalid or too old');
+      if (!event) throw new ApiError(401, 'Stripe signature missing, invalid, or dated more than the tolerance from now');
       ctx.status = 200;
       ctx.body = { received: true };
       const nudge = nudgeOf(event);

@@ -23,6 +23,16 @@ describe('verifying a Stripe webhook', () => {
     expect(verifyStripeEvent(payload, header(payload, { timestamp: Math.floor(Date.now() / 1000) - 301 }), SECRET)).toBeNull();
     expect(verifyStripeEvent(payload, 'garbage', SECRET)).toBeNull();
   });
+
+  it('refuses a signature dated more than five minutes ahead, and accepts one within them either way', () => {
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifyStripeEvent(payload, header(payload, { timestamp: now + 301 }), SECRET)).toBeNull();
+    expect(verifyStripeEvent(payload, header(payload, { timestamp: now + 365 * 24 * 3600 }), SECRET)).toBeNull();
+    expect(verifyStripeEvent(payload, header(payload, { timestamp: now + 240 }), SECRET)?.type).toBe('payment_intent.succeeded');
+    expect(verifyStripeEvent(payload, header(payload, { timestamp: now - 240 }), SECRET)?.type).toBe('payment_intent.succeeded');
+    // a tolerance of its own applies both ways
+    expect(verifyStripeEvent(payload, header(payload, { timestamp: now + 61 }), SECRET, 60)).toBeNull();
+  });
 });
 
 describe('the nudge of each event', () => {
