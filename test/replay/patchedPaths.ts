@@ -1,6 +1,6 @@
 /**
  * Histories recorded after a versioned change (patched()) or a new input of a workflow, kept apart
- * from the transition table's paths (paths.ts): replayed by patchedReplay.test.ts, written by
+ * from the transition table's paths (paths.ts): replayed by patchedReplay.unit.test.ts, written by
  * RECORD_REPLAY_HISTORIES=1 npx jest test/replay/recordPatchedHistories.test.ts.
  */
 export const PATCHED_PATHS = [

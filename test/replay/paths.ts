@@ -1,6 +1,6 @@
 /**
  * The paths of the spec's transition table whose workflow histories are committed under
- * histories/ and replayed by replay.test.ts. recordHistories.test.ts writes them
+ * histories/ and replayed by replay.unit.test.ts. recordHistories.test.ts writes them
  * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/recordHistories.test.ts).
  */
 export const REPLAY_PATHS = [

@@ -22,7 +22,7 @@ import { REPLAY_PATHS, type ReplayPath } from './paths';
 
 /**
  * Records the workflow history of every path of the transition table into histories/*.json.
- * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what replay.test.ts checks
+ * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what replay.unit.test.ts checks
  * the current workflow code against. Re-record only when a change is meant to be incompatible
  * (and then version the workflow so running payments keep their old code path).
  */

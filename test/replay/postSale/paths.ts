@@ -1,7 +1,7 @@
 /**
  * The paths after the sale (issue 10: two-step completion, release and expiry; refunds in the
  * running run, in a later run, and resumed by the sweep) whose payment workflow histories are
- * committed under histories/ and replayed by postSaleReplay.test.ts. Each names what its recorded
+ * committed under histories/ and replayed by postSaleReplay.unit.test.ts. Each names what its recorded
  * run must show, so that a history recorded down another path fails the replay test:
  * - `status`: the status the run completed with (its result);
  * - `patches`: the patch markers (patched()) its history carries, i.e. the versioned branches it took;

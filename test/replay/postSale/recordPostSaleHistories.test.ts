@@ -15,7 +15,7 @@ import { orphanRefund } from '../../refunds/orphanRefund';
 /**
  * Records the payment workflow's paths after the sale (paths.ts) into histories/*.json, on the
  * real stack, driving the sandbox over HTTP. Skipped unless RECORD_REPLAY_HISTORIES=1: the
- * committed files are what postSaleReplay.test.ts checks the current workflow code against.
+ * committed files are what postSaleReplay.unit.test.ts checks the current workflow code against.
  * Re-record only when a change is meant to be incompatible (and version the workflow so that
  * running payments keep their old path). Each path checks that it really went the way its name
  * says before its history is written; the paths run side by side, each on a shop of its own.

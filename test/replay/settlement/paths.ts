@@ -1,6 +1,6 @@
 /**
  * The settle path's workflow histories, committed under histories/ and replayed by
- * settlementReplay.test.ts: the close workflow, the daily close's cycle, and payment workflows
+ * settlementReplay.unit.test.ts: the close workflow, the daily close's cycle, and payment workflows
  * that took the settle update. recordSettlementHistories.test.ts writes them
  * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/settlement/recordSettlementHistories.test.ts).
  */

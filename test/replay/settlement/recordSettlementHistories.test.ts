@@ -11,7 +11,7 @@ import { SETTLEMENT_REPLAY_PATHS, type SettlementReplayPath } from './paths';
 
 /**
  * Records the settle path's workflow histories into histories/*.json from the real stack.
- * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what settlementReplay.test.ts
+ * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what settlementReplay.unit.test.ts
  * checks the current workflow code against. Re-record only when a change is meant to be
  * incompatible (and then version the workflow so running closes and payments keep their path).
  */
