@@ -8,8 +8,8 @@
  * - `signals`, `updates`: the messages it took (by name), each at least as often as it is named;
  * - `activities`: the (server-side retried) activities it scheduled, likewise: what the
  *   workflow itself did later (a capture completed, a hold released, a refund re-submitted).
- * recordPostSaleHistories.test.ts writes them
- * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/postSale/recordPostSaleHistories.test.ts).
+ * scripts/replay/recordPostSaleHistories.test.ts writes them
+ * (npm run replay:record -- scripts/replay/recordPostSaleHistories.test.ts).
  */
 export interface PostSalePath {
   status: string;
