@@ -76,7 +76,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!@temporalio/workflow$|@temporalio/common$|decimal\\.js$|\\./|\\.\\./(?!\\.\\./)|\\.\\./\\.\\./core(/|$)|\\.\\./\\.\\./activities(/|$))',
+              regex:
+                '^(?!@temporalio/workflow$|@temporalio/common$|decimal\\.js$|\\./|\\.\\./(?!\\.\\./)|\\.\\./\\.\\./core(/|$)|\\.\\./\\.\\./activities(/|$))',
               message: 'Workflow code imports only core/, @temporalio/workflow and pure libraries (docs/architecture.md).',
             },
             {

@@ -1,11 +1,36 @@
-/** One Temporal dev server and one database for the whole run (test/setup/globalSetup.ts). */
+/**
+ * Two lanes (docs/architecture.md, "Tests: lanes and where they live"):
+ * - `unit`: every `*.unit.test.ts`, which needs nothing running (no Temporal, no database); no global
+ *   set-up, so `npm run test:unit` (2 workers) answers in about a minute.
+ * - `stack`: every other `*.test.ts`, on one Temporal dev server and one database for the whole run
+ *   (test/setup/globalSetup.ts), each file starting its own service stack; run in band.
+ * `npm test` runs both, in band; `npx jest path/to/file.test.ts` runs one file in whichever lane it is.
+ */
+const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] };
+const testTimeout = 60000;
+
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] },
-  globalSetup: '<rootDir>/test/setup/globalSetup.ts',
-  globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
-  testTimeout: 60000,
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.unit.test.ts'],
+      transform,
+      testTimeout,
+    },
+    {
+      displayName: 'stack',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.unit\\.test\\.ts$'],
+      transform,
+      globalSetup: '<rootDir>/test/setup/globalSetup.ts',
+      globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+      testTimeout,
+    },
+  ],
+  testTimeout,
   maxWorkers: 1,
 };

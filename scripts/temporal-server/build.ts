@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** The server version every engine of ours runs: this build, docker-compose.yml (test/compose.test.ts). */
+/** The server version every engine of ours runs: this build, docker-compose.yml (test/compose.unit.test.ts). */
 export const TEMPORAL_SERVER_VERSION = '1.32.2';
 const MODULE = 'go.temporal.io/server';
 const REPO = path.resolve(__dirname, '../..');

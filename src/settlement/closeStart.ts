@@ -1,12 +1,7 @@
 import crypto from 'node:crypto';
 import { type Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
-import {
-  SETTLEMENT_CLOSE_WORKFLOW,
-  type SettlementCloseInput,
-  type SettlementCloseResult,
-  settlementCloseWorkflowId,
-} from '../../core/settlement';
+import { SETTLEMENT_CLOSE_WORKFLOW, type SettlementCloseInput, type SettlementCloseResult, settlementCloseWorkflowId } from '../../core/settlement';
 import { businessDate } from './businessDate';
 
 /** Starts the close of one store's open batch; null when a close of that store is already running. */

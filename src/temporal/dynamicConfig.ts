@@ -1,7 +1,7 @@
 /**
  * The Temporal server settings the service relies on, one list for the embedded dev server, the
  * chaos suite's dev server and the production compose file (deploy/temporal-dynamic-config.yaml,
- * kept in step by test/compose.test.ts).
+ * kept in step by test/compose.unit.test.ts).
  */
 export const TEMPORAL_DYNAMIC_CONFIG: Readonly<Record<string, boolean>> = {
   // creation and every payment operation are updates; creation is update-with-start

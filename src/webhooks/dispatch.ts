@@ -3,12 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
 import { attemptDelivery } from './attempt';
-import {
-  WEBHOOK_DELIVERY_WORKFLOW,
-  webhookDeliveryWorkflowId,
-  type WebhookDeliveryInput,
-  type WebhookRetrySchedule,
-} from '../../core/webhooks/delivery';
+import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput, type WebhookRetrySchedule } from '../../core/webhooks/delivery';
 
 /** What dispatching needs: reached by both the API handlers and the activities. */
 export interface DispatchDeps {

@@ -1,7 +1,7 @@
 /**
  * Histories recorded after a versioned change (patched()) or a new input of a workflow, kept apart
- * from the transition table's paths (paths.ts): replayed by patchedReplay.test.ts, written by
- * RECORD_REPLAY_HISTORIES=1 npx jest test/replay/recordPatchedHistories.test.ts.
+ * from the transition table's paths (paths.ts): replayed by patchedReplay.unit.test.ts, written by
+ * npm run replay:record -- scripts/replay/recordPatchedHistories.test.ts.
  */
 export const PATCHED_PATHS = [
   // issue 13: AWAITING_TERMINAL publishes nothing (patch no-publish-without-event); captured, void window closed

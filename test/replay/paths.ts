@@ -1,7 +1,7 @@
 /**
  * The paths of the spec's transition table whose workflow histories are committed under
- * histories/ and replayed by replay.test.ts. recordHistories.test.ts writes them
- * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/recordHistories.test.ts).
+ * histories/ and replayed by replay.unit.test.ts. scripts/replay/recordHistories.test.ts writes them
+ * (npm run replay:record -- scripts/replay/recordHistories.test.ts).
  */
 export const REPLAY_PATHS = [
   'captured-void-window-closed',

@@ -9,7 +9,7 @@ import { type RecordedStripeRequest, type StripeMock, type StripeRecorder, start
  * refuses (400) any request that description does not allow, and any other API version than the
  * library's (-strict-version-check). It keeps no state: each answer is Stripe's example object, so
  * these tests check that every request we send is one Stripe accepts, and that Stripe's answers
- * are read; the state mapping is tested in mapping.test.ts.
+ * are read; the state mapping is tested in mapping.unit.test.ts.
  */
 let mock: StripeMock;
 let recorder: StripeRecorder;

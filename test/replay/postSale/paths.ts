@@ -1,15 +1,15 @@
 /**
  * The paths after the sale (issue 10: two-step completion, release and expiry; refunds in the
  * running run, in a later run, and resumed by the sweep) whose payment workflow histories are
- * committed under histories/ and replayed by postSaleReplay.test.ts. Each names what its recorded
+ * committed under histories/ and replayed by postSaleReplay.unit.test.ts. Each names what its recorded
  * run must show, so that a history recorded down another path fails the replay test:
  * - `status`: the status the run completed with (its result);
  * - `patches`: the patch markers (patched()) its history carries, i.e. the versioned branches it took;
  * - `signals`, `updates`: the messages it took (by name), each at least as often as it is named;
  * - `activities`: the (server-side retried) activities it scheduled, likewise: what the
  *   workflow itself did later (a capture completed, a hold released, a refund re-submitted).
- * recordPostSaleHistories.test.ts writes them
- * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/postSale/recordPostSaleHistories.test.ts).
+ * scripts/replay/recordPostSaleHistories.test.ts writes them
+ * (npm run replay:record -- scripts/replay/recordPostSaleHistories.test.ts).
  */
 export interface PostSalePath {
   status: string;

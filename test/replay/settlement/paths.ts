@@ -1,8 +1,8 @@
 /**
  * The settle path's workflow histories, committed under histories/ and replayed by
- * settlementReplay.test.ts: the close workflow, the daily close's cycle, and payment workflows
- * that took the settle update. recordSettlementHistories.test.ts writes them
- * (RECORD_REPLAY_HISTORIES=1 npx jest test/replay/settlement/recordSettlementHistories.test.ts).
+ * settlementReplay.unit.test.ts: the close workflow, the daily close's cycle, and payment workflows
+ * that took the settle update. scripts/replay/recordSettlementHistories.test.ts writes them
+ * (npm run replay:record -- scripts/replay/recordSettlementHistories.test.ts).
  */
 export const SETTLEMENT_REPLAY_PATHS = [
   'settlement-close-with-discrepancy',

@@ -1,22 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { SETTLEMENT_AUTO_CLOSE_WORKFLOW, settlementCloseWorkflowId } from '../../../core/settlement';
-import { call } from '../../support/http';
-import { startTestStack, type TestStack } from '../../support/stack';
-import { openShop, sim, statusBecomes, workflowHandle } from '../../payments/helpers';
-import { capturedPayment, closeBatch, userOf } from '../../settlement/helpers';
-import { historyToFile } from '../historyFile';
-import { SETTLEMENT_REPLAY_PATHS, type SettlementReplayPath } from './paths';
+import { SETTLEMENT_AUTO_CLOSE_WORKFLOW, settlementCloseWorkflowId } from '../../core/settlement';
+import { call } from '../../test/support/http';
+import { startTestStack, type TestStack } from '../../test/support/stack';
+import { openShop, sim, statusBecomes, workflowHandle } from '../../test/payments/helpers';
+import { capturedPayment, closeBatch, userOf } from '../../test/settlement/helpers';
+import { historyToFile } from '../../test/replay/historyFile';
+import { SETTLEMENT_REPLAY_PATHS, type SettlementReplayPath } from '../../test/replay/settlement/paths';
 
 /**
- * Records the settle path's workflow histories into histories/*.json from the real stack.
- * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what settlementReplay.test.ts
+ * Records the settle path's workflow histories into test/replay/settlement/histories/*.json from the real stack.
+ * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what settlementReplay.unit.test.ts
  * checks the current workflow code against. Re-record only when a change is meant to be
  * incompatible (and then version the workflow so running closes and payments keep their path).
  */
 const record = process.env.RECORD_REPLAY_HISTORIES === '1' ? describe : describe.skip;
-const DIR = path.join(__dirname, 'histories');
+const DIR = path.join(__dirname, '../../test/replay/settlement/histories');
 
 record('recording settlement workflow histories', () => {
   let stack: TestStack;

@@ -2,19 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
 import { paymentEventId } from '../../src/webhooks/events';
-import { call } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
-import { TestReceiver } from '../webhooks/receiver';
-import { createPayment, openShop, sim, statusBecomes, workflowHandle } from '../payments/helpers';
-import { historyToFile } from './historyFile';
-import { PATCHED_PATHS, type PatchedPath } from './patchedPaths';
+import { call } from '../../test/support/http';
+import { startTestStack, type TestStack } from '../../test/support/stack';
+import { TestReceiver } from '../../test/webhooks/receiver';
+import { createPayment, openShop, sim, statusBecomes, workflowHandle } from '../../test/payments/helpers';
+import { historyToFile } from '../../test/replay/historyFile';
+import { PATCHED_PATHS, type PatchedPath } from '../../test/replay/patchedPaths';
 
 /**
- * Records the histories of patchedPaths.ts into patched/*.json. Skipped unless
+ * Records the histories of test/replay/patchedPaths.ts into test/replay/patched/*.json. Skipped unless
  * RECORD_REPLAY_HISTORIES=1; re-record only when a change is meant to be incompatible.
  */
 const record = process.env.RECORD_REPLAY_HISTORIES === '1' ? describe : describe.skip;
-const DIR = path.join(__dirname, 'patched');
+const DIR = path.join(__dirname, '../../test/replay/patched');
 
 record('recording histories of versioned workflow changes', () => {
   let stack: TestStack;

@@ -1,21 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { createLogger } from '../../../src/logger';
-import { resumePendingRefunds } from '../../../src/refunds/recovery';
-import { paymentWorkflowId } from '../../../core/payment/messages';
-import { call } from '../../support/http';
-import { startTestStack, type TestStack } from '../../support/stack';
-import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from '../../payments/helpers';
-import { userOf } from '../../settlement/helpers';
-import { historyToFile } from '../historyFile';
-import { POST_SALE_PATH_NAMES, type PostSalePathName } from './paths';
-import { orphanRefund } from '../../refunds/orphanRefund';
+import { createLogger } from '../../src/logger';
+import { resumePendingRefunds } from '../../src/refunds/recovery';
+import { paymentWorkflowId } from '../../core/payment/messages';
+import { call } from '../../test/support/http';
+import { startTestStack, type TestStack } from '../../test/support/stack';
+import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from '../../test/payments/helpers';
+import { userOf } from '../../test/settlement/helpers';
+import { historyToFile } from '../../test/replay/historyFile';
+import { POST_SALE_PATH_NAMES, type PostSalePathName } from '../../test/replay/postSale/paths';
+import { orphanRefund } from '../../test/refunds/orphanRefund';
 
 /**
- * Records the payment workflow's paths after the sale (paths.ts) into histories/*.json, on the
- * real stack, driving the sandbox over HTTP. Skipped unless RECORD_REPLAY_HISTORIES=1: the
- * committed files are what postSaleReplay.test.ts checks the current workflow code against.
+ * Records the payment workflow's paths after the sale (test/replay/postSale/paths.ts) into
+ * test/replay/postSale/histories/*.json, on the real stack, driving the sandbox over HTTP. Skipped unless RECORD_REPLAY_HISTORIES=1: the
+ * committed files are what postSaleReplay.unit.test.ts checks the current workflow code against.
  * Re-record only when a change is meant to be incompatible (and version the workflow so that
  * running payments keep their old path). Each path checks that it really went the way its name
  * says before its history is written; the paths run side by side, each on a shop of its own.
@@ -23,7 +23,7 @@ import { orphanRefund } from '../../refunds/orphanRefund';
  * others: a history recorded by older code is worth keeping, it checks that code's runs).
  */
 const record = process.env.RECORD_REPLAY_HISTORIES === '1' ? describe : describe.skip;
-const DIR = path.join(__dirname, 'histories');
+const DIR = path.join(__dirname, '../../test/replay/postSale/histories');
 /** Short windows so that every run ends within the recording; refunds answer PENDING after 1 s. */
 const TIMING = {
   VOID_WINDOW_MINUTES: '0.25',

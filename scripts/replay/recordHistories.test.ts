@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createLogger } from '../../src/logger';
 import { clearTerminal } from '../../src/payments/terminalClear';
 import { sweepOverduePayments } from '../../src/payments/sweep';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStack, type TestStack } from '../../test/support/stack';
 import {
   createPayment,
   eventually,
@@ -16,18 +16,18 @@ import {
   sleep,
   statusBecomes,
   workflowHandle,
-} from '../payments/helpers';
-import { historyToFile } from './historyFile';
-import { REPLAY_PATHS, type ReplayPath } from './paths';
+} from '../../test/payments/helpers';
+import { historyToFile } from '../../test/replay/historyFile';
+import { REPLAY_PATHS, type ReplayPath } from '../../test/replay/paths';
 
 /**
- * Records the workflow history of every path of the transition table into histories/*.json.
- * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what replay.test.ts checks
+ * Records the workflow history of every path of the transition table into test/replay/histories/*.json.
+ * Skipped unless RECORD_REPLAY_HISTORIES=1: the committed files are what replay.unit.test.ts checks
  * the current workflow code against. Re-record only when a change is meant to be incompatible
  * (and then version the workflow so running payments keep their old code path).
  */
 const record = process.env.RECORD_REPLAY_HISTORIES === '1' ? describe : describe.skip;
-const DIR = path.join(__dirname, 'histories');
+const DIR = path.join(__dirname, '../../test/replay/histories');
 const TIMING = {
   TERMINAL_TIMEOUT_MIN_MINUTES: '0.02',
   EXPIRY_GRACE_SECONDS: '1',
