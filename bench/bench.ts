@@ -37,17 +37,13 @@ import { monotonicUs, summarise } from './profileSummary';
 import { round, summary } from './stats';
 import { dbCounters, perLifecycle } from './dbWork';
 import { cpuByRole, cpuPerLifecycle } from './processCpu';
+import { arg } from './args';
 import { countTemporalWork } from './temporalWork';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
 import { mainProcess, type ServiceProcess } from '../support/serviceProcess';
 import { freeServerPort, postgresTargetFromUrl, startTemporalServer, type RunningTemporalServer } from '../scripts/temporal-server/server';
 
 const ROOT = path.resolve(__dirname, '..');
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
 
 const seconds = Number(arg('seconds', '30'));
 const cashiers = Number(arg('cashiers', '20'));

@@ -17,12 +17,9 @@ import { request } from '../support/http';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
 import { startStack } from '../support/serviceStack';
 import { openShop, type Till } from '../support/shop';
+import { arg } from './args';
 
 const ROOT = path.resolve(__dirname, '..');
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
-}
 const payments = Number(arg('payments', '1000'));
 const cashiers = Number(arg('cashiers', '20'));
 const out = arg('out', path.join(ROOT, 'bench', 'results', 'settlement-close.json'));

@@ -10,8 +10,9 @@ export interface SettlementCloseInput {
   storeId: string;
   /** Username, or SYSTEM for the daily close. */
   closedBy: string;
+  /** ISO: when the close was asked for. */
   closedAt: string;
-  /** Payments captured up to here belong to the batch (the close's own time). */
+  /** ISO: payments captured (refunds paid) up to here belong to the batch (the close's own time). */
   until: string;
   /** Business date YYYY-MM-DD. */
   date: string;

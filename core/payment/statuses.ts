@@ -19,30 +19,21 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** Open statuses: the ones the creation idempotency of spec 7 protects. */
+export const OPEN_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL', 'AUTHORIZED'];
+
 /**
- * Final statuses: the sale is decided and the acquirer's word about the bill no longer changes it.
- * Only post-sale operations move a decided payment on: a void (CAPTURED to CANCELLED), refunds
- * (to PARTIALLY_REFUNDED, REFUNDED) and settlement (to SETTLED).
+ * Final statuses, every status but the open ones: the sale is decided and the acquirer's word
+ * about the bill no longer changes it. Only post-sale operations move a decided payment on: a void
+ * (CAPTURED to CANCELLED), refunds (to PARTIALLY_REFUNDED, REFUNDED) and settlement (to SETTLED).
  */
-export const FINAL_STATUSES: readonly PaymentStatus[] = [
-  'CAPTURED',
-  'REFUSED',
-  'CANCELLED',
-  'EXPIRED',
-  'ERROR',
-  'FAILED',
-  'PARTIALLY_REFUNDED',
-  'REFUNDED',
-  'SETTLED',
-];
+export const FINAL_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((s) => !OPEN_STATUSES.includes(s));
 /** Statuses a refund may start from (contracts 7). */
 export const REFUNDABLE_STATUSES: readonly PaymentStatus[] = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 export const isRefundable = (s: string): boolean => (REFUNDABLE_STATUSES as readonly string[]).includes(s);
 /** Statuses a settlement batch takes a payment in: captured, possibly refunded since (contracts 8). */
 export const SETTLEABLE_STATUSES: readonly string[] = ['CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED'];
 export const isSettleable = (s: string): boolean => SETTLEABLE_STATUSES.includes(s);
-/** Open statuses: the ones the creation idempotency of spec 7 protects. */
-export const OPEN_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL', 'AUTHORIZED'];
 /** A bill is (or may be) on the device: the statuses the one-open-bill-per-terminal rule counts. */
 export const ON_DEVICE_STATUSES: readonly PaymentStatus[] = ['CREATED', 'AWAITING_TERMINAL'];
 

@@ -201,18 +201,22 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
     last4: bill.last4 ?? null,
   });
 
+  /** The acquirer captured the bill: at its capture time, for the amount it captured (all of it unless it says). */
+  const captured = (): TransitionResult =>
+    change(
+      state,
+      { status: 'CAPTURED', ...tender(), capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now, capturedAmount: bill.capturedAmount ?? state.amount },
+      ref,
+      source,
+      ctx,
+    );
+
   if (from === 'AUTHORIZED') {
     // Two-step: the capture, the release and the expiry of the window (or the device itself) decide; the acquirer reports which.
     switch (bill.state) {
       case 'CAPTURED':
         // Completed: the void window runs from this capture, not from the authorisation.
-        return change(
-          state,
-          { status: 'CAPTURED', ...tender(), capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now, capturedAmount: bill.capturedAmount ?? state.amount },
-          ref,
-          source,
-          ctx,
-        );
+        return captured();
       case 'CANCELLED':
       case 'WITHDRAWN':
         return change(state, { status: 'CANCELLED' }, ref, source, ctx);
@@ -240,13 +244,7 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
     case 'AUTHORIZED':
       return change(state, { status: 'AUTHORIZED', ...tender(), authorizedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
     case 'CAPTURED':
-      return change(
-        state,
-        { status: 'CAPTURED', ...tender(), capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now, capturedAmount: bill.capturedAmount ?? state.amount },
-        ref,
-        source,
-        ctx,
-      );
+      return captured();
     case 'DECLINED':
       return change(state, { status: 'REFUSED', acquirerRef, refusalReason: DECLINED_AT_TERMINAL }, ref, source, ctx);
     case 'CANCELLED':

@@ -84,13 +84,8 @@ export function saveText(text: string, filename: string): void {
   URL.revokeObjectURL(url);
 }
 
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
-}
+/** The paged shape of contracts 2, as the server declares it. */
+export type { Page } from '../../src/domain/paging';
 
 /** Query string from the set values only. */
 export function qs(params: Record<string, string | number | boolean | undefined | null>): string {

@@ -1,13 +1,15 @@
+import type { PaymentRecord } from '../../src/payments/record';
+import type { RefundRecord } from '../../src/refunds/record';
 import type { StoreRecord, TerminalRecord } from '../../src/stores/records';
 import type { AttemptRecord, DeliveryHistoryEntry as ServerDeliveryHistoryEntry, WebhookConfigRecord } from '../../src/webhooks/recordTypes';
 
 /**
- * The API's shapes the dashboard reads (contracts 2, 7, 8, 9). Stores, terminals and webhooks are
- * the server's own record types (types-only modules, erased from the bundle); the rest are still
- * written here.
+ * The API's shapes the dashboard reads (contracts 2, 7, 8, 9). Payments, refunds, stores, terminals
+ * and webhooks are the server's own record types (type imports, erased from the bundle); the rest
+ * are still written here.
  */
 type Mode = 'live' | 'test';
-/** The dashboard API adds each store's and terminal's mode (src/http/routes/dashboardStores.ts). */
+/** The dashboard API adds each store's and terminal's mode (src/http/routes/stores.ts). */
 export type Store = StoreRecord & { mode: Mode };
 export type Terminal = TerminalRecord & { mode: Mode };
 /** The signing secret comes only on create and regenerate-key. */
@@ -34,31 +36,8 @@ export interface Me {
   areas: string[];
 }
 
-export interface Payment {
-  id: string;
-  pspReference: string;
-  status: string;
-  amount: number;
-  currency: string;
-  reference: string | null;
-  sequenceNumber: number | null;
-  storeExternalId: string;
-  terminalExternalId: string;
-  paymentMethod: string | null;
-  cardBrand: string | null;
-  last4: string | null;
-  previousStatus: string | null;
-  reason: string | null;
-  refusalReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-  capturedAt: string | null;
-  mode: 'live' | 'test';
-  capturedAmount?: number | null;
-  refundedAmount?: number | null;
-  settledAt?: string | null;
-  origin?: string;
-}
+/** The payment record of the API (contracts 2), as the server declares it; a dashboard read carries the mode. */
+export type Payment = Omit<PaymentRecord, 'mode'> & { mode: 'live' | 'test' };
 
 export interface HistoryEntry {
   status: string;
@@ -80,17 +59,7 @@ export interface PaymentDetail extends Payment {
   webhookEvents: WebhookEventSummary[] | null;
 }
 
-export interface Refund {
-  id: string;
-  paymentId: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reason: string | null;
-  failureReason: string | null;
-  createdBy: string | null;
-  createdAt: string;
-}
+export type Refund = RefundRecord;
 
 export interface SettlementTotal {
   currency: string;

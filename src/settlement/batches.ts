@@ -8,6 +8,7 @@ import { newPspReference } from '../payments/pspReference';
 import { audit } from '../audit/audit';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { isSettleable, SETTLEABLE_STATUSES } from '../../core/payment/statuses';
+import type { SettlementCloseInput } from '../../core/settlement';
 import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile';
 
 /**
@@ -66,16 +67,8 @@ export async function reportSince(db: Db, batch: { id: string; merchantId: strin
   return starts.length ? new Date(Math.min(...starts)).toISOString() : null;
 }
 
-export interface OpenBatchInput {
-  batchId: string;
-  storeId: string;
-  closedBy: string;
-  /** ISO: when the close was asked for. */
-  closedAt: string;
-  /** ISO: payments captured (refunds paid) up to here belong to the batch. */
-  until: string;
-  date: string;
-}
+/** What opening a batch needs: the close's input without the daily close's date. */
+export type OpenBatchInput = Omit<SettlementCloseInput, 'autoCloseDate'>;
 
 /** Creates the batch (once) and claims every captured payment of the store not yet in a batch. */
 export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Promise<{ claimed: number }> {

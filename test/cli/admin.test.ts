@@ -182,44 +182,13 @@ describe('terminal:link and terminal:unlink', () => {
       voidSupported: false,
     });
 
+    const link = (merchantId: string, storeId: string, terminalId: string, deviceId: string) =>
+      runAdmin(['terminal:link', '--merchant', merchantId, '--store', storeId, '--terminal', terminalId, '--device', deviceId, '--json']);
     const foreign = await createMerchant(stack.db, { externalId: uniqueId('m'), name: 'Foreign' });
     const [wrongStore, wrongMerchant, deviceTaken, noDevice] = await Promise.all([
-      runAdmin([
-        'terminal:link',
-        '--merchant',
-        merchant.externalId,
-        '--store',
-        otherStore.body.externalId,
-        '--terminal',
-        terminal.body.externalId,
-        '--device',
-        uniqueId('d'),
-        '--json',
-      ]),
-      runAdmin([
-        'terminal:link',
-        '--merchant',
-        foreign.externalId,
-        '--store',
-        store.body.externalId,
-        '--terminal',
-        terminal.body.externalId,
-        '--device',
-        uniqueId('d'),
-        '--json',
-      ]),
-      runAdmin([
-        'terminal:link',
-        '--merchant',
-        merchant.externalId,
-        '--store',
-        store.body.externalId,
-        '--terminal',
-        second.body.externalId,
-        '--device',
-        device,
-        '--json',
-      ]),
+      link(merchant.externalId, otherStore.body.externalId, terminal.body.externalId, uniqueId('d')),
+      link(foreign.externalId, store.body.externalId, terminal.body.externalId, uniqueId('d')),
+      link(merchant.externalId, store.body.externalId, second.body.externalId, device),
       runAdmin(['terminal:link', ...selectors, '--json']),
     ]);
     expect(expectRefused(wrongStore, 1)).toBe(

@@ -1,12 +1,11 @@
 import Decimal from 'decimal.js';
-import type { Merchant } from '../../src/generated/prisma/client';
 import { createLogger } from '../../src/logger';
 import { resumePendingRefunds } from '../../src/refunds/recovery';
 import { refundReferenceOf } from '../../core/payment/messages';
 import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
-import { createPayment, eventually, history, openShop, type Shop, sim, statusBecomes, workflowHandle } from '../payments/helpers';
-import { signedInUser } from '../users/helpers';
+import { eventually, history, sim, workflowHandle } from '../payments/helpers';
+import { captured, till, type Till, refundAs } from './helpers';
 import { orphanRefund } from './orphanRefund';
 
 /**
@@ -23,28 +22,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Till {
-  shop: Shop;
-  merchant: Merchant;
-  finance: string;
-}
-
-async function till(device: Record<string, unknown> = {}): Promise<Till> {
-  const shop = await openShop(stack, { device });
-  const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
-  const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
-  return { shop, merchant, finance: token };
-}
-
-async function captured(t: Till, amount: number): Promise<string> {
-  const created = await createPayment(stack, t.shop, { amount });
-  await sim(stack).customer(t.shop.deviceId, { action: 'pay' });
-  await statusBecomes(stack, created.body.id, 'CAPTURED');
-  return created.body.id as string;
-}
-
-const refund = (t: Till, paymentId: string, amount: number) =>
-  call(stack.apiUrl, 'POST', `/api/dashboard/payments/${paymentId}/refunds`, { token: t.finance, body: { amount } });
 const sweepRefunds = (paymentId: string) =>
   resumePendingRefunds(
     { config: stack.config, db: stack.db, temporal: stack.client, logger: createLogger('silent') },
@@ -62,10 +39,10 @@ async function terminateRun(paymentId: string): Promise<void> {
 }
 
 it('a refund the acquirer never received (unreachable), its run terminated: the sweep starts a run that submits it once', async () => {
-  const t = await till();
-  const id = await captured(t, 12);
+  const t = await till(stack);
+  const id = await captured(stack, t, 12);
   await sim(stack).configure(t.shop.deviceId, { reachable: false });
-  const res = await refund(t, id, 5);
+  const res = await refundAs(stack, t, id, 5);
   expect(res.status).toBe(201);
   expect(res.body.status).toBe('PENDING');
   await terminateRun(id);
@@ -89,16 +66,16 @@ it('a refund the acquirer never received (unreachable), its run terminated: the 
 }, 120_000);
 
 it('a refund the acquirer has but has not decided, its run terminated: the new run re-submits the same reference and it is paid once', async () => {
-  const t = await till({ refundConfirmDelayMs: 6000 });
-  const id = await captured(t, 20);
-  const res = await refund(t, id, 7.5);
+  const t = await till(stack, { refundConfirmDelayMs: 6000 });
+  const id = await captured(stack, t, 20);
+  const res = await refundAs(stack, t, id, 7.5);
   expect(res.body.status).toBe('PENDING');
   expect((await atAcquirer(t, res.body.id)).body.state).toBe('PENDING');
   await terminateRun(id);
 
   expect(await sweepRefunds(id)).toMatchObject({ resumed: 1, failed: 0 });
   // the new run follows it: still allowed to refund only what is left (20 - 7.5 pending)
-  expect((await refund(t, id, 12.51)).status).toBe(409);
+  expect((await refundAs(stack, t, id, 12.51)).status).toBe(409);
   expect((await decided(res.body.id)).status).toBe('SUCCEEDED');
   expect((await call(stack.apiUrl, 'GET', `/api/transactions/${id}`, { key: t.shop.key })).body).toMatchObject({
     status: 'PARTIALLY_REFUNDED',
@@ -115,8 +92,8 @@ it('a refund the acquirer has but has not decided, its run terminated: the new r
 }, 120_000);
 
 it('PENDING rows the running run does not follow (a lost task) are handed to it: one that fits is paid, one that no longer fits fails unsent', async () => {
-  const t = await till();
-  const id = await captured(t, 10);
+  const t = await till(stack);
+  const id = await captured(stack, t, 10);
   const payment = await stack.db.payment.findUniqueOrThrow({ where: { id } });
   // rows as a workflow task that never completed leaves them: written, never taken by the run
   const orphan = (amount: string) => orphanRefund(stack.db, payment, amount);

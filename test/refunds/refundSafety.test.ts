@@ -1,9 +1,8 @@
-import type { Merchant } from '../../src/generated/prisma/client';
 import { refundReferenceOf, resumeRefundsSignal } from '../../core/payment/messages';
 import { call, expectErrorShape } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
-import { createPayment, eventually, openShop, paymentAction, type Shop, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';
-import { signedInUser } from '../users/helpers';
+import { eventually, paymentAction, sim, sleep, statusBecomes, workflowHandle } from '../payments/helpers';
+import { captured, till, type Till, refundAs } from './helpers';
 import { orphanRefund } from './orphanRefund';
 
 /**
@@ -18,28 +17,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Till {
-  shop: Shop;
-  merchant: Merchant;
-  finance: string;
-}
-
-async function till(device: Record<string, unknown> = {}): Promise<Till> {
-  const shop = await openShop(stack, { device });
-  const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
-  const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
-  return { shop, merchant, finance: token };
-}
-
-async function captured(t: Till, amount: number): Promise<string> {
-  const created = await createPayment(stack, t.shop, { amount });
-  await sim(stack).customer(t.shop.deviceId, { action: 'pay' });
-  await statusBecomes(stack, created.body.id, 'CAPTURED');
-  return created.body.id as string;
-}
-
-const refund = (t: Till, paymentId: string, amount: number) =>
-  call(stack.apiUrl, 'POST', `/api/dashboard/payments/${paymentId}/refunds`, { token: t.finance, body: { amount } });
 const payment = async (t: Till, id: string) => (await call(stack.apiUrl, 'GET', `/api/transactions/${id}`, { key: t.shop.key })).body;
 /** What the acquirer paid back on the device's last bill (the sandbox's own books). */
 const refundedAtAcquirer = async (t: Till): Promise<number> => Number((await sim(stack).device(t.shop.deviceId)).body.lastBill?.refundedAmount ?? 0);
@@ -47,13 +24,13 @@ const atAcquirer = (t: Till, refundId: string) =>
   call(stack.sandboxUrl, 'GET', `/acquirer/v1/devices/${t.shop.deviceId}/refunds/${refundReferenceOf(refundId)}`);
 
 it('a refund while a void is pending: 409 naming the void, nothing paid back; the void then confirms and the books show it', async () => {
-  const t = await till({ voidConfirmDelayMs: 4000 });
-  const id = await captured(t, 10);
+  const t = await till(stack, { voidConfirmDelayMs: 4000 });
+  const id = await captured(stack, t, 10);
   const voided = await paymentAction(stack, t.shop, id, 'void');
   expect(voided.status).toBe(200);
   expect(voided.body.status).toBe('CAPTURED'); // reversal accepted, not confirmed yet
 
-  const res = await refund(t, id, 10);
+  const res = await refundAs(stack, t, id, 10);
   expect(expectErrorShape(res, 409)).toMatch(/void of this payment is under way/);
   expect(await stack.db.refund.count({ where: { paymentId: id } })).toBe(0);
 
@@ -61,13 +38,13 @@ it('a refund while a void is pending: 409 naming the void, nothing paid back; th
   expect(await payment(t, id)).toMatchObject({ status: 'CANCELLED', refundedAmount: 0 });
   expect(await refundedAtAcquirer(t)).toBe(0);
   // voided: nothing to refund any more
-  expect((await refund(t, id, 10)).status).toBe(409);
+  expect((await refundAs(stack, t, id, 10)).status).toBe(409);
 }, 60_000);
 
 it('a void and a refund sent together: only one of them moves money', async () => {
-  const t = await till({ latencyMs: 400, voidConfirmDelayMs: 0 });
-  const id = await captured(t, 8);
-  const [voided, refunded] = await Promise.all([paymentAction(stack, t.shop, id, 'void'), refund(t, id, 8)]);
+  const t = await till(stack, { latencyMs: 400, voidConfirmDelayMs: 0 });
+  const id = await captured(stack, t, 8);
+  const [voided, refunded] = await Promise.all([paymentAction(stack, t.shop, id, 'void'), refundAs(stack, t, id, 8)]);
   const after = await eventually(async () => {
     const p = await payment(t, id);
     return p.status === 'CANCELLED' || p.status === 'REFUNDED' ? p : undefined;
@@ -84,8 +61,8 @@ it('a void and a refund sent together: only one of them moves money', async () =
 }, 60_000);
 
 it('a resumeRefunds signal carrying a made-up refund (as the Temporal UI could send) pays nothing; a real row is paid at its own amount', async () => {
-  const t = await till();
-  const id = await captured(t, 10);
+  const t = await till(stack);
+  const id = await captured(stack, t, 10);
   const handle = workflowHandle(stack, id);
   const madeUp = '00000000-0000-4000-8000-000000000001';
   await handle.signal(resumeRefundsSignal, [

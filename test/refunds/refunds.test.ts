@@ -1,8 +1,8 @@
-import type { Merchant } from '../../src/generated/prisma/client';
 import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
-import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from '../payments/helpers';
+import { createPayment, eventually, history, paymentAction, sim } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
+import { captured, till, type Till } from './helpers';
 
 /**
  * Refunds by signed-in dashboard users (contracts 7) on the real stack: amounts, statuses, history,
@@ -16,33 +16,13 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Till {
-  shop: Shop;
-  merchant: Merchant;
-  finance: string;
-}
-
-async function till(device: Record<string, unknown> = {}): Promise<Till> {
-  const shop = await openShop(stack, { device });
-  const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
-  const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
-  return { shop, merchant, finance: token };
-}
-
-async function captured(t: Till, amount = 30): Promise<string> {
-  const created = await createPayment(stack, t.shop, { amount });
-  await sim(stack).customer(t.shop.deviceId, { action: 'pay' });
-  await statusBecomes(stack, created.body.id, 'CAPTURED');
-  return created.body.id as string;
-}
-
 const refund = (token: string, paymentId: string, body?: unknown, headers: Record<string, string> = {}) =>
   call(stack.apiUrl, 'POST', `/api/dashboard/payments/${paymentId}/refunds`, { token, headers, ...(body === undefined ? {} : { body }) });
 const payment = (t: Till, id: string) => call(stack.apiUrl, 'GET', `/api/transactions/${id}`, { key: t.shop.key });
 
 it('refunds part, then the rest: PARTIALLY_REFUNDED then REFUNDED, visible at once, with REFUND- history and events', async () => {
-  const t = await till();
-  const id = await captured(t, 30);
+  const t = await till(stack);
+  const id = await captured(stack, t, 30);
   const started = Date.now();
   const first = await refund(t.finance, id, { amount: 10.5, reason: 'returned one item' });
   const latencyMs = Date.now() - started;
@@ -97,8 +77,8 @@ it('refunds part, then the rest: PARTIALLY_REFUNDED then REFUNDED, visible at on
 });
 
 it('every payment event carries data.sequence', async () => {
-  const t = await till();
-  const id = await captured(t);
+  const t = await till(stack);
+  const id = await captured(stack, t);
   const event = await eventually(() =>
     stack.db.webhookEvent.findFirst({ where: { paymentId: id, eventType: 'PAYMENT_CAPTURED' } }).then((e) => e ?? undefined),
   );
@@ -107,8 +87,8 @@ it('every payment event carries data.sequence', async () => {
 });
 
 it('the same Idempotency-Key answers 200 with the same refund; with another body 409', async () => {
-  const t = await till();
-  const id = await captured(t);
+  const t = await till(stack);
+  const id = await captured(stack, t);
   const key = { 'Idempotency-Key': `k-${id}` };
   const first = await refund(t.finance, id, { amount: 5 }, key);
   expect(first.status).toBe(201);
@@ -121,8 +101,8 @@ it('the same Idempotency-Key answers 200 with the same refund; with another body
 });
 
 it('refuses what is not a refund: roles, API keys, statuses, amounts', async () => {
-  const t = await till();
-  const id = await captured(t, 20);
+  const t = await till(stack);
+  const id = await captured(stack, t, 20);
   const { token: ops } = await signedInUser(stack.db, stack.apiUrl, t.merchant, ['OPERATIONS']);
   expect((await refund(ops, id, { amount: 1 })).status).toBe(403);
   expect((await call(stack.apiUrl, 'POST', `/api/dashboard/payments/${id}/refunds`, { key: t.shop.key, body: { amount: 1 } })).status).toBe(401);
@@ -142,7 +122,7 @@ it('refuses what is not a refund: roles, API keys, statuses, amounts', async () 
   const waiting = await createPayment(stack, t.shop);
   expect((await refund(admin, waiting.body.id, { amount: 1 })).status).toBe(409);
   await paymentAction(stack, t.shop, waiting.body.id, 'cancel');
-  const voided = await captured(t);
+  const voided = await captured(stack, t);
   await paymentAction(stack, t.shop, voided, 'void');
   expect((await refund(admin, voided, { amount: 1 })).status).toBe(409);
   expect((await payment(t, id)).body).toMatchObject({ status: 'CAPTURED', refundedAmount: 0 });
@@ -163,8 +143,8 @@ it('a huge refund amount is 400 naming amount, not 409, and changes nothing', as
 });
 
 it('a refund the acquirer decides late is PENDING, then SUCCEEDED; a failed one is FAILED with PAYMENT_REFUND_FAILED', async () => {
-  const t = await till({ refundConfirmDelayMs: 3000 });
-  const id = await captured(t, 20);
+  const t = await till(stack, { refundConfirmDelayMs: 3000 });
+  const id = await captured(stack, t, 20);
   const pending = await refund(t.finance, id, { amount: 4 });
   expect(pending.status).toBe(201);
   expect(pending.body.status).toBe('PENDING');
@@ -184,8 +164,8 @@ it('a refund the acquirer decides late is PENDING, then SUCCEEDED; a failed one 
 });
 
 it('an unreachable acquirer leaves the refund PENDING; it is sent again with the same reference and succeeds once', async () => {
-  const t = await till();
-  const id = await captured(t, 10);
+  const t = await till(stack);
+  const id = await captured(stack, t, 10);
   await sim(stack).configure(t.shop.deviceId, { reachable: false });
   const asked = Date.now();
   const res = await refund(t.finance, id, { amount: 3 });
@@ -200,8 +180,8 @@ it('an unreachable acquirer leaves the refund PENDING; it is sent again with the
 }, 150_000);
 
 it('a refund after the payment workflow has ended starts a new run of it (one writer)', async () => {
-  const t = await till();
-  const id = await captured(t, 8);
+  const t = await till(stack);
+  const id = await captured(stack, t, 8);
   const handle = stack.client.workflow.getHandle(`payment-${id}`);
   await handle.terminate('test: the void window is over');
   const res = await refund(t.finance, id, { amount: 8 });

@@ -1,24 +1,13 @@
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
-import { AcquirerRejectedError, AcquirerUnreachableError, type SendBillResult } from '../../src/acquirer/port';
-import { bill, call, newDevice, removeDir, type Sandbox, sleep, startSandbox } from './helpers';
+import { AcquirerRejectedError, AcquirerUnreachableError } from '../../src/acquirer/port';
+import { bill, call, newDevice, onDevice, removeDir, type Sandbox, sleep, startSandbox, withSandbox } from './helpers';
 
 /** The acquirer API through HttpAcquirer, against a real sandbox server on port 0. */
 describe('HttpAcquirer against the sandbox acquirer', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    acquirer = new HttpAcquirer(sb.url, { timeoutMs: 2000 });
-  });
-  afterAll(async () => {
-    await sb.close();
-    removeDir(sb.dataDir);
-  });
+  withSandbox((started) => ({ sb, acquirer } = started));
 
-  const onDevice = (r: SendBillResult): string => {
-    if (r.outcome !== 'ON_DEVICE') throw new Error(`expected ON_DEVICE, got ${JSON.stringify(r)}`);
-    return r.acquirerRef;
-  };
   const customer = (d: string, body: object) => call(sb, 'POST', `/sim/devices/${d}/customer`, body);
   const configure = (d: string, body: object) => call(sb, 'PUT', `/sim/devices/${d}`, body);
   const capturedBill = async (d: string) => {

@@ -2,20 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { verifySandboxSignature } from '../../src/acquirer/sandbox/notify';
-import { bill, call, newDevice, removeDir, SECRET, type Sandbox, sleep, startSandbox, tempDir } from './helpers';
+import { bill, call, newDevice, removeDir, SECRET, type Sandbox, sleep, startSandbox, tempDir, withSandbox } from './helpers';
 
 /** The control endpoints of contracts section 4, driven over HTTP against a real sandbox server. */
 describe('sandbox control endpoints', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    acquirer = new HttpAcquirer(sb.url, { timeoutMs: 2000 });
-  });
-  afterAll(async () => {
-    await sb.close();
-    removeDir(sb.dataDir);
-  });
+  withSandbox((started) => ({ sb, acquirer } = started));
 
   it('knows any device on first use, with the defaults', async () => {
     const res = await call(sb, 'GET', '/sim/devices/brand-new-1');

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SendBillRequest } from '../../src/acquirer/port';
+import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
+import type { SendBillRequest, SendBillResult } from '../../src/acquirer/port';
 import { startSandboxServer } from '../../src/acquirer/sandbox/server';
 
 /** Shared by the sandbox tests: a real sandbox server on port 0 with its own temp DATA_DIR. */
@@ -72,3 +73,25 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let devSeq = 0;
 /** A fresh device id per test, so tests sharing a server do not meet. */
 export const newDevice = () => `dev-${process.pid}-${++devSeq}`;
+
+/**
+ * A sandbox server for the enclosing describe block, with an HttpAcquirer pointed at it: started
+ * before its tests, closed and its DATA_DIR removed after. `use` receives both once started.
+ */
+export function withSandbox(use: (started: { sb: Sandbox; acquirer: HttpAcquirer }) => void, opts: { timeoutMs?: number } = {}): void {
+  let sb: Sandbox | undefined;
+  beforeAll(async () => {
+    sb = await startSandbox();
+    use({ sb, acquirer: new HttpAcquirer(sb.url, { timeoutMs: opts.timeoutMs ?? 2000 }) });
+  });
+  afterAll(async () => {
+    await sb?.close();
+    if (sb) removeDir(sb.dataDir);
+  });
+}
+
+/** The acquirer reference of a bill that reached the device; anything else fails the test. */
+export const onDevice = (r: SendBillResult): string => {
+  if (r.outcome !== 'ON_DEVICE') throw new Error(`expected ON_DEVICE, got ${JSON.stringify(r)}`);
+  return r.acquirerRef;
+};

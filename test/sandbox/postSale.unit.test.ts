@@ -1,24 +1,13 @@
-import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
-import { AcquirerRejectedError, type SendBillResult } from '../../src/acquirer/port';
-import { bill, call, newDevice, removeDir, type Sandbox, sleep, startSandbox } from './helpers';
+import type { HttpAcquirer } from '../../src/acquirer/httpAdapter';
+import { AcquirerRejectedError } from '../../src/acquirer/port';
+import { bill, call, newDevice, onDevice, type Sandbox, sleep, withSandbox } from './helpers';
 
 /** Two-step completion and release, and refunds, through HttpAcquirer against a real sandbox (contracts 6, 7). */
 describe('sandbox acquirer after the sale', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    acquirer = new HttpAcquirer(sb.url, { timeoutMs: 2000 });
-  });
-  afterAll(async () => {
-    await sb.close();
-    removeDir(sb.dataDir);
-  });
+  withSandbox((started) => ({ sb, acquirer } = started));
 
-  const onDevice = (r: SendBillResult): string => {
-    if (r.outcome !== 'ON_DEVICE') throw new Error(`expected ON_DEVICE, got ${JSON.stringify(r)}`);
-    return r.acquirerRef;
-  };
   const configure = (d: string, body: object) => call(sb, 'PUT', `/sim/devices/${d}`, body);
   const paidBill = async (d: string, amount = '12.50') => {
     const ref = onDevice(await acquirer.sendBill(bill(d, { amount })));

@@ -1,19 +1,12 @@
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { sandboxFee } from '../../src/acquirer/sandbox/settlement';
-import { bill, call, newDevice, removeDir, type Sandbox, startSandbox } from './helpers';
+import { bill, call, newDevice, type Sandbox, withSandbox } from './helpers';
 
 /** The sandbox's settlement report (contracts 8), through the acquirer port over HTTP. */
 describe('sandbox settlement report', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    acquirer = new HttpAcquirer(sb.url, { timeoutMs: 5000 });
-  });
-  afterAll(async () => {
-    await sb.close();
-    removeDir(sb.dataDir);
-  });
+  withSandbox((started) => ({ sb, acquirer } = started), { timeoutMs: 5000 });
 
   const far = () => new Date(Date.now() + 60_000).toISOString();
 

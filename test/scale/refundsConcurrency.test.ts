@@ -3,7 +3,7 @@ import { call, type HttpResult } from '../support/http';
 import { type TestStack } from '../support/stack';
 import { openShop, type Shop } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
-import { startScaleStack, type ScaleStack } from './scaleStack';
+import { eventually as eventuallyWithin, startScaleStack, type ScaleStack } from './scaleStack';
 import { replayPaymentRuns } from './replayRuns';
 
 /**
@@ -36,15 +36,8 @@ afterAll(async () => {
   await stack?.stop();
 }, 30_000);
 
-async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Refunds through a scaled-out stack may take long: two minutes unless told. */
+const eventually = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 120_000): Promise<T> => eventuallyWithin(check, what, timeoutMs);
 
 /** A refund request as a careful client sends it: a 503 is sent again, with the same Idempotency-Key, after a moment. */
 async function refund(apiUrl: string, paymentId: string, amount: number | undefined, idempotencyKey: string): Promise<{ res: HttpResult; retried: number }> {

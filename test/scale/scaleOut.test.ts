@@ -1,7 +1,7 @@
 import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, type HttpResult } from '../support/http';
 import { TestReceiver } from '../webhooks/receiver';
-import { startScaleStack, type ScaleStack } from './scaleStack';
+import { eventually, startScaleStack, type ScaleStack } from './scaleStack';
 import { isFinal } from '../../core/payment/statuses';
 
 /**
@@ -39,16 +39,6 @@ const create = (i: number, till: Till, reference: string): Promise<HttpResult> =
     key,
     body: { merchantExternalId, storeExternalId, terminalExternalId: till.terminalExternalId, amount: 12.5, currency: 'EUR', reference },
   });
-
-async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * sync-status as a point of sale calls it: a 503 is retried after a moment (spec 7). (Before the

@@ -112,3 +112,14 @@ async function removeSweepSchedule(queue: string): Promise<void> {
     await connection.close();
   }
 }
+
+/** `check` every 200 ms until it answers something (not undefined); after `timeoutMs`, fails naming `what`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

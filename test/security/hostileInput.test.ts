@@ -6,23 +6,18 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { freePort } from '../../src/process/freePort';
 import { startService } from '../../src/service';
-import { createMerchantWithKey } from '../support/fixtures';
+import { type MerchantWithKey } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
-import { startTestStack, TEST_SECRETS_KEY, type TestStack } from '../support/stack';
+import { TEST_SECRETS_KEY, type TestStack } from '../support/stack';
+import { withStackAndMerchant } from '../support/suite';
 
 /**
  * Issue 15 points 1, 2, 8 and 11: hostile input at the edge of the API and the sandbox, the
  * Authorization header rule, requests during start-up, and the production start guard.
  */
 let stack: TestStack;
-let m: Awaited<ReturnType<typeof createMerchantWithKey>>;
-beforeAll(async () => {
-  stack = await startTestStack();
-  m = await createMerchantWithKey(stack.db);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+let m: MerchantWithKey;
+withStackAndMerchant((started) => ({ stack, m } = started));
 
 const storesPath = () => `/api/merchants/${m.merchant.externalId}/stores`;
 const nested = (depth: number): unknown => {

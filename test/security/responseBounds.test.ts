@@ -1,7 +1,8 @@
 import { signedInUser } from '../users/helpers';
-import { createMerchantWithKey, uniqueId } from '../support/fixtures';
+import { createMerchantWithKey, uniqueId, type MerchantWithKey } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
+import type { TestStack } from '../support/stack';
+import { withStackAndMerchant } from '../support/suite';
 
 /**
  * Issue 22, part B (response amplification): metadata values and the whole metadata object are
@@ -9,14 +10,8 @@ import { startTestStack, type TestStack } from '../support/stack';
  * what a business stores. Stores and terminals share one rule (src/stores/metadata.ts).
  */
 let stack: TestStack;
-let m: Awaited<ReturnType<typeof createMerchantWithKey>>;
-beforeAll(async () => {
-  stack = await startTestStack();
-  m = await createMerchantWithKey(stack.db);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+let m: MerchantWithKey;
+withStackAndMerchant((started) => ({ stack, m } = started));
 
 const storesPath = () => `/api/merchants/${m.merchant.externalId}/stores`;
 const store = (metadata: unknown) => ({ name: 'Bounded', country: 'DE', timezone: 'Europe/Berlin', metadata });

@@ -1,14 +1,14 @@
-import crypto from 'node:crypto';
 import { enforceDeleteGuard } from '../../src/stores/deleteGuard';
 import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
+import { insertPayment as insertPaymentRow, type Merchant, type PaymentPlace } from './helpers';
 
 /** Stores (spec 2.3, 4.2) against the real stack: every rule, every error status, tenant isolation. */
 
 let stack: TestStack;
-let a: Awaited<ReturnType<typeof createMerchantWithKey>>;
-let b: Awaited<ReturnType<typeof createMerchantWithKey>>;
+let a: Merchant;
+let b: Merchant;
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -22,7 +22,7 @@ afterAll(async () => {
 const storesPath = (merchantExternalId: string) => `/api/merchants/${merchantExternalId}/stores`;
 const validStore = (over: Record<string, unknown> = {}) => ({ name: 'Main Street', country: 'DE', timezone: 'Europe/Berlin', ...over });
 
-async function createStore(m: typeof a, body: Record<string, unknown> = validStore()) {
+async function createStore(m: Merchant, body: Record<string, unknown> = validStore()) {
   const res = await call(stack.apiUrl, 'POST', storesPath(m.merchant.externalId), { key: m.key, body });
   expect(res.status).toBe(201);
   return res.body as Record<string, any>;
@@ -30,36 +30,7 @@ async function createStore(m: typeof a, body: Record<string, unknown> = validSto
 
 const storeCount = (merchantId: string) => stack.db.store.count({ where: { merchantId } });
 
-/** A payment row as the payments side writes it, at a store (and terminal), created `hoursAgo`. */
-async function insertPayment(
-  m: typeof a,
-  at: { storeId: string | null; storeExternalId: string; terminalId?: string | null; terminalExternalId?: string },
-  opts: { hoursAgo?: number; status?: string } = {},
-) {
-  const createdAt = new Date(Date.now() - (opts.hoursAgo ?? 0) * 3600_000);
-  const id = crypto.randomUUID();
-  return stack.db.payment.create({
-    data: {
-      id,
-      merchantId: m.merchant.id,
-      storeId: at.storeId,
-      terminalId: at.terminalId ?? null,
-      storeExternalId: at.storeExternalId,
-      terminalExternalId: at.terminalExternalId ?? uniqueId('term'),
-      mode: 'live',
-      pspReference: uniqueId('psp'),
-      status: opts.status ?? 'CAPTURED',
-      amount: '12.50',
-      currency: 'EUR',
-      acquirerName: 'sandbox',
-      terminalTimeoutMinutes: '5',
-      workflowId: `payment-${id}`,
-      expiresAt: new Date(createdAt.getTime() + 6 * 60_000),
-      createdAt,
-      capturedAt: opts.status && opts.status !== 'CAPTURED' ? null : createdAt,
-    },
-  });
-}
+const insertPayment = (m: Merchant, at: PaymentPlace, opts: { hoursAgo?: number; status?: string } = {}) => insertPaymentRow(stack.db, m, at, opts);
 
 describe('POST /api/merchants/{merchantExternalId}/stores', () => {
   it('registers a store, normalises country, zone and currency, and returns externalId with the submitted fields', async () => {
@@ -257,7 +228,7 @@ describe('GET list: plain array, alphabetical', () => {
 });
 
 describe('GET search', () => {
-  let m: typeof a;
+  let m: Merchant;
   const ids: Record<string, string> = {};
   const search = (query: string) => call(stack.apiUrl, 'GET', `${storesPath(m.merchant.externalId)}/search${query}`, { key: m.key });
   const names = (res: { body: any }) => res.body.content.map((s: any) => s.name);
@@ -539,29 +510,8 @@ describe('with a small body limit and a 1-hour delete guard', () => {
     const recent = await create();
     const older = await create();
     const row = async (s: any) => tuned.db.store.findUniqueOrThrow({ where: { externalId: s.externalId } });
-    const pay = async (s: any, hoursAgo: number) => {
-      const createdAt = new Date(Date.now() - hoursAgo * 3600_000);
-      const id = crypto.randomUUID();
-      await tuned.db.payment.create({
-        data: {
-          id,
-          merchantId: m.merchant.id,
-          storeId: (await row(s)).id,
-          storeExternalId: s.externalId,
-          terminalExternalId: uniqueId('term'),
-          mode: 'live',
-          pspReference: uniqueId('psp'),
-          status: 'REFUSED',
-          amount: '1',
-          currency: 'EUR',
-          acquirerName: 'sandbox',
-          terminalTimeoutMinutes: '5',
-          workflowId: `payment-${id}`,
-          expiresAt: createdAt,
-          createdAt,
-        },
-      });
-    };
+    const pay = async (s: any, hoursAgo: number) =>
+      insertPaymentRow(tuned.db, m, { storeId: (await row(s)).id, storeExternalId: s.externalId }, { hoursAgo, status: 'REFUSED', amount: '1' });
     await pay(recent, 0.5);
     await pay(older, 2);
     expectErrorShape(await call(tuned.apiUrl, 'DELETE', `${storesPath(m.merchant.externalId)}/${recent.externalId}`, { key: m.key }), 409);

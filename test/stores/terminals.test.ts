@@ -1,11 +1,10 @@
-import crypto from 'node:crypto';
 import { createMerchantWithKey, uniqueId } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
+import { insertPayment as insertPaymentRow, type Merchant } from './helpers';
 
 /** Terminals (spec 2.4, 4.3) against the real stack: every rule, every error status, tenant isolation. */
 
-type Merchant = Awaited<ReturnType<typeof createMerchantWithKey>>;
 let stack: TestStack;
 let a: Merchant;
 let b: Merchant;
@@ -44,29 +43,8 @@ const terminalCount = (merchantId: string) => stack.db.terminal.count({ where: {
 /** A payment row as the payments side writes it, taken at a terminal `hoursAgo`. */
 async function insertPayment(m: Merchant, terminalExternalId: string, hoursAgo: number) {
   const terminal = await stack.db.terminal.findUniqueOrThrow({ where: { externalId: terminalExternalId }, include: { store: true } });
-  const createdAt = new Date(Date.now() - hoursAgo * 3600_000);
-  const id = crypto.randomUUID();
-  return stack.db.payment.create({
-    data: {
-      id,
-      merchantId: m.merchant.id,
-      storeId: terminal.storeId,
-      terminalId: terminal.id,
-      storeExternalId: terminal.store.externalId,
-      terminalExternalId,
-      mode: 'live',
-      pspReference: uniqueId('psp'),
-      status: 'CAPTURED',
-      amount: '9.99',
-      currency: 'EUR',
-      acquirerName: 'sandbox',
-      terminalTimeoutMinutes: '5',
-      workflowId: `payment-${id}`,
-      expiresAt: new Date(createdAt.getTime() + 6 * 60_000),
-      createdAt,
-      capturedAt: createdAt,
-    },
-  });
+  const at = { storeId: terminal.storeId, terminalId: terminal.id, storeExternalId: terminal.store.externalId, terminalExternalId };
+  return insertPaymentRow(stack.db, m, at, { hoursAgo, amount: '9.99' });
 }
 
 describe('POST and GET a terminal', () => {

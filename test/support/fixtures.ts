@@ -14,3 +14,5 @@ export async function createMerchantWithKey(db: Db, opts: { mode?: KeyMode; scop
   });
   return { merchant, key, apiKey };
 }
+
+export type MerchantWithKey = Awaited<ReturnType<typeof createMerchantWithKey>>;

@@ -73,3 +73,37 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
 export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
   return csvText(header, rows);
 }
+
+const MODES = [
+  ['', 'Live and test'],
+  ['live', 'Live'],
+  ['test', 'Test'],
+] as const;
+
+/** The live / test switch of a list; '' shows both modes. */
+export function ModeSwitch({ value, onChange }: { value: string; onChange: (mode: string) => void }) {
+  return (
+    <div className="modes" role="group" aria-label="Mode">
+      {MODES.map(([mode, label]) => (
+        <button key={mode} type="button" aria-pressed={value === mode} onClick={() => onChange(mode)}>
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A list's filter form: submitting it (Enter, or its submit button) calls `onSubmit` instead of loading a page. */
+export function Filters({ onSubmit, children }: { onSubmit: () => void; children: ReactNode }) {
+  return (
+    <form
+      className="filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}

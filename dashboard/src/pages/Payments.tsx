@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Link, useSearchParams } from 'react-router';
 import { api, qs, saveText, type Page } from '../api';
-import { ErrorNote, money, Pager, Status, toCsv, when } from '../components/ui';
+import { ErrorNote, Filters, ModeSwitch, money, Pager, Status, toCsv, when } from '../components/ui';
 import type { Payment } from '../types';
 
 /** Statuses a user can filter on, by their API names. */
@@ -101,24 +101,8 @@ export function Payments() {
   return (
     <section>
       <h1>Payments</h1>
-      <div className="modes" role="group" aria-label="Mode">
-        {[
-          ['', 'Live and test'],
-          ['live', 'Live'],
-          ['test', 'Test'],
-        ].map(([value, label]) => (
-          <button key={value} type="button" aria-pressed={filters.mode === value} onClick={() => apply({ mode: value })}>
-            {label}
-          </button>
-        ))}
-      </div>
-      <form
-        className="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply(draft);
-        }}
-      >
+      <ModeSwitch value={filters.mode} onChange={(mode) => apply({ mode })} />
+      <Filters onSubmit={() => apply(draft)}>
         <label>
           Search
           <input value={draft.q} placeholder="reference, PSP reference or id" onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
@@ -152,7 +136,7 @@ export function Payments() {
         <button type="button" onClick={() => void exportCsv()}>
           Export CSV
         </button>
-      </form>
+      </Filters>
       <ErrorNote error={list.error} />
       <table aria-label="Payments">
         <thead>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, download, qs, type Page } from '../api';
-import { ErrorNote, Field, money, Pager, Status, when } from '../components/ui';
+import { ErrorNote, Field, Filters, money, Pager, Status, when } from '../components/ui';
 import type { Settlement, SettlementLine, Summary } from '../types';
 
 /**
@@ -40,13 +40,7 @@ export function Settlements() {
     <section>
       <h1>Settlements</h1>
       <CloseBatch />
-      <form
-        className="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply(draft);
-        }}
-      >
+      <Filters onSubmit={() => apply(draft)}>
         <label>
           Store
           <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
@@ -68,7 +62,7 @@ export function Settlements() {
           <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
         </label>
         <button type="submit">Apply filters</button>
-      </form>
+      </Filters>
       <ErrorNote error={list.error} />
       <table aria-label="Settlement batches">
         <thead>

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, qs, type Page } from '../api';
 import { GuardedDelete } from '../components/GuardedDelete';
-import { ErrorNote, Field, Pager, Status, when } from '../components/ui';
+import { ErrorNote, Field, Filters, ModeSwitch, Pager, Status, when } from '../components/ui';
 import type { Store, Terminal } from '../types';
 
 /**
@@ -68,24 +68,8 @@ export function Stores() {
   return (
     <section>
       <h1>Stores</h1>
-      <div className="modes" role="group" aria-label="Mode">
-        {[
-          ['', 'Live and test'],
-          ['live', 'Live'],
-          ['test', 'Test'],
-        ].map(([value, label]) => (
-          <button key={value} type="button" aria-pressed={mode === value} onClick={() => go({ mode: value!, page: 0 })}>
-            {label}
-          </button>
-        ))}
-      </div>
-      <form
-        className="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          go({ q: draftQ, page: 0 });
-        }}
-      >
+      <ModeSwitch value={mode} onChange={(mode) => go({ mode, page: 0 })} />
+      <Filters onSubmit={() => go({ q: draftQ, page: 0 })}>
         <label>
           Search stores
           <input value={draftQ} placeholder="name, city, postal code or id" onChange={(e) => setDraftQ(e.target.value)} />
@@ -96,7 +80,7 @@ export function Stores() {
             New store
           </button>
         )}
-      </form>
+      </Filters>
       {creating && (
         <StoreForm
           title="New store"

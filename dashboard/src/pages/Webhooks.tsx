@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, qs, type Page } from '../api';
 import { ErrorNote, Pager, ShownOnce, Status, when } from '../components/ui';
 import type { Attempt, DeliveryHistoryEntry, WebhookConfig } from '../types';
+import { PAYMENT_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhooks/eventTypes';
 
 /**
  * Webhook destinations (ADMIN; spec 4.4) over /api/dashboard/webhooks: create (the signing secret
@@ -10,16 +11,6 @@ import type { Attempt, DeliveryHistoryEntry, WebhookConfig } from '../types';
  * destination's deliveries with their attempts, and redelivery.
  */
 const BASE = '/api/dashboard/webhooks';
-export const EVENT_TYPES = [
-  'PAYMENT_CAPTURED',
-  'PAYMENT_AUTHORIZED',
-  'PAYMENT_REFUSED',
-  'PAYMENT_CANCELLED',
-  'PAYMENT_ERROR',
-  'PAYMENT_SETTLED',
-  'PAYMENT_REFUNDED',
-  'PAYMENT_REFUND_FAILED',
-];
 
 export function Webhooks() {
   const client = useQueryClient();

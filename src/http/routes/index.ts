@@ -5,17 +5,15 @@ import { apiKeyRoutes } from './apiKeys';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
-import { dashboardStoreRoutes } from './dashboardStores';
-import { dashboardWebhookRoutes } from './dashboardWebhooks';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
 import { refundRoutes } from './refunds';
 import { storeRoutes } from './stores';
-import { terminalRoutes } from './terminals';
+import { dashboardStoreRoutes, terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
 import { userRoutes } from './users';
-import { webhookRoutes } from './webhooks';
+import { dashboardWebhookRoutes, webhookRoutes } from './webhooks';
 
 /** Every route module of the API, in mount order. */
 export const routeModules: RouteModule[] = [
