@@ -129,8 +129,8 @@ it('refuses what is not a refund: roles, API keys, statuses, amounts', async () 
 });
 
 it('a huge refund amount is 400 naming amount, not 409, and changes nothing', async () => {
-  const t = await till();
-  const id = await captured(t, 20);
+  const t = await till(stack);
+  const id = await captured(stack, t, 20);
   const huge = (rawBody: string) => call(stack.apiUrl, 'POST', `/api/dashboard/payments/${id}/refunds`, { token: t.finance, rawBody });
   // 1e308, a 309-digit number (past a double's range), and the first amount past the bound every amount shares
   for (const amount of ['1e308', `1${'0'.repeat(308)}`, '1000000000000']) {
