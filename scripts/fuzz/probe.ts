@@ -8,7 +8,9 @@
  *
  * Only the rows of the fuzz run's own merchants are digested (a shared DATABASE_URL stays out of
  * it). Columns that legitimately change on reads are left out of the digest: ApiKey.lastUsedAt
- * (written at most once a minute by any authenticated request, refused or not).
+ * and Session.lastSeenAt (each written at most once a minute by any authenticated request,
+ * refused or not: a refused request is still the key or the session in use, and the session's
+ * idle timeout counts from it).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +34,7 @@ const deliveryScope = `("configId" IN (SELECT "id" FROM "WebhookConfig" WHERE ${
 export const TABLES: TableSpec[] = [
   { name: 'Merchant', scope: '"id" = ANY($1)', touched: ['createdAt', 'updatedAt'] },
   { name: 'User', scope: byMerchant, touched: ['createdAt', 'updatedAt', 'deletedAt'] },
-  { name: 'Session', scope: `"userId" IN (SELECT "id" FROM "User" WHERE ${byMerchant})`, touched: ['createdAt', 'revokedAt'] },
+  { name: 'Session', scope: `"userId" IN (SELECT "id" FROM "User" WHERE ${byMerchant})`, volatile: ['lastSeenAt'], touched: ['createdAt', 'revokedAt'] },
   { name: 'ApiKey', scope: byMerchant, volatile: ['lastUsedAt'], touched: ['createdAt', 'revokedAt'] },
   { name: 'Store', scope: byMerchant, touched: ['createdAt', 'updatedAt'] },
   { name: 'Terminal', scope: byMerchant, touched: ['createdAt', 'updatedAt', 'linkedAt'] },
