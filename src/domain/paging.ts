@@ -7,6 +7,12 @@ export const PagingQuery = z.object({
   size: z.coerce.number({ message: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
 });
 
+/** A validated page: 0-based `page` and its `size`. */
+export interface Paging {
+  page: number;
+  size: number;
+}
+
 export interface Page<T> {
   content: T[];
   totalElements: number;
@@ -15,7 +21,7 @@ export interface Page<T> {
   size: number;
 }
 
-export function pageOf<T>(content: T[], totalElements: number, paging: { page: number; size: number }): Page<T> {
+export function pageOf<T>(content: T[], totalElements: number, paging: Paging): Page<T> {
   return { content, totalElements, totalPages: Math.ceil(totalElements / paging.size), page: paging.page, size: paging.size };
 }
 

@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
+import type { Paging } from '../domain/paging';
 
 /**
  * Answers one page of a list whose response the spec fixes as a plain JSON array (GET stores, GET
  * a store's terminals): the body stays the array; `X-Total-Count` gives every match and `Link`
  * (RFC 8288) the next page while there is one, so a client can tell the list goes on.
  */
-export function answerArrayPage(ctx: Context, items: unknown[], total: number, paging: { page: number; size: number }): void {
+export function answerArrayPage(ctx: Context, items: unknown[], total: number, paging: Paging): void {
   ctx.set('X-Total-Count', String(total));
   if ((paging.page + 1) * paging.size < total) {
     const next = new URLSearchParams({ page: String(paging.page + 1), size: String(paging.size) });

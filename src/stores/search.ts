@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import type { Paging } from '../domain/paging';
 import { Prisma, type Store, type Terminal } from '../generated/prisma/client';
 import { normalizeCountry } from './places';
 import { type ListQuery, PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './schemas';
@@ -10,10 +11,6 @@ import { type ListQuery, PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './sche
  */
 
 export type StoreSort = 'name' | '-name' | 'createdAt' | '-createdAt';
-export interface Paging {
-  page: number;
-  size: number;
-}
 
 export interface StoreFilter {
   q?: string;
