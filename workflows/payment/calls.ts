@@ -82,6 +82,3 @@ export async function attemptUntilAnswered<T>(call: Promise<T>): Promise<Exclude
     throw err;
   }
 }
-
-/** The value, or undefined when the acquirer did not answer or refused. */
-export const answered = <T>(a: Attempt<T>): T | undefined => (a.kind === 'answer' ? a.value : undefined);
