@@ -160,6 +160,17 @@ export async function waitPortFree(port: number, host = '127.0.0.1', timeoutMs =
   }
 }
 
+/**
+ * The API's URL from a service's ready line (`ready api=http://127.0.0.1:41234 ...`). Children
+ * listen on PORT=0 and report the port they got: a port picked free beforehand may be taken by
+ * someone else's connection before the child binds it (EADDRINUSE).
+ */
+export function apiUrlOf(ready: RegExpMatchArray): string {
+  const url = /\bapi=(\S+)/.exec(ready.input ?? '')?.[1];
+  if (!url) throw new Error(`no api= in the ready line: ${ready.input}`);
+  return url;
+}
+
 /** A service process: `node tsx/cli.mjs src/main.ts` with the given environment (SERVICES etc.). */
 export function mainProcess(name: string, env: NodeJS.ProcessEnv, onLine?: (line: string) => void): ServiceProcess {
   return new ServiceProcess({

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startSandboxServer } from '../../src/acquirer/sandbox/server';
 import { createDb, type Db } from '../../src/db/client';
-import { freePort } from '../../src/process/freePort';
-import { killAllGroups, mainProcess, type ServiceProcess } from '../../support/serviceProcess';
+import { apiUrlOf, killAllGroups, mainProcess, type ServiceProcess } from '../../support/serviceProcess';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
 import { loadConfig } from '../../src/config';
 import { TEST_SECRETS_KEY } from '../support/stack';
@@ -31,14 +30,14 @@ export async function startScaleStack(env: Record<string, string> = {}): Promise
   const root = path.join(process.env.TEST_ROOT!, `scale-${id}`);
   fs.mkdirSync(root, { recursive: true });
   const queue = `scale-${id}`;
-  const ports = [await freePort(), await freePort()] as const;
-  const apiUrls: [string, string] = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
+  // The APIs listen on port 0 and say where; the sandbox asks where the first one is when it notifies.
+  const apiUrls: [string, string] = ['', ''];
 
   const sandbox = await startSandboxServer({
     host: '127.0.0.1',
     port: 0,
     dataDir: path.join(root, 'sandbox'),
-    notifyUrl: `${apiUrls[0]}/internal/acquirer/notifications`,
+    notifyUrl: () => (apiUrls[0] ? `${apiUrls[0]}/internal/acquirer/notifications` : undefined),
     notifySecret: NOTIFY_SECRET,
   });
   // A child that outlives this process is killed by its orphan guard; on a normal exit, here.
@@ -80,8 +79,8 @@ export async function startScaleStack(env: Record<string, string> = {}): Promise
     return proc;
   };
   const processes = [
-    started('api-1', { ...base('api-1'), SERVICES: 'api', PORT: String(ports[0]) }),
-    started('api-2', { ...base('api-2'), SERVICES: 'api', PORT: String(ports[1]) }),
+    started('api-1', { ...base('api-1'), SERVICES: 'api', PORT: '0' }),
+    started('api-2', { ...base('api-2'), SERVICES: 'api', PORT: '0' }),
     started('worker-1', { ...base('worker-1'), SERVICES: 'worker' }),
     started('worker-2', { ...base('worker-2'), SERVICES: 'worker' }),
   ];
@@ -94,7 +93,9 @@ export async function startScaleStack(env: Record<string, string> = {}): Promise
     await db.$disconnect().catch(() => undefined);
   };
   try {
-    await Promise.all(processes.map((p) => p.start()));
+    const ready = await Promise.all(processes.map((p) => p.start()));
+    apiUrls[0] = apiUrlOf(ready[0]!);
+    apiUrls[1] = apiUrlOf(ready[1]!);
   } catch (err) {
     await stop();
     throw err;

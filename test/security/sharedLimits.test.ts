@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDb, type Db } from '../../src/db/client';
-import { freePort } from '../../src/process/freePort';
-import { killAllGroups, mainProcess, type ServiceProcess } from '../../support/serviceProcess';
+import { apiUrlOf, killAllGroups, mainProcess, type ServiceProcess } from '../../support/serviceProcess';
 import { createMerchantWithKey } from '../support/fixtures';
 import { TEST_SECRETS_KEY } from '../support/stack';
 import { call, expectErrorShape, type HttpResult } from '../support/http';
@@ -23,16 +22,14 @@ let db: Db;
 
 beforeAll(async () => {
   const root = path.join(process.env.TEST_ROOT!, `shared-limits-${crypto.randomBytes(4).toString('hex')}`);
-  const ports = [await freePort(), await freePort()];
-  apis = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
   process.once('exit', killAllGroups);
-  processes = ports.map((port, i) => {
+  processes = [0, 1].map((i) => {
     const dataDir = path.join(root, `api-${i + 1}`);
     fs.mkdirSync(dataDir, { recursive: true });
     return mainProcess(`api-${i + 1}`, {
       ...process.env,
       SERVICES: 'api',
-      PORT: String(port),
+      PORT: '0', // it says where it listens: a port picked beforehand may be taken meanwhile
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: process.env.TEST_DATABASE_URL!,
@@ -49,7 +46,8 @@ beforeAll(async () => {
     });
   });
   db = createDb(process.env.TEST_DATABASE_URL!, { poolSize: 2 });
-  await Promise.all(processes.map((p) => p.start()));
+  const ready = await Promise.all(processes.map((p) => p.start()));
+  apis = [apiUrlOf(ready[0]!), apiUrlOf(ready[1]!)];
 }, 180_000);
 
 afterAll(async () => {

@@ -51,14 +51,18 @@ export interface NotifyLogger {
   warn: (...args: unknown[]) => void;
 }
 
+/** Where notifications go: a URL, or a function for one known only later (a test's API on port 0). */
+export type NotifyTarget = string | undefined | (() => string | undefined);
+
 /**
  * Posts notifications fire-and-forget with a short timeout; never throws. drain() waits for the
  * ones still in flight (used on close so nothing outlives the server).
  */
-export function createNotifier(url: string | undefined, secret: string, logger: NotifyLogger, timeoutMs = 2000) {
+export function createNotifier(target: NotifyTarget, secret: string, logger: NotifyLogger, timeoutMs = 2000) {
   const inFlight = new Set<Promise<void>>();
   return {
     send(payload: object): void {
+      const url = typeof target === 'function' ? target() : target;
       if (!url) return;
       const body = JSON.stringify(payload);
       const p = fetch(url, {

@@ -7,7 +7,7 @@ import { controlRoutes } from './controlRoutes';
 import { SandboxEngine, SandboxError } from './engine';
 import { inputShapeProblem } from '../../security/inputShape';
 import { errorMiddleware, type SandboxLogger } from './http';
-import { createNotifier } from './notify';
+import { createNotifier, type NotifyTarget } from './notify';
 import { SandboxStore } from './state';
 
 /**
@@ -18,7 +18,7 @@ export interface SandboxServerOptions {
   host: string;
   port: number; // 0 picks a free port; the returned url has the real one
   dataDir: string;
-  notifyUrl?: string;
+  notifyUrl?: NotifyTarget;
   notifySecret: string;
   logger?: SandboxLogger;
   /** How long an unreachable device holds a request before dropping the connection. */
