@@ -13,6 +13,7 @@ export const AREAS = [
   'sharedViews', // dashboard, payments read, reports, user list and user records
   'finance', // payouts, bank balance, registers
   'compliance', // compliance alerts, disputes
+  'acquirerAccounts', // acquirer accounts (MIDs) and acquirer routes (contracts 10): ADMIN only
   'ownAccount', // the caller's own sign-in: own record, logout, authenticator enrolment (also while enrolment is pending)
   'ownProfile', // editing a profile: one's own (administrators: anyone's, checked by the handler)
 ] as const;
