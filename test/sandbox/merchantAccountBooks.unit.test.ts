@@ -9,11 +9,14 @@ describe('sandbox settlement books per MID', () => {
   let installation: HttpAcquirer;
   let midA: HttpAcquirer;
   let midB: HttpAcquirer;
-  withSandbox((started) => {
-    ({ sb, acquirer: installation } = started);
-    midA = new HttpAcquirer(sb.url, { timeoutMs: 5000, merchantAccountId: 'MID-A' });
-    midB = new HttpAcquirer(sb.url, { timeoutMs: 5000, merchantAccountId: 'MID-B' });
-  }, { timeoutMs: 5000 });
+  withSandbox(
+    (started) => {
+      ({ sb, acquirer: installation } = started);
+      midA = new HttpAcquirer(sb.url, { timeoutMs: 5000, merchantAccountId: 'MID-A' });
+      midB = new HttpAcquirer(sb.url, { timeoutMs: 5000, merchantAccountId: 'MID-B' });
+    },
+    { timeoutMs: 5000 },
+  );
 
   const far = () => new Date(Date.now() + 60_000).toISOString();
   const refs = (r: { items: { acquirerRef: string; type: string }[] }) => r.items.map((i) => `${i.type} ${i.acquirerRef}`).sort();
