@@ -34,6 +34,7 @@ afterAll(async () => {
 async function routed(over: Record<string, unknown> = {}, at: Shop = shop): Promise<{ accountId: string | null; rule: string; mid: unknown }> {
   const res = await createPayment(stack, at, over);
   expect(res.status).toBe(201);
+  expect(res.body.status).toBe('AWAITING_TERMINAL');
   const bill = await sim(stack).device(at.deviceId);
   const mid = bill.body.currentBill?.merchantAccountId;
   expect((await paymentAction(stack, at, res.body.id, 'cancel')).status).toBe(200);
@@ -77,7 +78,7 @@ describe('the decision at creation', () => {
 
     // Every read shows where it went, API key and dashboard alike.
     const created = await createPayment(stack, shop, { amount: 7 });
-    const read = await call(stack.apiUrl, 'GET', `/api/in-store/payments/${created.body.id}`, { key: shop.key });
+    const read = await paymentAction(stack, shop, created.body.id, 'sync-status');
     expect(read.body).toMatchObject({ acquirerAccountId: accounts.d, acquirerName: 'sandbox', routeRule: 'default' });
     const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, ['USER']);
     const dash = await call(stack.apiUrl, 'GET', `/api/dashboard/payments/${created.body.id}`, { token });
