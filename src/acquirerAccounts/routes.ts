@@ -45,7 +45,12 @@ export async function routesNaming(db: Pick<Db, 'acquirerRoutes'>, merchantId: s
 export async function saveRoutes(db: Db, by: AuditSource & { username: string }, body: RoutesBody): Promise<AcquirerRoutes> {
   return db.$transaction(async (tx) => {
     await checkRoutes(tx, by.merchantId, body);
-    const data = { rules: body.rules as unknown as Prisma.InputJsonValue, defaultAccountId: body.defaultAccountId, updatedAt: new Date(), updatedBy: by.username };
+    const data = {
+      rules: body.rules as unknown as Prisma.InputJsonValue,
+      defaultAccountId: body.defaultAccountId,
+      updatedAt: new Date(),
+      updatedBy: by.username,
+    };
     const saved = await tx.acquirerRoutes.upsert({
       where: { merchantId_mode: { merchantId: by.merchantId, mode: body.mode } },
       create: { merchantId: by.merchantId, mode: body.mode, version: 1, ...data },
@@ -54,7 +59,12 @@ export async function saveRoutes(db: Db, by: AuditSource & { username: string },
     await auditFor(tx, by, {
       action: 'ACQUIRER_ROUTES_UPDATED',
       target: { type: 'ACQUIRER_ROUTES', id: body.mode },
-      details: { mode: body.mode, version: saved.version, rules: body.rules.map((r) => ({ name: r.name, accountId: r.accountId })), defaultAccountId: body.defaultAccountId },
+      details: {
+        mode: body.mode,
+        version: saved.version,
+        rules: body.rules.map((r) => ({ name: r.name, accountId: r.accountId })),
+        defaultAccountId: body.defaultAccountId,
+      },
     });
     return saved;
   });
@@ -82,7 +92,9 @@ async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promis
   const stores = new Set(body.rules.flatMap((r) => r.match.storeExternalIds ?? []));
   const known = stores.size
     ? new Set(
-        (await tx.store.findMany({ where: { merchantId, mode: body.mode, externalId: { in: [...stores] } }, select: { externalId: true } })).map((s) => s.externalId),
+        (await tx.store.findMany({ where: { merchantId, mode: body.mode, externalId: { in: [...stores] } }, select: { externalId: true } })).map(
+          (s) => s.externalId,
+        ),
       )
     : new Set<string>();
 
@@ -95,9 +107,11 @@ async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promis
     const problem = accountProblem(rule.accountId);
     if (problem) throw invalid(`${at}.accountId: ${problem}`);
     const unknown = (rule.match.storeExternalIds ?? []).findIndex((s) => !known.has(s));
-    if (unknown >= 0) throw invalid(`${at}.match.storeExternalIds[${unknown}]: no ${body.mode} store ${rule.match.storeExternalIds![unknown]} in this business`);
+    if (unknown >= 0)
+      throw invalid(`${at}.match.storeExternalIds[${unknown}]: no ${body.mode} store ${rule.match.storeExternalIds![unknown]} in this business`);
     const { minAmount, maxAmount } = rule.match;
-    if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount) throw invalid(`${at}.match.minAmount: must be at most maxAmount (${maxAmount})`);
+    if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount)
+      throw invalid(`${at}.match.minAmount: must be at most maxAmount (${maxAmount})`);
   });
   if (body.defaultAccountId) {
     const problem = accountProblem(body.defaultAccountId);

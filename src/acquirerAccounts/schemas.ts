@@ -45,7 +45,9 @@ export const AccountRecord = z
     mode: ModeSchema,
     merchantAccountId: z.string(),
     status: AccountStatus,
-    credentials: z.record(z.string(), z.string()).openapi({ description: 'Each field masked: "••••" and its last 4 characters', example: { apiKey: '••••3xYz' } }),
+    credentials: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'Each field masked: "••••" and its last 4 characters', example: { apiKey: '••••3xYz' } }),
     notificationPath: z.string().openapi({ example: '/internal/acquirer/acct_9sZ2k0aBcDeFgHiJkLmN/notifications' }),
     createdAt: z.string(),
     updatedAt: z.string(),

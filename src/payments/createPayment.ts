@@ -78,7 +78,12 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     const open = await findOpenWithReference(db, sameBill);
     if (open) return replay(deps, open, principal);
   }
-  const route = await routePayment(deps, principal, { storeExternalId: store.externalId, currency, paymentMode: routedMode(body.requestedModes), amount: body.amount.toString() });
+  const route = await routePayment(deps, principal, {
+    storeExternalId: store.externalId,
+    currency,
+    paymentMode: routedMode(body.requestedModes),
+    amount: body.amount.toString(),
+  });
   const acquirer = route.acquirer;
   // An account's acquirer must know the device; the installation default was checked when the terminal was linked.
   if (route.account || body.requestedModes) await checkDevice(acquirer, terminal, route, body.requestedModes);

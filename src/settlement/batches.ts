@@ -53,10 +53,9 @@ async function reportSources(deps: SettlementDeps, batch: { id: string; mode: st
     WHERE l."batchId" = ${batch.id} AND p."deviceId" IS NOT NULL
     ORDER BY p."deviceId", p."acquirerAccountId" NULLS FIRST`;
   const accountIds = [...new Set(claimed.flatMap((c) => (c.acquirerAccountId ? [c.acquirerAccountId] : [])))];
-  const accounts = new Map(
-    (await deps.db.acquirerAccount.findMany({ where: { id: { in: accountIds } }, select: ACCOUNT_KEY_FIELDS })).map((a) => [a.id, a]),
-  );
-  const installation = (name: string | null): AcquirerPort => (deps.acquirers ? (name ? deps.acquirers.byName(name) : deps.acquirers.forMode(batch.mode)) : deps.acquirer);
+  const accounts = new Map((await deps.db.acquirerAccount.findMany({ where: { id: { in: accountIds } }, select: ACCOUNT_KEY_FIELDS })).map((a) => [a.id, a]));
+  const installation = (name: string | null): AcquirerPort =>
+    deps.acquirers ? (name ? deps.acquirers.byName(name) : deps.acquirers.forMode(batch.mode)) : deps.acquirer;
   const sources: ReportSource[] = [];
   for (const deviceId of batch.deviceIds) {
     const onDevice = claimed.filter((c) => c.deviceId === deviceId);
@@ -168,7 +167,12 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
 
   const items: SourcedItem[] = [];
   for (const source of await reportSources(deps, batch)) {
-    const report = await source.acquirer.closeBatch(source.deviceId, source.batchReference, batch.until.toISOString(), await reportSince(db, batch, source.deviceId));
+    const report = await source.acquirer.closeBatch(
+      source.deviceId,
+      source.batchReference,
+      batch.until.toISOString(),
+      await reportSince(db, batch, source.deviceId),
+    );
     for (const item of report.items) items.push({ ...item, deviceId: source.deviceId, source });
   }
   const lines = await db.settlementLine.findMany({ where: { batchId } });

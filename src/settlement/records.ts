@@ -139,7 +139,18 @@ export const batchLines = (db: Db, batchId: string, paging?: { page: number; siz
   });
 export const batchLineCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, reported: true } });
 
-const CSV_COLUMNS = ['type', 'paymentId', 'pspReference', 'reference', 'amount', 'feeAmount', 'netAmount', 'currency', 'occurredAt', 'acquirerAccountId'] as const;
+const CSV_COLUMNS = [
+  'type',
+  'paymentId',
+  'pspReference',
+  'reference',
+  'amount',
+  'feeAmount',
+  'netAmount',
+  'currency',
+  'occurredAt',
+  'acquirerAccountId',
+] as const;
 
 /** The lines as CSV with a header row, exact decimals (cells made safe by src/security/csvCell.ts). */
 export function linesCsv(lines: SettlementLine[]): string {

@@ -94,10 +94,22 @@ describe('the decision at creation', () => {
   it("a live key's payments never reach a test account", async () => {
     const { key, hash, prefix } = generateApiKey('live');
     await stack.db.apiKey.create({ data: { merchantId: shop.merchantId, name: 'live', mode: 'live', prefix, keyHash: hash, scopes: ['payments'] } });
-    const store = await stack.db.store.create({ data: { merchantId: shop.merchantId, mode: 'live', externalId: uniqueId('store'), name: 'Live', country: 'DE', timezone: 'Europe/Berlin' } });
+    const store = await stack.db.store.create({
+      data: { merchantId: shop.merchantId, mode: 'live', externalId: uniqueId('store'), name: 'Live', country: 'DE', timezone: 'Europe/Berlin' },
+    });
     const deviceId = uniqueId('dev');
-    const terminal = await stack.db.terminal.create({ data: { merchantId: shop.merchantId, storeId: store.id, externalId: uniqueId('term'), label: 'Live till', deviceId, linkedAt: new Date() } });
-    const live: Shop = { ...shop, key, storeExternalId: store.externalId, terminalExternalId: terminal.externalId, deviceId, storeId: store.id, terminalId: terminal.id };
+    const terminal = await stack.db.terminal.create({
+      data: { merchantId: shop.merchantId, storeId: store.id, externalId: uniqueId('term'), label: 'Live till', deviceId, linkedAt: new Date() },
+    });
+    const live: Shop = {
+      ...shop,
+      key,
+      storeExternalId: store.externalId,
+      terminalExternalId: terminal.externalId,
+      deviceId,
+      storeId: store.id,
+      terminalId: terminal.id,
+    };
     await admin.saveRoutes({ mode: 'test', rules: [{ name: 'all', accountId: accounts.a, match: {} }], defaultAccountId: accounts.b });
     expect(expectErrorShape(await admin.saveRoutes({ mode: 'live', rules: [], defaultAccountId: accounts.a }), 400)).toMatch(
       /^defaultAccountId: account acct_\w+ is a test account; live routes name live accounts only/,
@@ -136,15 +148,48 @@ describe('saving routes', () => {
   const save = (body: Record<string, unknown>) => admin.saveRoutes({ mode: 'test', defaultAccountId: null, ...body });
 
   it.each([
-    ['an unknown store', () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { storeExternalIds: ['store_nope'] } }] }), /^rules\[0\]\.match\.storeExternalIds\[0\]: no test store store_nope/],
-    ['minAmount above maxAmount', () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { minAmount: 10, maxAmount: 5 } }] }), /^rules\[0\]\.match\.minAmount: must be at most maxAmount/],
-    ['two rules of one name', () => ({ rules: [{ name: 'x', accountId: accounts.a }, { name: 'x', accountId: accounts.b }] }), /^rules\[1\]\.name: "x" is already the name of rules\[0\]/],
+    [
+      'an unknown store',
+      () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { storeExternalIds: ['store_nope'] } }] }),
+      /^rules\[0\]\.match\.storeExternalIds\[0\]: no test store store_nope/,
+    ],
+    [
+      'minAmount above maxAmount',
+      () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { minAmount: 10, maxAmount: 5 } }] }),
+      /^rules\[0\]\.match\.minAmount: must be at most maxAmount/,
+    ],
+    [
+      'two rules of one name',
+      () => ({
+        rules: [
+          { name: 'x', accountId: accounts.a },
+          { name: 'x', accountId: accounts.b },
+        ],
+      }),
+      /^rules\[1\]\.name: "x" is already the name of rules\[0\]/,
+    ],
     ['an unknown account', () => ({ rules: [{ name: 'x', accountId: 'acct_nope' }] }), /^rules\[0\]\.accountId: no acquirer account acct_nope/],
     ['an unknown default', () => ({ rules: [], defaultAccountId: 'acct_nope' }), /^defaultAccountId: no acquirer account/],
-    ['an unknown currency', () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { currencies: ['XXX'] } }] }), /^rules\[0\]\.match\.currencies\[0\]: must be one of the supported currencies/],
-    ['an unknown payment mode', () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { paymentModes: ['CASH'] } }] }), /^rules\[0\]\.match\.paymentModes\[0\]: must be CARD or QR_CODE/],
-    ['an empty condition list', () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { currencies: [] } }] }), /^rules\[0\]\.match\.currencies: must name at least one value/],
-    ['an unknown condition', () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { country: ['DE'] } }] }), /^rules\[0\]\.match\.country: unknown field/],
+    [
+      'an unknown currency',
+      () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { currencies: ['XXX'] } }] }),
+      /^rules\[0\]\.match\.currencies\[0\]: must be one of the supported currencies/,
+    ],
+    [
+      'an unknown payment mode',
+      () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { paymentModes: ['CASH'] } }] }),
+      /^rules\[0\]\.match\.paymentModes\[0\]: must be CARD or QR_CODE/,
+    ],
+    [
+      'an empty condition list',
+      () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { currencies: [] } }] }),
+      /^rules\[0\]\.match\.currencies: must name at least one value/,
+    ],
+    [
+      'an unknown condition',
+      () => ({ rules: [{ name: 'x', accountId: accounts.a, match: { country: ['DE'] } }] }),
+      /^rules\[0\]\.match\.country: unknown field/,
+    ],
     ['101 rules', () => ({ rules: Array.from({ length: 101 }, (_, i) => ({ name: `r${i}`, accountId: accounts.a })) }), /^rules: must have at most 100 rules/],
     ['no mode', () => ({ mode: undefined, rules: [] }), /^mode: must be live or test/],
   ])('refuses %s with 400 naming the field, and keeps the saved routes', async (_what, body, message) => {
@@ -172,8 +217,14 @@ describe('saving routes', () => {
 
   it('validates 100 rules of 100 stores each in well under a second', async () => {
     const stores = Array.from({ length: 100 }, () => uniqueId('store'));
-    await stack.db.store.createMany({ data: stores.map((externalId) => ({ merchantId: shop.merchantId, mode: 'test', externalId, name: externalId, country: 'DE', timezone: 'Europe/Berlin' })) });
-    const rules = Array.from({ length: 100 }, (_, i) => ({ name: `rule ${i}`, accountId: accounts[(['a', 'b', 'c', 'd'] as const)[i % 4]], match: { storeExternalIds: stores } }));
+    await stack.db.store.createMany({
+      data: stores.map((externalId) => ({ merchantId: shop.merchantId, mode: 'test', externalId, name: externalId, country: 'DE', timezone: 'Europe/Berlin' })),
+    });
+    const rules = Array.from({ length: 100 }, (_, i) => ({
+      name: `rule ${i}`,
+      accountId: accounts[(['a', 'b', 'c', 'd'] as const)[i % 4]],
+      match: { storeExternalIds: stores },
+    }));
     const started = performance.now();
     const res = await save({ rules });
     const ms = performance.now() - started;
