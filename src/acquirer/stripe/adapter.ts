@@ -302,11 +302,11 @@ export function translate(err: unknown, what: string): Error {
   if (err instanceof Stripe.errors.StripeError) {
     const status = err.statusCode ?? 0;
     const code = err.code ?? undefined;
-    if (err.message) err.message = maskKeys(err.message);
+    const said = err.message ? ` ${maskKeys(err.message)}` : '';
     if (err.type === 'StripeConnectionError' || status === 0 || status >= 500 || status === 429 || READER_UNREACHABLE.has(code ?? '')) {
-      return new AcquirerUnreachableError(`stripe did not answer ${what}: ${code ?? err.type}${err.message ? ` ${err.message}` : ''}`);
+      return new AcquirerUnreachableError(`stripe did not answer ${what}: ${code ?? err.type}${said}`);
     }
-    return new AcquirerRejectedError(`stripe refused ${what}: ${status} ${code ?? err.type}${err.message ? ` ${err.message}` : ''}`, status, code);
+    return new AcquirerRejectedError(`stripe refused ${what}: ${status} ${code ?? err.type}${said}`, status, code);
   }
-  return new AcquirerUnreachableError(`stripe did not answer ${what}: ${(err as Error)?.message ?? String(err)}`);
+  return new AcquirerUnreachableError(`stripe did not answer ${what}: ${maskKeys((err as Error)?.message ?? String(err))}`);
 }
