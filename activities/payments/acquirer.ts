@@ -9,6 +9,7 @@ import {
   type SendBillResult,
   type VoidStatus,
 } from '../../src/acquirer/port';
+import { ACCOUNT_KEY_FIELDS } from '../../src/acquirer/acquirers';
 import type { ActivityDeps } from '../index';
 
 /**
@@ -37,17 +38,17 @@ async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The acquirer that took a payment (its row's acquirerName: test payments the sandbox, live ones
- * ACQUIRER). With one acquirer for both modes (the default) there is nothing to look up.
+ * The acquirer that took a payment, from its row: its acquirer account (contracts 10), else the
+ * installation's acquirer it names (test payments the sandbox, live ones ACQUIRER). Read on every
+ * call, so a rotated credential is used at once and a deactivated account still finishes its payments.
  */
 function acquirerOf({ acquirers, db }: ActivityDeps) {
   return async (where: { paymentId: string } | BillRef): Promise<AcquirerPort> => {
-    if (acquirers.single) return acquirers.live;
     const row = await db.payment.findFirst({
       where: 'paymentId' in where ? { id: where.paymentId } : { deviceId: where.deviceId, acquirerRef: where.acquirerRef },
-      select: { acquirerName: true },
+      select: { acquirerName: true, acquirerAccount: { select: ACCOUNT_KEY_FIELDS } },
     });
-    return acquirers.byName(row?.acquirerName);
+    return row ? acquirers.forPayment(row) : acquirers.live;
   };
 }
 

@@ -1,32 +1,72 @@
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { openCredentials } from '../acquirerAccounts/credentials';
 import { HttpAcquirer } from './httpAdapter';
 import type { AcquirerPort } from './port';
 import { StripeAcquirer } from './stripe/adapter';
 
 /**
- * The acquirers of one process, by key mode (contracts 2): test-mode payments always reach the
- * sandbox; live ones the configured acquirer (`ACQUIRER`). A payment records the name of the
- * acquirer that took it (`acquirerName`), and every later call for it goes back to that one.
+ * The acquirers of one process. A payment is taken either through one of its business's acquirer
+ * accounts (contracts 10: `acquirerAccountId`, the account's own credentials and MID) or through
+ * the installation default by key mode (contracts 2): test-mode payments the sandbox, live ones the
+ * configured acquirer (`ACQUIRER`). Every later call for a payment goes back to what took it.
  */
+
+/** What an adapter is built from: an account row's acquirer, MID and sealed credentials. */
+export interface AccountKey {
+  id: string;
+  acquirer: string;
+  merchantAccountId: string;
+  credentials: string;
+  revision: number;
+}
+export const ACCOUNT_KEY_FIELDS = { id: true, acquirer: true, merchantAccountId: true, credentials: true, revision: true } as const;
+
+/** A payment as far as its acquirer goes: the installation's by name, or its account's. */
+export interface PaymentAcquirerFacts {
+  acquirerName: string | null;
+  acquirerAccount?: AccountKey | null;
+}
+
 export class Acquirers {
+  /** One adapter per account, rebuilt when its credentials or MID change (a new revision). */
+  private readonly byAccount = new Map<string, { revision: number; port: AcquirerPort }>();
+
   constructor(
     readonly live: AcquirerPort,
     readonly test: AcquirerPort,
+    private readonly build: (account: AccountKey) => AcquirerPort = () => {
+      throw new Error('this process has no acquirer account adapters');
+    },
   ) {}
 
+  /** The installation default for a key mode. */
   forMode(mode: string): AcquirerPort {
     return mode === 'test' ? this.test : this.live;
   }
 
-  /** The acquirer a payment was placed with; a name this process does not run falls back to the live one. */
+  /** The installation acquirer a payment was placed with; a name this process does not run falls back to the live one. */
   byName(name: string | null | undefined): AcquirerPort {
     if (name === this.live.name) return this.live;
     if (name === this.test.name) return this.test;
     return this.live;
   }
 
-  /** One acquirer serves both modes (the default, `ACQUIRER=sandbox`): nothing to choose. */
+  /** The adapter of an acquirer account (its credentials, its MID). */
+  forAccount(account: AccountKey): AcquirerPort {
+    const cached = this.byAccount.get(account.id);
+    if (cached && cached.revision === account.revision) return cached.port;
+    const port = this.build(account);
+    this.byAccount.set(account.id, { revision: account.revision, port });
+    return port;
+  }
+
+  /** What took the payment: its account when it has one, else the installation's acquirer by name. */
+  forPayment(payment: PaymentAcquirerFacts): AcquirerPort {
+    return payment.acquirerAccount ? this.forAccount(payment.acquirerAccount) : this.byName(payment.acquirerName);
+  }
+
+  /** One acquirer serves both modes of the installation default (`ACQUIRER=sandbox`). */
   get single(): boolean {
     return this.live === this.test;
   }
@@ -34,10 +74,20 @@ export class Acquirers {
 
 export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Acquirers {
   const sandbox = new HttpAcquirer(sandboxUrl);
-  if (config.ACQUIRER === 'stripe') {
-    const refundedBill = async (refundReference: string): Promise<string | null> =>
-      (await db?.refund.findUnique({ where: { refundReference }, select: { payment: { select: { acquirerRef: true } } } }))?.payment.acquirerRef ?? null;
-    return new Acquirers(new StripeAcquirer({ apiKey: config.STRIPE_API_KEY!, apiBase: config.STRIPE_API_BASE, refundedBill }), sandbox);
-  }
-  return new Acquirers(sandbox, sandbox);
+  // Stripe files a refund under its payment: the bill a refund reference belongs to, from our rows.
+  const refundedBill = async (refundReference: string): Promise<string | null> =>
+    (await db?.refund.findUnique({ where: { refundReference }, select: { payment: { select: { acquirerRef: true } } } }))?.payment.acquirerRef ?? null;
+  const build = (account: AccountKey): AcquirerPort => {
+    const credentials = openCredentials(account.credentials);
+    switch (account.acquirer) {
+      case 'sandbox':
+        return new HttpAcquirer(sandboxUrl, { merchantAccountId: account.merchantAccountId });
+      case 'stripe':
+        return new StripeAcquirer({ apiKey: credentials.apiKey!, apiBase: config.STRIPE_API_BASE, refundedBill });
+      default:
+        throw new Error(`no adapter for ${account.acquirer} accounts in this version`);
+    }
+  };
+  const live = config.ACQUIRER === 'stripe' ? new StripeAcquirer({ apiKey: config.STRIPE_API_KEY!, apiBase: config.STRIPE_API_BASE, refundedBill }) : sandbox;
+  return new Acquirers(live, sandbox, build);
 }

@@ -24,7 +24,7 @@ export class HttpAcquirer implements AcquirerPort {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
 
-  constructor(baseUrl: string, opts: { timeoutMs?: number } = {}) {
+  constructor(baseUrl: string, opts: { timeoutMs?: number; merchantAccountId?: string } = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? 5000;
   }

@@ -2,11 +2,18 @@ import type { ZodError, ZodType } from 'zod';
 import { invalid } from '../domain/errors';
 import { inputShapeProblem } from '../security/inputShape';
 
+/** `rules[2].accountId`: array positions in brackets, as a reader writes them. */
+function fieldName(where: string, path: readonly PropertyKey[]): string {
+  let name = where;
+  for (const part of path) name = typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${String(part)}` : String(part);
+  return name;
+}
+
 /** A zod failure as one 400 message that names each field and the reason. */
 export function describeZodError(error: ZodError, where: string, whole = 'body'): string {
   return error.issues
     .map((issue) => {
-      let field = [where, ...issue.path.map(String)].filter(Boolean).join('.');
+      let field = fieldName(where, issue.path);
       let reason = issue.message;
       if (issue.code === 'unrecognized_keys') {
         field = [field, issue.keys.join(', ')].filter(Boolean).join('.');

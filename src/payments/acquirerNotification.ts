@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { acquirerForPayment } from '../acquirer/paymentAcquirer';
 import type { Acquirers } from '../acquirer/acquirers';
 import type { BillState } from '../acquirer/port';
 import type { Db } from '../db/client';
@@ -34,6 +35,7 @@ interface KnownPayment {
   workflowId: string;
   status: string;
   acquirerName: string;
+  acquirerAccountId: string | null;
 }
 
 /** What the payment itself shows while the acquirer's bill is in each state: no news then. */
@@ -56,7 +58,7 @@ export async function relayAcquirerNotification(deps: RelayDeps, notification: A
   await inFlight.run(key, async () => {
     const payment = await deps.db.payment.findFirst({
       where: { acquirerRef, deviceId },
-      select: { id: true, workflowId: true, status: true, acquirerName: true },
+      select: { id: true, workflowId: true, status: true, acquirerName: true, acquirerAccountId: true },
     });
     if (!payment) return; // no matching payment: nothing to do
     const news = await newsOf(deps, payment, notification);
@@ -76,7 +78,7 @@ const inFlight = new TrailingCoalescer();
 
 /** What the payment's workflow would learn from re-reading now, as a short key; null when nothing. */
 async function newsOf(deps: RelayDeps, payment: KnownPayment, n: AcquirerNotification): Promise<string | null> {
-  const acquirer = deps.acquirers.byName(payment.acquirerName);
+  const acquirer = await acquirerForPayment(deps.db, deps.acquirers, payment);
   if (n.event === 'REFUND_SUCCEEDED' || n.event === 'REFUND_FAILED') {
     // A refund's decision matters whatever the payment's status, while the refund is undecided.
     const pending = await deps.db.refund.findFirst({

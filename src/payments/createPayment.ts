@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Acquirers } from '../acquirer/acquirers';
-import { type AcquirerPort, AcquirerUnreachableError, type PaymentMode } from '../acquirer/port';
+import { type AcquirerPort, AcquirerRejectedError, AcquirerUnreachableError, type PaymentMode } from '../acquirer/port';
+import { routedMode } from '../acquirerAccounts/decision';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import { type Db, isUniqueViolation } from '../db/client';
@@ -13,6 +14,7 @@ import { isTerminalReady } from '../stores/serializers';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { newPspReference } from './pspReference';
+import { routePayment, type ChosenRoute } from './route';
 import type { CreatePaymentBody } from './schemas';
 import { callPaymentWorkflow } from './workflowCalls';
 
@@ -76,8 +78,10 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     const open = await findOpenWithReference(db, sameBill);
     if (open) return replay(deps, open, principal);
   }
-  const acquirer = deps.acquirers.forMode(principal.mode); // test keys: the sandbox; live keys: ACQUIRER
-  if (body.requestedModes) await checkModesOffered(acquirer, terminal, body.requestedModes);
+  const route = await routePayment(deps, principal, { storeExternalId: store.externalId, currency, paymentMode: routedMode(body.requestedModes), amount: body.amount.toString() });
+  const acquirer = route.acquirer;
+  // An account's acquirer must know the device; the installation default was checked when the terminal was linked.
+  if (route.account || body.requestedModes) await checkDevice(acquirer, terminal, route, body.requestedModes);
 
   const inactive = inactiveReason(store, terminal);
   const now = new Date();
@@ -101,6 +105,8 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     // One requested mode is the tender from the start; an open choice starts as CARD and is corrected after payment.
     paymentMethod: body.requestedModes?.length === 1 ? body.requestedModes[0] : 'CARD',
     acquirerName: acquirer.name,
+    acquirerAccountId: route.account?.id ?? null,
+    routeRule: route.rule,
     origin: 'PLATFORM',
     // Only a terminal linked two-step authorises (contracts 6); fixed at creation like the device.
     twoStep: terminal.twoStep,
@@ -173,7 +179,8 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
   return current;
 }
 
-async function checkModesOffered(acquirer: AcquirerPort, terminal: Terminal, requested: PaymentMode[]): Promise<void> {
+/** The device as the chosen acquirer knows it: 409 when an account's acquirer does not know it, 400 when it lacks a requested mode. */
+async function checkDevice(acquirer: AcquirerPort, terminal: Terminal, route: ChosenRoute, requested: PaymentMode[] | undefined): Promise<void> {
   let offered: PaymentMode[];
   try {
     offered = (await acquirer.getDevice(terminal.deviceId!)).modes;
@@ -181,9 +188,14 @@ async function checkModesOffered(acquirer: AcquirerPort, terminal: Terminal, req
     if (err instanceof AcquirerUnreachableError) {
       throw unavailable('the acquirer did not answer while checking the device; nothing was created; retry with the same reference', 2);
     }
+    if (err instanceof AcquirerRejectedError && err.status === 404 && route.account) {
+      throw conflict(
+        `terminal ${terminal.externalId}: its device is not known to acquirer account ${route.account.name} (${route.account.id}), which the ${route.rule} route chose; nothing was created`,
+      );
+    }
     throw err;
   }
-  const missing = requested.filter((m) => !offered.includes(m));
+  const missing = (requested ?? []).filter((m) => !offered.includes(m));
   if (missing.length > 0) {
     throw invalid(`requestedModes: the device of terminal ${terminal.externalId} does not offer ${missing.join(', ')}; it offers ${offered.join(', ')}`);
   }

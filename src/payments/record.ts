@@ -34,6 +34,12 @@ export interface PaymentRecord {
   cashierId: string | null;
   customerMobile: string | null;
   customerEmail: string | null;
+  /** The acquirer account its route chose (contracts 10); null: the installation default. */
+  acquirerAccountId: string | null;
+  /** The acquirer that took it: sandbox, stripe, ... */
+  acquirerName: string;
+  /** The route rule that chose the account: its name, `default`, or `installation`. */
+  routeRule: string;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -67,6 +73,10 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     cashierId: p.cashierId,
     customerMobile: p.customerMobile,
     customerEmail: p.customerEmail,
+    acquirerAccountId: p.acquirerAccountId,
+    acquirerName: p.acquirerName,
+    // Payments from before routes (migration 0019) went to the installation default.
+    routeRule: p.routeRule ?? 'installation',
   };
 }
 

@@ -116,5 +116,8 @@ export const PaymentRecordSchema = z
     cashierId: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
     customerMobile: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
     customerEmail: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
+    acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose (contracts 10); null: the installation default' }),
+    acquirerName: z.string().openapi({ description: 'The acquirer that took it', example: 'sandbox' }),
+    routeRule: z.string().openapi({ description: 'The route rule that chose the account: its name, `default`, or `installation`' }),
   })
   .openapi('Payment');

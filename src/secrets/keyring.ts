@@ -12,7 +12,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** What a sealed value is for, bound into it (GCM's additional data): one column's value cannot be moved to another. */
-export type SecretPurpose = 'mfa' | 'webhook';
+export type SecretPurpose = 'mfa' | 'webhook' | 'acquirer';
 
 export class SecretsKeyError extends Error {
   constructor(message: string) {

@@ -47,6 +47,20 @@ const COLUMNS: Column[] = [
       })),
     replace: async (db, id, from, to) => (await db.webhookConfig.updateMany({ where: { id: id as string, secret: from }, data: { secret: to } })).count,
   },
+  {
+    purpose: 'acquirer',
+    keyIds: (db) =>
+      db.$queryRaw<
+        { keyId: string; sample: string }[]
+      >`SELECT DISTINCT ON (k) k AS "keyId", v AS sample FROM (SELECT split_part("credentials", ':', 3) AS k, "credentials" AS v FROM "AcquirerAccount" WHERE "credentials" LIKE 'enc:v1:%') s`,
+    outdated: async (db, currentId, take) =>
+      (await db.acquirerAccount.findMany({ where: { NOT: { credentials: sealedUnder(currentId) } }, select: { id: true, credentials: true }, take })).map((a) => ({
+        id: a.id,
+        value: a.credentials,
+      })),
+    replace: async (db, id, from, to) =>
+      (await db.acquirerAccount.updateMany({ where: { id: id as string, credentials: from }, data: { credentials: to } })).count,
+  },
 ];
 
 /**
@@ -70,8 +84,8 @@ export async function checkStoredSecrets(db: Db, keyring: Keyring): Promise<void
 }
 
 /** Seals every stored secret that is clear text or under an older key with the current key; returns how many were re-sealed. */
-export async function resealStoredSecrets(db: Db, keyring: Keyring): Promise<{ mfa: number; webhook: number }> {
-  const counts = { mfa: 0, webhook: 0 };
+export async function resealStoredSecrets(db: Db, keyring: Keyring): Promise<Record<SecretPurpose, number>> {
+  const counts: Record<SecretPurpose, number> = { mfa: 0, webhook: 0, acquirer: 0 };
   for (const column of COLUMNS) {
     const failed = new Set<string | number>();
     for (;;) {

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../app';
+import { acquirerAccountRoutes } from './acquirerAccounts';
 import { acquirerNotificationRoutes } from './acquirerNotifications';
 import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
@@ -34,4 +35,5 @@ export const routeModules: RouteModule[] = [
   dashboardRoutes,
   dashboardStoreRoutes,
   dashboardWebhookRoutes,
+  acquirerAccountRoutes,
 ];

@@ -1,0 +1,172 @@
+import { createMerchantWithKey } from '../support/fixtures';
+import { call, expectErrorShape } from '../support/http';
+import { startTestStack, type TestStack } from '../support/stack';
+import { createMerchant, signedInUser } from '../users/helpers';
+import type { Merchant } from '../../src/generated/prisma/client';
+import { adminOf, type Admin, sandboxAccount, STRIPE_LIVE, STRIPE_TEST } from './helpers';
+
+/**
+ * Contracts 10, acquirer accounts: ADMIN creates, reads, changes and removes its business's
+ * accounts; credentials are write-only (masked in every answer, sealed at rest, absent from the
+ * audit log); a credential of the wrong mode is refused; other roles 403, API keys 401, another
+ * business's account 404.
+ */
+let stack: TestStack;
+let merchant: Merchant;
+let admin: Admin;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  merchant = await createMerchant(stack.db, 'Accounts Test Merchant');
+  admin = await adminOf(stack, merchant);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe('creating an account', () => {
+  it('answers 201 with the account, its notification path, and the credentials masked', async () => {
+    const res = await admin.createAccount({ name: 'Stripe DE', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-DE-1', credentials: STRIPE_TEST });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^acct_[A-Za-z0-9]{20}$/),
+      name: 'Stripe DE',
+      acquirer: 'stripe',
+      mode: 'test',
+      merchantAccountId: 'MID-DE-1',
+      status: 'ACTIVE',
+      credentials: { apiKey: `••••${STRIPE_TEST.apiKey.slice(-4)}`, webhookSecret: `••••${STRIPE_TEST.webhookSecret.slice(-4)}` },
+      notificationPath: `/internal/acquirer/${res.body.id}/notifications`,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    // Sealed at rest: the row holds neither value in clear.
+    const row = await stack.db.acquirerAccount.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.credentials).toMatch(/^enc:v1:/);
+    expect(row.credentials).not.toContain(STRIPE_TEST.apiKey);
+    // Never in a read either, nor in the audit log.
+    expect(JSON.stringify((await admin.getAccount(res.body.id)).body)).not.toContain(STRIPE_TEST.apiKey);
+    expect(JSON.stringify((await admin.listAccounts()).body)).not.toContain(STRIPE_TEST.webhookSecret);
+    const audit = await stack.db.auditLog.findMany({ where: { merchantId: merchant.id, targetId: res.body.id } });
+    expect(audit.map((a) => a.action)).toEqual(['ACQUIRER_ACCOUNT_CREATED']);
+    expect(JSON.stringify(audit.map((a) => a.details))).not.toContain(STRIPE_TEST.apiKey.slice(8));
+  });
+
+  it.each([
+    ['a live Stripe key for a test account', { acquirer: 'stripe', mode: 'test', credentials: STRIPE_LIVE }, /credentials: live-mode credentials cannot serve a test account/],
+    ['a test Stripe key for a live account', { acquirer: 'stripe', mode: 'live', credentials: STRIPE_TEST }, /credentials: test-mode credentials cannot serve a live account/],
+    ['an Adyen LIVE environment for a test account', { acquirer: 'adyen', mode: 'test', credentials: { apiKey: 'AQEyhmfxK4', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'LIVE' } }, /credentials: live-mode/],
+    ['a missing field', { acquirer: 'stripe', mode: 'test', credentials: { apiKey: STRIPE_TEST.apiKey } }, /credentials\.webhookSecret: is required/],
+    ['an unknown field', { acquirer: 'sandbox', mode: 'test', credentials: { token: 'x' } }, /credentials\.token: unknown field/],
+    ['no credentials object', { acquirer: 'sandbox', mode: 'test', credentials: 'x' }, /credentials: must be an object/],
+    ['an unknown acquirer', { acquirer: 'paypal', mode: 'test', credentials: {} }, /acquirer: must be sandbox, stripe or adyen/],
+    ['an unknown mode', { acquirer: 'sandbox', mode: 'prod', credentials: {} }, /mode: must be live or test/],
+    ['an empty MID', { acquirer: 'sandbox', mode: 'test', credentials: {}, merchantAccountId: '' }, /merchantAccountId: must not be empty/],
+  ])('refuses %s with 400 naming the field, and writes nothing', async (_what, over, message) => {
+    const before = await stack.db.acquirerAccount.count({ where: { merchantId: merchant.id } });
+    const res = await admin.createAccount({ name: 'Refused', merchantAccountId: 'MID-X', ...over });
+    expect(expectErrorShape(res, 400)).toMatch(message);
+    expect(JSON.stringify(res.body)).not.toContain('sk_live_51Zy');
+    expect(await stack.db.acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(before);
+  });
+
+  it('accepts Adyen credentials of the right environment', async () => {
+    const res = await admin.createAccount({
+      name: 'Adyen NL',
+      acquirer: 'adyen',
+      mode: 'live',
+      merchantAccountId: 'ShopNL_POS',
+      credentials: { apiKey: 'AQEyhmfxK4PdvW0acomD', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'LIVE' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.credentials).toEqual({ apiKey: '••••comD', hmacKey: '••••EB0C', environment: '••••LIVE' });
+  });
+});
+
+describe('changing an account', () => {
+  it('renames, rotates credentials (masked, audited without values) and deactivates', async () => {
+    const id = (await admin.createAccount({ name: 'Old name', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-R', credentials: STRIPE_TEST })).body.id as string;
+    const rotated = { apiKey: 'rk_test_51NewRestrictedKeyQq9z', webhookSecret: 'whsec_rotatedSecretZz81' };
+    const res = await admin.updateAccount(id, { name: 'New name', credentials: rotated });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'New name', credentials: { apiKey: '••••Qq9z', webhookSecret: '••••Zz81' } });
+    const row = await stack.db.acquirerAccount.findUniqueOrThrow({ where: { id } });
+    expect(row.revision).toBe(2);
+    const off = await admin.updateAccount(id, { status: 'INACTIVE' });
+    expect(off.body.status).toBe('INACTIVE');
+    const entries = await stack.db.auditLog.findMany({ where: { targetId: id }, orderBy: { id: 'asc' } });
+    expect(entries.map((e) => e.action)).toEqual(['ACQUIRER_ACCOUNT_CREATED', 'ACQUIRER_ACCOUNT_UPDATED', 'ACQUIRER_ACCOUNT_UPDATED']);
+    expect(entries[1]!.details).toEqual({ name: { from: 'Old name', to: 'New name' }, credentialsRotated: ['apiKey', 'webhookSecret'] });
+    expect(entries[2]!.details).toEqual({ status: { from: 'ACTIVE', to: 'INACTIVE' } });
+    expect(JSON.stringify(entries.map((e) => e.details))).not.toContain('NewRestrictedKey');
+    // A rotation to the other mode's key is refused, and the account keeps its credentials.
+    expect(expectErrorShape(await admin.updateAccount(id, { credentials: STRIPE_LIVE }), 400)).toMatch(/^credentials: live-mode/);
+    expect((await admin.getAccount(id)).body.credentials.apiKey).toBe('••••Qq9z');
+  });
+
+  it('refuses unknown fields and bad values with 400', async () => {
+    const id = await sandboxAccount(admin, 'test', 'MID-F');
+    expect(expectErrorShape(await admin.updateAccount(id, { merchantAccountId: 'other' }), 400)).toMatch(/merchantAccountId: unknown field/);
+    expect(expectErrorShape(await admin.updateAccount(id, { status: 'PAUSED' }), 400)).toMatch(/status: must be ACTIVE or INACTIVE/);
+    expect(expectErrorShape(await admin.updateAccount(id, { name: '' }), 400)).toMatch(/name: must not be empty/);
+  });
+});
+
+describe('removing an account', () => {
+  it('removes an unused account: 204, gone from reads, audited', async () => {
+    const id = await sandboxAccount(admin, 'test', 'MID-DEL');
+    expect((await admin.deleteAccount(id)).status).toBe(204);
+    expectErrorShape(await admin.getAccount(id), 404);
+    expect(((await admin.listAccounts()).body as { id: string }[]).map((a) => a.id)).not.toContain(id);
+    expect((await stack.db.auditLog.findFirst({ where: { targetId: id, action: 'ACQUIRER_ACCOUNT_DELETED' } }))?.details).toMatchObject({ merchantAccountId: 'MID-DEL' });
+    expectErrorShape(await admin.deleteAccount(id), 404);
+  });
+
+  it('refuses (409) to remove or deactivate an account a route names', async () => {
+    const id = await sandboxAccount(admin, 'test', 'MID-ROUTED');
+    expect((await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: id })).status).toBe(200);
+    expect(expectErrorShape(await admin.deleteAccount(id), 409)).toMatch(/named by the test routes/);
+    expect(expectErrorShape(await admin.updateAccount(id, { status: 'INACTIVE' }), 409)).toMatch(/named by the test routes/);
+    expect((await admin.getAccount(id)).body.status).toBe('ACTIVE');
+    await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: null });
+    expect((await admin.deleteAccount(id)).status).toBe(204);
+  });
+});
+
+describe('who may', () => {
+  it('two businesses may name accounts alike; each sees only its own, the other is 404', async () => {
+    const other = await createMerchant(stack.db, 'Other Business');
+    const otherAdmin = await adminOf(stack, other);
+    const mine = await sandboxAccount(admin, 'test', 'MID-SAME', 'Same name');
+    const theirs = await sandboxAccount(otherAdmin, 'test', 'MID-SAME', 'Same name');
+    expect(mine).not.toBe(theirs);
+    expectErrorShape(await admin.getAccount(theirs), 404);
+    expectErrorShape(await admin.updateAccount(theirs, { name: 'taken' }), 404);
+    expectErrorShape(await admin.deleteAccount(theirs), 404);
+    expect(((await otherAdmin.listAccounts()).body as { id: string }[]).map((a) => a.id)).toEqual([theirs]);
+    // Nor can a route of one business name the other's account.
+    expect(expectErrorShape(await admin.saveRoutes({ mode: 'test', rules: [{ name: 'r', accountId: theirs, match: {} }], defaultAccountId: null }), 400)).toMatch(
+      /^rules\[0\]\.accountId: no acquirer account/,
+    );
+  });
+
+  it.each(['FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'] as const)('%s is refused (403) on every endpoint', async (role) => {
+    const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, [role]);
+    for (const [method, path] of [
+      ['GET', '/api/dashboard/acquirer-accounts'],
+      ['POST', '/api/dashboard/acquirer-accounts'],
+      ['GET', '/api/dashboard/acquirer-accounts/acct_x'],
+      ['PUT', '/api/dashboard/acquirer-accounts/acct_x'],
+      ['DELETE', '/api/dashboard/acquirer-accounts/acct_x'],
+      ['GET', '/api/dashboard/acquirer-routes?mode=live'],
+      ['PUT', '/api/dashboard/acquirer-routes'],
+    ]) {
+      expectErrorShape(await call(stack.apiUrl, method!, path!, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} }), 403);
+    }
+  });
+
+  it('an API key is refused with 401', async () => {
+    const { key } = await createMerchantWithKey(stack.db);
+    expectErrorShape(await call(stack.apiUrl, 'GET', '/api/dashboard/acquirer-accounts', { key }), 401);
+  });
+});
