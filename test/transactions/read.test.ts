@@ -83,6 +83,9 @@ describe('GET /api/transactions/{id}', () => {
       cashierId: null,
       customerMobile: null,
       customerEmail: null,
+      acquirerAccountId: null,
+      acquirerName: 'sandbox',
+      routeRule: 'installation',
     });
   });
 
