@@ -80,6 +80,9 @@ const SERVICE_ENV: Record<string, string> = {
   SIGN_IN_ADDRESS_FAILURES: '100000',
   // A slow, shared machine: the bill's placement must not turn into a 503 through slowness.
   PAYMENT_PLACEMENT_WAIT_SECONDS: '30',
+  // Stripe accounts are created but never routed (acquirer_hooks.py); should a call slip through,
+  // it meets a closed loopback port rather than Stripe.
+  STRIPE_API_BASE: 'http://127.0.0.1:9',
 };
 
 /** Whether the credentials and resources the run stands on survived it (else the run lost depth). */
@@ -94,6 +97,7 @@ async function fixturesAlive(apiUrl: string, f: Fixtures): Promise<string[]> {
       { 'x-api-key': f.credentials.liveKey },
     ],
     ['main webhook config', `/api/webhooks/configs/${f.webhookConfigs.main}`, { 'x-api-key': f.credentials.liveKey }],
+    ['main acquirer account', `/api/dashboard/acquirer-accounts/${f.acquirerAccounts.main[0]!.id}`, { authorization: `Bearer ${f.credentials.adminSession}` }],
   ];
   const out: string[] = [];
   for (const [name, p, headers] of probes) {
