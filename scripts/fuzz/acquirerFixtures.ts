@@ -56,7 +56,11 @@ export async function createAcquirerFixtures(
   const routes = (mode: string, defaultAccountId: string, rules: unknown[] = []) =>
     call('PUT', '/api/dashboard/acquirer-routes', { token: sessions.admin, body: { mode, rules, defaultAccountId }, expect: 200 });
   await routes('live', sandboxLive.id, [
-    { name: 'main store EUR', accountId: sandboxLive.id, match: { storeExternalIds: [stores.liveStoreExternalId], currencies: ['EUR'], minAmount: 0, maxAmount: 10000 } },
+    {
+      name: 'main store EUR',
+      accountId: sandboxLive.id,
+      match: { storeExternalIds: [stores.liveStoreExternalId], currencies: ['EUR'], minAmount: 0, maxAmount: 10000 },
+    },
   ]);
   await routes('test', sandboxTest.id);
   return { main: [sandboxLive, sandboxTest, stripeTest, adyenLive], victims, other };

@@ -73,7 +73,10 @@ describe('a stripe account', () => {
 
   beforeAll(async () => {
     account = await created({ name: 'Stripe test', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-STRIPE-1', credentials: STRIPE_TEST });
-    otherAccount = await created({ name: 'Other Stripe', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-OTHER', credentials: OTHER_STRIPE }, otherAdmin);
+    otherAccount = await created(
+      { name: 'Other Stripe', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-OTHER', credentials: OTHER_STRIPE },
+      otherAdmin,
+    );
     expect((await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: account })).status).toBe(200);
     await stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: READER } });
     const res = await createPayment(stack, { ...shop, deviceId: READER });
@@ -121,7 +124,12 @@ describe('a sandbox account', () => {
   const about = (p: Payment) => JSON.stringify({ deviceId: p.deviceId, acquirerRef: p.acquirerRef, event: 'CAPTURED' });
   /** An open payment row of the account (null: the installation default) on a till of its own, with a bill the sandbox never saw: any re-read is news. */
   const openPayment = async (accountId: string | null, of: Shop = shop) =>
-    insertPaymentRow(stack, await addTerminal(stack, of), { mode: 'test', status: 'AWAITING_TERMINAL', acquirerRef: `sbx_${crypto.randomUUID()}`, acquirerAccountId: accountId });
+    insertPaymentRow(stack, await addTerminal(stack, of), {
+      mode: 'test',
+      status: 'AWAITING_TERMINAL',
+      acquirerRef: `sbx_${crypto.randomUUID()}`,
+      acquirerAccountId: accountId,
+    });
 
   let account: string;
   beforeAll(async () => {
