@@ -22,9 +22,11 @@ export interface AcquirerFixtures {
   victims: AccountRef[];
   /** The other business's (404s, and 400s when a route names one). */
   other: AccountRef[];
+  /** The main business's stores by mode, for the rules' storeExternalIds (a test store is made here). */
+  stores: { live: string[]; test: string[] };
 }
 
-type Call = <T = any>(method: string, path: string, opts: { token?: string; body?: unknown; expect?: number }) => Promise<T>;
+type Call = <T = any>(method: string, path: string, opts: { key?: string; token?: string; body?: unknown; expect?: number }) => Promise<T>;
 
 const hex = (n: number): string => crypto.randomBytes(n).toString('hex');
 
@@ -37,9 +39,17 @@ export function credentialsFor(acquirer: AccountRef['acquirer'], mode: AccountRe
 
 export async function createAcquirerFixtures(
   call: Call,
-  sessions: { admin: string; otherAdmin: string },
-  stores: { liveStoreExternalId: string },
+  credentials: { admin: string; otherAdmin: string; testKey: string },
+  main: { merchantExternalId: string; liveStores: string[] },
 ): Promise<AcquirerFixtures> {
+  const sessions = credentials;
+  // Test routes name test stores only: one of its own, with the test key.
+  const testStore = (
+    await call<{ externalId: string }>('POST', `/api/merchants/${main.merchantExternalId}/stores`, {
+      key: credentials.testKey,
+      body: { name: 'Fuzz Test Store', country: 'DE', timezone: 'Europe/Berlin', defaultCurrency: 'EUR' },
+    })
+  ).externalId;
   const account = async (token: string, name: string, acquirer: AccountRef['acquirer'], mode: AccountRef['mode']): Promise<AccountRef> => {
     const body = { name, acquirer, mode, merchantAccountId: `FUZZ-${name.replace(/\W+/g, '-').toUpperCase()}`, credentials: credentialsFor(acquirer, mode) };
     const { id } = await call<{ id: string }>('POST', '/api/dashboard/acquirer-accounts', { token, body });
@@ -59,9 +69,24 @@ export async function createAcquirerFixtures(
     {
       name: 'main store EUR',
       accountId: sandboxLive.id,
-      match: { storeExternalIds: [stores.liveStoreExternalId], currencies: ['EUR'], minAmount: 0, maxAmount: 10000 },
+      match: { storeExternalIds: [main.liveStores[0]!], currencies: ['EUR'], minAmount: 0, maxAmount: 10000 },
     },
   ]);
-  await routes('test', sandboxTest.id);
-  return { main: [sandboxLive, sandboxTest, stripeTest, adyenLive], victims, other };
+  await routes('test', sandboxTest.id, [{ name: 'test store', accountId: sandboxTest.id, match: { storeExternalIds: [testStore], paymentModes: ['CARD'] } }]);
+  return { main: [sandboxLive, sandboxTest, stripeTest, adyenLive], victims, other, stores: { live: main.liveStores, test: [testStore] } };
+}
+
+/** How far the run got into the acquirer endpoints, for the summary: saves show as counts above the fixtures' own. */
+export async function acquirerReach(apiUrl: string, adminSession: string): Promise<string> {
+  const get = async (path: string): Promise<any> => {
+    const res = await fetch(`${apiUrl}${path}`, { headers: { authorization: `Bearer ${adminSession}` }, signal: AbortSignal.timeout(30_000) });
+    return res.status === 200 ? res.json() : undefined;
+  };
+  const accounts = (await get('/api/dashboard/acquirer-accounts')) as unknown[] | undefined;
+  const routes = async (mode: string): Promise<string> => {
+    const r = (await get(`/api/dashboard/acquirer-routes?mode=${mode}`)) as { version: number; rules: unknown[] } | undefined;
+    return r ? `${mode} routes version ${r.version} (${r.rules.length} rules)` : `${mode} routes unreadable`;
+  };
+  // The fixtures leave 6 accounts of the main business and version 1 of each mode's routes.
+  return `${accounts ? accounts.length : '?'} accounts of the main business (6 from the fixtures), ${await routes('live')}, ${await routes('test')}`;
 }

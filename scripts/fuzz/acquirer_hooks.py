@@ -28,7 +28,8 @@ class AcquirerHooks:
         self.by_id = {x["id"]: x for x in self.every}
         # What a route body may name: never a Stripe account (see above); Adyen's are refused (no adapter yet).
         self.nameable = {x["id"] for x in self.every if x["acquirer"] != "stripe"}
-        self.stores = [s["storeExternalId"] for s in fixtures["stores"]["main"] + fixtures["stores"]["victims"] + fixtures["stores"]["other"]]
+        self.stores_by_mode: dict[str, list[str]] = a["stores"]
+        self.other_stores = [s["storeExternalId"] for s in fixtures["stores"]["other"]]
 
     # Path parameters ------------------------------------------------------------------------------
 
@@ -83,7 +84,7 @@ class AcquirerHooks:
 
     def _update(self, body: dict, params: dict, pick: Any) -> dict:
         account = self.by_id.get(str(params.get("id")))
-        if account and "credentials" in body and pick.chance(0.7):
+        if account and "credentials" in body and pick.chance(0.85):
             body["credentials"] = self._fitting_credentials(account["acquirer"], account["mode"], pick)
         return body
 
@@ -95,30 +96,33 @@ class AcquirerHooks:
             body["mode"] = pick.pick(MODES)
         good = self._routable(body.get("mode"))
         # Mostly an account the routes take; else another mode's, an Adyen one, a victim, the other business's.
-        choices = good * 6 + sorted(self.nameable)
+        choices = good * 15 + sorted(self.nameable)
+        stores = self.stores_by_mode.get(body.get("mode"), [])
+        # Mostly a store of the routes' mode; else the other mode's or the other business's.
+        store_choices = stores * 6 + [s for m in self.stores_by_mode.values() for s in m] + self.other_stores
         rules = body.get("rules")
         if isinstance(rules, list):
-            body["rules"] = [self._rule(r, i, choices, pick) for i, r in enumerate(rules)]
+            body["rules"] = [self._rule(r, i, choices, store_choices, pick) for i, r in enumerate(rules)]
         if "defaultAccountId" in body and pick.chance(0.7):
             body["defaultAccountId"] = pick.pick(choices + [None])
         return body
 
-    def _rule(self, rule: Any, i: int, choices: list[str], pick: Any) -> Any:
+    def _rule(self, rule: Any, i: int, choices: list[str], store_choices: list[str], pick: Any) -> Any:
         if not isinstance(rule, dict):
             return rule
         rule = dict(rule)
-        if pick.chance(0.8):
+        if pick.chance(0.9):
             rule["accountId"] = pick.pick(choices)
-        if pick.chance(0.5):
+        if pick.chance(0.7):
             rule["name"] = f"rule {i}"  # unique names, so the later checks are reached
         match = rule.get("match")
         if isinstance(match, dict):
             match = dict(match)
-            if "storeExternalIds" in match and pick.chance(0.7):
-                match["storeExternalIds"] = [pick.pick(self.stores)]
-            if "currencies" in match and pick.chance(0.7):
-                match["currencies"] = [pick.pick(["EUR", "usd", "JPY", "GBP", "XXX"])]
-            if "minAmount" in match and "maxAmount" in match and pick.chance(0.6):
+            if "storeExternalIds" in match and store_choices and pick.chance(0.85):
+                match["storeExternalIds"] = [pick.pick(store_choices)]
+            if "currencies" in match and pick.chance(0.85):
+                match["currencies"] = [pick.pick(["EUR", "EUR", "usd", "JPY", "GBP", "XXX"])]
+            if "minAmount" in match and "maxAmount" in match and pick.chance(0.8):
                 low = pick.pick([0, 0.01, 10, 250])
                 match["minAmount"], match["maxAmount"] = low, low + pick.pick([0, 1, 1000])
             rule["match"] = match

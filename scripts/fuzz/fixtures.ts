@@ -212,8 +212,8 @@ export async function createFixtures(opts: {
     // After the fixture payments, which keep the installation default; later ones follow the routes.
     const acquirerAccounts = await createAcquirerFixtures(
       (method, path, o) => api.call(method, path, o),
-      { admin: credentials.adminSession, otherAdmin: credentials.otherAdminSession },
-      { liveStoreExternalId: mainStore },
+      { admin: credentials.adminSession, otherAdmin: credentials.otherAdminSession, testKey: testKey.key },
+      { merchantExternalId: main.externalId, liveStores: [mainStore, victimStore] },
     );
 
     return {

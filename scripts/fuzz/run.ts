@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { acquirerReach } from './acquirerFixtures';
 import { createFixtures, type Fixtures } from './fixtures';
 import { hostileShapes } from './hostile';
 import { startProbe, type Probe } from './probe';
@@ -227,6 +228,7 @@ async function main(): Promise<number> {
       PYTHONDONTWRITEBYTECODE: '1',
     });
     const alive = await fixturesAlive(stack.apiUrl, fixtures);
+    const acquirerDepth = await acquirerReach(stack.apiUrl, fixtures.credentials.adminSession).catch((err: Error) => `unreadable (${err.message})`);
     // After schemathesis (its fixtures may be changed by what follows): the shapes an attacker sends.
     const hostileStarted = Date.now();
     const hostile = opts.selfTest ? { requests: 0, failures: [] } : await hostileShapes({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, fixtures, log });
@@ -250,6 +252,7 @@ async function main(): Promise<number> {
     );
     for (const failure of hostile.failures.slice(0, 50)) log(`    - ${failure}`);
     log(`  fixtures still usable at the end: ${alive.join(', ')}`);
+    log(`  acquirer accounts and routes after the schema-driven run: ${acquirerDepth}`);
     if (opts.selfTest) {
       const caught = Number(stats.confirmedWrites ?? 0) > 0 && code !== 0;
       log(caught ? '  self-test passed: the check caught the write of a failed sign-in' : '  SELF-TEST FAILED: the write of a failed sign-in went unnoticed');

@@ -45,7 +45,12 @@ export async function routesNaming(db: Pick<Db, 'acquirerRoutes'>, merchantId: s
 export async function saveRoutes(db: Db, by: AuditSource & { username: string }, body: RoutesBody): Promise<AcquirerRoutes> {
   return db.$transaction(async (tx) => {
     await checkRoutes(tx, by.merchantId, body);
-    const data = { rules: body.rules as unknown as Prisma.InputJsonValue, defaultAccountId: body.defaultAccountId, updatedAt: new Date(), updatedBy: by.username };
+    const data = {
+      rules: body.rules as unknown as Prisma.InputJsonValue,
+      defaultAccountId: body.defaultAccountId,
+      updatedAt: new Date(),
+      updatedBy: by.username,
+    };
     const saved = await tx.acquirerRoutes.upsert({
       where: { merchantId_mode: { merchantId: by.merchantId, mode: body.mode } },
       create: { merchantId: by.merchantId, mode: body.mode, version: 1, ...data },
@@ -54,7 +59,12 @@ export async function saveRoutes(db: Db, by: AuditSource & { username: string },
     await auditFor(tx, by, {
       action: 'ACQUIRER_ROUTES_UPDATED',
       target: { type: 'ACQUIRER_ROUTES', id: body.mode },
-      details: { mode: body.mode, version: saved.version, rules: body.rules.map((r) => ({ name: r.name, accountId: r.accountId })), defaultAccountId: body.defaultAccountId },
+      details: {
+        mode: body.mode,
+        version: saved.version,
+        rules: body.rules.map((r) => ({ name: r.name, accountId: r.accountId })),
+        defaultAccountId: body.defaultAccountId,
+      },
     });
     return saved;
   });
@@ -62,7 +72,7 @@ export async function saveRoutes(db: Db, by: AuditSource & { username: string },
 
 /** 400 naming the first field that breaks a rule of contracts 10. */
 async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promise<void> {
-  const named = [...new Set([...body.rules.map((r) => r.accountId), ...(body.defaultAccountId ? [body.defaultAccountId] : [])])];
+  const named = [...new Set([...body.rules.map((r) => r.accountId), ...(body.defaultAccountId !== null ? [body.defaultAccountId] : [])])];
   // FOR SHARE: an account deactivated meanwhile waits for this save, then sees the route and refuses (409).
   const accounts = named.length
     ? await tx.$queryRaw<{ id: string; mode: string; status: string; acquirer: string }[]>`
@@ -82,7 +92,9 @@ async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promis
   const stores = new Set(body.rules.flatMap((r) => r.match.storeExternalIds ?? []));
   const known = stores.size
     ? new Set(
-        (await tx.store.findMany({ where: { merchantId, mode: body.mode, externalId: { in: [...stores] } }, select: { externalId: true } })).map((s) => s.externalId),
+        (await tx.store.findMany({ where: { merchantId, mode: body.mode, externalId: { in: [...stores] } }, select: { externalId: true } })).map(
+          (s) => s.externalId,
+        ),
       )
     : new Set<string>();
 
@@ -95,11 +107,13 @@ async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promis
     const problem = accountProblem(rule.accountId);
     if (problem) throw invalid(`${at}.accountId: ${problem}`);
     const unknown = (rule.match.storeExternalIds ?? []).findIndex((s) => !known.has(s));
-    if (unknown >= 0) throw invalid(`${at}.match.storeExternalIds[${unknown}]: no ${body.mode} store ${rule.match.storeExternalIds![unknown]} in this business`);
+    if (unknown >= 0)
+      throw invalid(`${at}.match.storeExternalIds[${unknown}]: no ${body.mode} store ${rule.match.storeExternalIds![unknown]} in this business`);
     const { minAmount, maxAmount } = rule.match;
-    if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount) throw invalid(`${at}.match.minAmount: must be at most maxAmount (${maxAmount})`);
+    if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount)
+      throw invalid(`${at}.match.minAmount: must be at most maxAmount (${maxAmount})`);
   });
-  if (body.defaultAccountId) {
+  if (body.defaultAccountId !== null) {
     const problem = accountProblem(body.defaultAccountId);
     if (problem) throw invalid(`defaultAccountId: ${problem}`);
   }

@@ -45,7 +45,9 @@ export const AccountRecord = z
     mode: ModeSchema,
     merchantAccountId: z.string(),
     status: AccountStatus,
-    credentials: z.record(z.string(), z.string()).openapi({ description: 'Each field masked: "••••" and its last 4 characters', example: { apiKey: '••••3xYz' } }),
+    credentials: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'Each field masked: "••••" and its last 4 characters', example: { apiKey: '••••3xYz' } }),
     notificationPath: z.string().openapi({ example: '/internal/acquirer/acct_9sZ2k0aBcDeFgHiJkLmN/notifications' }),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -78,7 +80,7 @@ export const RouteMatch = z
 export const RouteRule = z
   .strictObject({
     name: text(100),
-    accountId: z.string({ error: 'must be an account id' }).max(100, 'must be an account id'),
+    accountId: z.string({ error: 'must be an account id' }).min(1, 'must be an account id').max(100, 'must be an account id'),
     match: RouteMatch.default({}),
   })
   .openapi('AcquirerRouteRule');
@@ -90,7 +92,8 @@ export const RoutesBody = z
   .strictObject({
     mode: ModeSchema,
     rules: z.array(RouteRule).max(MAX_RULES, `must have at most ${MAX_RULES} rules`),
-    defaultAccountId: z.string({ error: 'must be an account id or null' }).max(100, 'must be an account id').nullable(),
+    // "" is not "no default" (null is): it once slipped past the checks to the foreign key, a 500.
+    defaultAccountId: z.string({ error: 'must be an account id or null' }).min(1, 'must be an account id or null').max(100, 'must be an account id').nullable(),
   })
   .openapi('AcquirerRoutesRequest');
 export type RoutesBody = z.infer<typeof RoutesBody>;

@@ -53,9 +53,21 @@ describe('creating an account', () => {
   });
 
   it.each([
-    ['a live Stripe key for a test account', { acquirer: 'stripe', mode: 'test', credentials: STRIPE_LIVE }, /credentials: live-mode credentials cannot serve a test account/],
-    ['a test Stripe key for a live account', { acquirer: 'stripe', mode: 'live', credentials: STRIPE_TEST }, /credentials: test-mode credentials cannot serve a live account/],
-    ['an Adyen LIVE environment for a test account', { acquirer: 'adyen', mode: 'test', credentials: { apiKey: 'AQEyhmfxK4', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'LIVE' } }, /credentials: live-mode/],
+    [
+      'a live Stripe key for a test account',
+      { acquirer: 'stripe', mode: 'test', credentials: STRIPE_LIVE },
+      /credentials: live-mode credentials cannot serve a test account/,
+    ],
+    [
+      'a test Stripe key for a live account',
+      { acquirer: 'stripe', mode: 'live', credentials: STRIPE_TEST },
+      /credentials: test-mode credentials cannot serve a live account/,
+    ],
+    [
+      'an Adyen LIVE environment for a test account',
+      { acquirer: 'adyen', mode: 'test', credentials: { apiKey: 'AQEyhmfxK4', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'LIVE' } },
+      /credentials: live-mode/,
+    ],
     ['a missing field', { acquirer: 'stripe', mode: 'test', credentials: { apiKey: STRIPE_TEST.apiKey } }, /credentials\.webhookSecret: is required/],
     ['an unknown field', { acquirer: 'sandbox', mode: 'test', credentials: { token: 'x' } }, /credentials\.token: unknown field/],
     ['no credentials object', { acquirer: 'sandbox', mode: 'test', credentials: 'x' }, /credentials: must be an object/],
@@ -85,7 +97,8 @@ describe('creating an account', () => {
 
 describe('changing an account', () => {
   it('renames, rotates credentials (masked, audited without values) and deactivates', async () => {
-    const id = (await admin.createAccount({ name: 'Old name', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-R', credentials: STRIPE_TEST })).body.id as string;
+    const id = (await admin.createAccount({ name: 'Old name', acquirer: 'stripe', mode: 'test', merchantAccountId: 'MID-R', credentials: STRIPE_TEST })).body
+      .id as string;
     const rotated = { apiKey: 'rk_test_51NewRestrictedKeyQq9z', webhookSecret: 'whsec_rotatedSecretZz81' };
     const res = await admin.updateAccount(id, { name: 'New name', credentials: rotated });
     expect(res.status).toBe(200);
@@ -118,7 +131,9 @@ describe('removing an account', () => {
     expect((await admin.deleteAccount(id)).status).toBe(204);
     expectErrorShape(await admin.getAccount(id), 404);
     expect(((await admin.listAccounts()).body as { id: string }[]).map((a) => a.id)).not.toContain(id);
-    expect((await stack.db.auditLog.findFirst({ where: { targetId: id, action: 'ACQUIRER_ACCOUNT_DELETED' } }))?.details).toMatchObject({ merchantAccountId: 'MID-DEL' });
+    expect((await stack.db.auditLog.findFirst({ where: { targetId: id, action: 'ACQUIRER_ACCOUNT_DELETED' } }))?.details).toMatchObject({
+      merchantAccountId: 'MID-DEL',
+    });
     expectErrorShape(await admin.deleteAccount(id), 404);
   });
 
@@ -145,9 +160,9 @@ describe('who may', () => {
     expectErrorShape(await admin.deleteAccount(theirs), 404);
     expect(((await otherAdmin.listAccounts()).body as { id: string }[]).map((a) => a.id)).toEqual([theirs]);
     // Nor can a route of one business name the other's account.
-    expect(expectErrorShape(await admin.saveRoutes({ mode: 'test', rules: [{ name: 'r', accountId: theirs, match: {} }], defaultAccountId: null }), 400)).toMatch(
-      /^rules\[0\]\.accountId: no acquirer account/,
-    );
+    expect(
+      expectErrorShape(await admin.saveRoutes({ mode: 'test', rules: [{ name: 'r', accountId: theirs, match: {} }], defaultAccountId: null }), 400),
+    ).toMatch(/^rules\[0\]\.accountId: no acquirer account/);
   });
 
   it.each(['FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'] as const)('%s is refused (403) on every endpoint', async (role) => {
@@ -168,5 +183,16 @@ describe('who may', () => {
   it('an API key is refused with 401', async () => {
     const { key } = await createMerchantWithKey(stack.db);
     expectErrorShape(await call(stack.apiUrl, 'GET', '/api/dashboard/acquirer-accounts', { key }), 401);
+  });
+});
+
+describe('routes naming an empty account id (found by the fuzz run: a 500 from the foreign key)', () => {
+  it.each([
+    ['defaultAccountId', { mode: 'live', rules: [], defaultAccountId: '' }, /defaultAccountId: must be an account id or null/],
+    ['a rule', { mode: 'live', rules: [{ name: 'r', accountId: '', match: {} }], defaultAccountId: null }, /rules\[0\]\.accountId: must be an account id/],
+  ])('%s "" -> 400 naming it, nothing saved', async (_what, body, message) => {
+    const before = (await admin.routes('live')).body.version;
+    expect(expectErrorShape(await admin.saveRoutes(body), 400)).toMatch(message);
+    expect((await admin.routes('live')).body.version).toBe(before);
   });
 });
