@@ -4,6 +4,7 @@ import { Layout } from './components/Layout';
 import { RequireArea } from './components/RequireArea';
 import { ErrorNote } from './components/ui';
 import { Account } from './pages/Account';
+import { AcquirerAccounts } from './pages/AcquirerAccounts';
 import { ApiKeys } from './pages/ApiKeys';
 import { AuditLog } from './pages/AuditLog';
 import { Home } from './pages/Home';
@@ -55,6 +56,7 @@ export function App() {
         <Route path="users" element={area('users', 'Users', <Users />)} />
         <Route path="api-keys" element={area('apiKeys', 'API keys', <ApiKeys />)} />
         <Route path="audit-log" element={area('auditLogs', 'Audit log', <AuditLog />)} />
+        <Route path="acquirer-accounts" element={area('acquirerAccounts', 'Acquirer accounts', <AcquirerAccounts />)} />
         <Route path="account" element={<Account />} />
         <Route path="*" element={<ErrorNote error={new Error('This page does not exist.')} />} />
       </Route>

@@ -1,6 +1,6 @@
 /**
  * The dashboard's areas and the API area (spec 2.9, src/auth/roles.ts) each needs. The link names
- * are those of contracts 9.
+ * are those of contracts 9 (and its back-office links of contracts 10-13).
  */
 export interface NavItem {
   label: string;
@@ -16,7 +16,11 @@ export const NAV: NavItem[] = [
   { label: 'Users', path: '/users', area: 'users' },
   { label: 'API keys', path: '/api-keys', area: 'apiKeys' },
   { label: 'Audit log', path: '/audit-log', area: 'auditLogs' },
+  { label: 'Acquirer accounts', path: '/acquirer-accounts', area: 'acquirerAccounts' },
 ];
+
+/** Acquirer accounts and routes (contracts 10): ADMIN. */
+export const ACQUIRER_AREA = 'acquirerAccounts';
 
 /** Refunds belong to ADMIN and FINANCE (contracts 7): the finance area. */
 export const REFUND_AREA = 'finance';

@@ -37,7 +37,15 @@ export interface Me {
 }
 
 /** The payment record of the API (contracts 2), as the server declares it; a dashboard read carries the mode. */
-export type Payment = Omit<PaymentRecord, 'mode'> & { mode: 'live' | 'test' };
+export type Payment = Omit<PaymentRecord, 'mode'> & { mode: 'live' | 'test' } & PaymentAcquirer;
+
+/** Where a payment went (contracts 10): its acquirer account (null: the installation default), the acquirer and the route rule that chose it. */
+export interface PaymentAcquirer {
+  acquirerAccountId: string | null;
+  acquirerName: string;
+  /** A rule's name, `default` (the routes' default account) or `installation`. */
+  routeRule: string;
+}
 
 export interface HistoryEntry {
   status: string;
@@ -134,4 +142,45 @@ export interface Summary {
   to: string;
   stores: { storeExternalId: string; currency: string; payments: number; captured: number; capturedAmount: number; refused: number; open: number }[];
   hours: { hour: string; status: string; count: number }[];
+}
+
+export type AcquirerName = 'sandbox' | 'stripe' | 'adyen';
+
+/** An acquirer account (a MID, contracts 10); `credentials` masked by the API (`••••1234`). */
+export interface AcquirerAccount {
+  id: string;
+  name: string;
+  acquirer: AcquirerName;
+  mode: Mode;
+  merchantAccountId: string;
+  status: 'ACTIVE' | 'INACTIVE';
+  credentials: Record<string, string>;
+  notificationPath: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A route rule's conditions: every given one must hold. */
+export interface RouteMatch {
+  storeExternalIds?: string[];
+  currencies?: string[];
+  paymentModes?: ('CARD' | 'QR_CODE')[];
+  minAmount?: number;
+  maxAmount?: number;
+}
+
+export interface RouteRule {
+  name: string;
+  accountId: string;
+  match: RouteMatch;
+}
+
+/** The routes of one mode (contracts 10); version 0 and no rules when never saved. */
+export interface AcquirerRoutes {
+  mode: Mode;
+  rules: RouteRule[];
+  defaultAccountId: string | null;
+  version: number;
+  updatedAt: string | null;
+  updatedBy: string | null;
 }

@@ -5,7 +5,7 @@ import { callApi, expect, screenshot, signIn, state, test } from './fixtures';
  * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
  * may use; an area opened by address without the role says so and shows none of its data.
  */
-const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Users', 'API keys', 'Audit log'];
+const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Users', 'API keys', 'Audit log', 'Acquirer accounts'];
 const SEES: Record<string, string[]> = {
   ADMIN: ALL,
   FINANCE: ['Payments', 'Settlements'],
@@ -21,6 +21,7 @@ const ADDRESS: Record<string, string> = {
   Users: '/dashboard/users',
   'API keys': '/dashboard/api-keys',
   'Audit log': '/dashboard/audit-log',
+  'Acquirer accounts': '/dashboard/acquirer-accounts',
 };
 
 /** The pages other journeys do not photograph, for docs/dashboard.md. */

@@ -18,15 +18,21 @@ import {
  * acquirer's /acquirer/v1 API. No answer (network error, timeout) or a 5xx means the outcome is
  * unknown (AcquirerUnreachableError, retryable); any other 4xx than send-bill's defined outcomes
  * is a refusal (AcquirerRejectedError).
+ *
+ * One instance per acquirer account: `merchantAccountId` (the MID) goes with every bill and every
+ * close, so the sandbox books them under that account. The installation default sends none (the
+ * sandbox books it under SANDBOX). Other calls name a bill the sandbox already knows by reference.
  */
 export class HttpAcquirer implements AcquirerPort {
   readonly name = 'sandbox';
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
+  readonly merchantAccountId: string | undefined;
 
   constructor(baseUrl: string, opts: { timeoutMs?: number; merchantAccountId?: string } = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs ?? 5000;
+    this.merchantAccountId = opts.merchantAccountId;
   }
 
   getDevice(deviceId: string): Promise<DeviceCapabilities> {
@@ -39,7 +45,7 @@ export class HttpAcquirer implements AcquirerPort {
     // device that decides its capture itself would: the terminal's configuration is not sent.
     delete bill.twoStep;
     // 409 DEVICE_BUSY and 422 MODE_UNSUPPORTED are answers, not failures.
-    return this.call<SendBillResult>('POST', `${this.device(deviceId)}/bills`, bill, ['DEVICE_BUSY', 'MODE_UNSUPPORTED']);
+    return this.call<SendBillResult>('POST', `${this.device(deviceId)}/bills`, { ...bill, ...this.books() }, ['DEVICE_BUSY', 'MODE_UNSUPPORTED']);
   }
 
   getBillStatus(deviceId: string, acquirerRef: string): Promise<BillStatus> {
@@ -60,7 +66,7 @@ export class HttpAcquirer implements AcquirerPort {
 
   /** The sandbox keeps its own batches (what it reported before is never reported again): `since` is not needed. */
   closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
-    return this.call<SettlementReport>('POST', `${this.device(deviceId)}/settlements`, { batchReference, until });
+    return this.call<SettlementReport>('POST', `${this.device(deviceId)}/settlements`, { batchReference, until, ...this.books() });
   }
 
   completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus> {
@@ -77,6 +83,11 @@ export class HttpAcquirer implements AcquirerPort {
 
   getRefund(deviceId: string, refundReference: string): Promise<RefundStatus> {
     return this.call<RefundStatus>('GET', `${this.device(deviceId)}/refunds/${enc(refundReference)}`);
+  }
+
+  /** The account's MID for the sandbox's books; nothing for the installation default. */
+  private books(): { merchantAccountId?: string } {
+    return this.merchantAccountId === undefined ? {} : { merchantAccountId: this.merchantAccountId };
   }
 
   private device(deviceId: string): string {

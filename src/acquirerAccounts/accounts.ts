@@ -57,7 +57,13 @@ export async function createAccount(deps: AccountDeps, by: AuditSource, body: Cr
     await auditFor(tx, by, {
       action: 'ACQUIRER_ACCOUNT_CREATED',
       target: { type: 'ACQUIRER_ACCOUNT', id: account.id },
-      details: { name: account.name, acquirer: account.acquirer, mode: account.mode, merchantAccountId: account.merchantAccountId, credentialFields: Object.keys(credentials) },
+      details: {
+        name: account.name,
+        acquirer: account.acquirer,
+        mode: account.mode,
+        merchantAccountId: account.merchantAccountId,
+        credentialFields: Object.keys(credentials),
+      },
     });
     return account;
   });
@@ -79,7 +85,8 @@ export async function updateAccount(deps: AccountDeps, by: AuditSource, id: stri
     // Locks the row: a concurrent route save that names it waits, and sees the new status.
     await tx.$executeRaw`SELECT 1 FROM "AcquirerAccount" WHERE "id" = ${id} AND "merchantId" = ${by.merchantId} FOR UPDATE`;
     const account = await ownAccount(tx, by.merchantId, id);
-    const credentials = body.credentials === undefined ? undefined : checkCredentials(account.acquirer as AcquirerKind, account.mode as AccountMode, body.credentials);
+    const credentials =
+      body.credentials === undefined ? undefined : checkCredentials(account.acquirer as AcquirerKind, account.mode as AccountMode, body.credentials);
     if (body.status === 'INACTIVE' && account.status !== 'INACTIVE') {
       const naming = await routesNaming(tx, by.merchantId, id);
       if (naming.length) throw conflict(`acquirer account ${id} is named by the ${naming.join(' and ')} routes; take it out of them before deactivating it`);

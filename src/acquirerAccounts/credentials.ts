@@ -16,7 +16,10 @@ const secret = (what: string) => z.string({ error: 'must be a string' }).min(8, 
 const SCHEMAS = {
   sandbox: z.strictObject({}),
   stripe: z.strictObject({
-    apiKey: secret("a Stripe secret or restricted key (sk_ or rk_)").regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret or restricted key (sk_ or rk_)'),
+    apiKey: secret('a Stripe secret or restricted key (sk_ or rk_)').regex(
+      /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+      'must be a Stripe secret or restricted key (sk_ or rk_)',
+    ),
     webhookSecret: secret("the endpoint's signing secret (whsec_)").regex(/^whsec_[A-Za-z0-9]+$/, "must be the webhook endpoint's signing secret (whsec_)"),
   }),
   adyen: z.strictObject({
@@ -34,7 +37,12 @@ export function checkCredentials(acquirer: AcquirerKind, mode: AccountMode, inpu
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.map(String).join('.');
-    const reason = issue.code === 'unrecognized_keys' ? `unknown field not accepted for ${acquirer}` : issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+    const reason =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field not accepted for ${acquirer}`
+        : issue.code === 'invalid_type' && issue.input === undefined
+          ? 'is required'
+          : issue.message;
     throw invalid(`credentials${field ? `.${field}` : ''}: ${reason}`);
   }
   const credentials = parsed.data as Credentials;

@@ -55,5 +55,4 @@ function matches(m: RuleMatch, facts: PaymentFacts, amount: Decimal): boolean {
 }
 
 /** The mode a rule sees: the one requested mode, else CARD (contracts 10). */
-export const routedMode = (requestedModes: readonly PaymentMode[] | undefined): PaymentMode =>
-  requestedModes?.length === 1 ? requestedModes[0]! : 'CARD';
+export const routedMode = (requestedModes: readonly PaymentMode[] | undefined): PaymentMode => (requestedModes?.length === 1 ? requestedModes[0]! : 'CARD');

@@ -78,7 +78,12 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     const open = await findOpenWithReference(db, sameBill);
     if (open) return replay(deps, open, principal);
   }
-  const route = await routePayment(deps, principal, { storeExternalId: store.externalId, currency, paymentMode: routedMode(body.requestedModes), amount: body.amount.toString() });
+  const route = await routePayment(deps, principal, {
+    storeExternalId: store.externalId,
+    currency,
+    paymentMode: routedMode(body.requestedModes),
+    amount: body.amount.toString(),
+  });
   const acquirer = route.acquirer;
   // An account's acquirer must know the device; the installation default was checked when the terminal was linked.
   if (route.account || body.requestedModes) await checkDevice(acquirer, terminal, route, body.requestedModes);
@@ -188,9 +193,13 @@ async function checkDevice(acquirer: AcquirerPort, terminal: Terminal, route: Ch
     if (err instanceof AcquirerUnreachableError) {
       throw unavailable('the acquirer did not answer while checking the device; nothing was created; retry with the same reference', 2);
     }
-    if (err instanceof AcquirerRejectedError && err.status === 404 && route.account) {
+    if (err instanceof AcquirerRejectedError && route.account) {
+      const account = `acquirer account ${route.account.name} (${route.account.id}), which the ${route.rule} route chose`;
+      // An acquirer's refusal is never answered as our own 401 or 404: it is the account that cannot do this.
       throw conflict(
-        `terminal ${terminal.externalId}: its device is not known to acquirer account ${route.account.name} (${route.account.id}), which the ${route.rule} route chose; nothing was created`,
+        err.status === 404
+          ? `terminal ${terminal.externalId}: its device is not known to ${account}; nothing was created`
+          : `terminal ${terminal.externalId}: ${account} was refused by its acquirer (${err.status}: ${err.message}); check its credentials; nothing was created`,
       );
     }
     throw err;

@@ -28,7 +28,9 @@ export async function routePayment(deps: { db: Db; acquirers: Acquirers }, princ
   });
   // Saving routes and deactivating accounts keep these from happening; should one slip through, nothing is sent.
   if (!account || account.mode !== principal.mode || account.status !== 'ACTIVE' || account.deletedAt) {
-    throw conflict(`the ${decision.rule} route names acquirer account ${decision.accountId}, which cannot take ${principal.mode} payments now; nothing was created`);
+    throw conflict(
+      `the ${decision.rule} route names acquirer account ${decision.accountId}, which cannot take ${principal.mode} payments now; nothing was created`,
+    );
   }
   return { acquirer: deps.acquirers.forAccount(account), account: { id: account.id, name: account.name }, rule: decision.rule };
 }

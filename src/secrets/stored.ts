@@ -54,10 +54,12 @@ const COLUMNS: Column[] = [
         { keyId: string; sample: string }[]
       >`SELECT DISTINCT ON (k) k AS "keyId", v AS sample FROM (SELECT split_part("credentials", ':', 3) AS k, "credentials" AS v FROM "AcquirerAccount" WHERE "credentials" LIKE 'enc:v1:%') s`,
     outdated: async (db, currentId, take) =>
-      (await db.acquirerAccount.findMany({ where: { NOT: { credentials: sealedUnder(currentId) } }, select: { id: true, credentials: true }, take })).map((a) => ({
-        id: a.id,
-        value: a.credentials,
-      })),
+      (await db.acquirerAccount.findMany({ where: { NOT: { credentials: sealedUnder(currentId) } }, select: { id: true, credentials: true }, take })).map(
+        (a) => ({
+          id: a.id,
+          value: a.credentials,
+        }),
+      ),
     replace: async (db, id, from, to) =>
       (await db.acquirerAccount.updateMany({ where: { id: id as string, credentials: from }, data: { credentials: to } })).count,
   },

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { AcquirerPort } from '../acquirer/port';
-import type { Acquirers } from '../acquirer/acquirers';
+import { ACCOUNT_KEY_FIELDS, type Acquirers } from '../acquirer/acquirers';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { newPspReference } from '../payments/pspReference';
@@ -10,6 +10,9 @@ import { paymentWorkflowId } from '../../core/payment/messages';
 import { isSettleable, SETTLEABLE_STATUSES } from '../../core/payment/statuses';
 import type { SettlementCloseInput } from '../../core/settlement';
 import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile';
+
+/** A reported item with the source (device and account) whose report carried it. */
+type SourcedItem = ReportedItem & { source: ReportSource };
 
 /**
  * The steps of one close (contracts 8), each safe to run again after a crash at any point:
@@ -30,18 +33,46 @@ export interface SettlementDeps {
 }
 
 /**
- * The acquirer a device's report comes from: the one that took this batch's payments on it, else
- * the one of the batch's mode, its store's (a test store's devices are the sandbox's, a live
- * store's the configured acquirer's), as a payment on it would be placed.
+ * Whom a close asks for reports (contracts 10): each acquirer account that took the batch's
+ * payments and refunds on each device, and the installation default where it took them; a device
+ * with nothing claimed is asked through the installation default of the batch's mode, as a
+ * payment on it would be placed without routes.
  */
-async function acquirerOfDevice(deps: SettlementDeps, batch: { id: string; mode: string }, deviceId: string): Promise<AcquirerPort> {
-  if (!deps.acquirers || deps.acquirers.single) return deps.acquirer;
-  const claimed = await deps.db.settlementLine.findMany({
-    where: { batchId: batch.id, type: 'PAYMENT', paymentId: { not: null } },
-    select: { paymentId: true },
-  });
-  const payment = await deps.db.payment.findFirst({ where: { id: { in: claimed.map((l) => l.paymentId!) }, deviceId }, select: { acquirerName: true } });
-  return payment ? deps.acquirers.byName(payment.acquirerName) : deps.acquirers.forMode(batch.mode);
+interface ReportSource {
+  deviceId: string;
+  /** null: the installation default. */
+  accountId: string | null;
+  acquirer: AcquirerPort;
+  /** The report's batch reference: the batch id, and the account for an account's report, so each is its own batch at the acquirer. */
+  batchReference: string;
+}
+
+async function reportSources(deps: SettlementDeps, batch: { id: string; mode: string; deviceIds: string[] }): Promise<ReportSource[]> {
+  const claimed = await deps.db.$queryRaw<{ deviceId: string; acquirerName: string; acquirerAccountId: string | null }[]>`
+    SELECT DISTINCT p."deviceId", p."acquirerName", p."acquirerAccountId" FROM "SettlementLine" l JOIN "Payment" p ON p."id" = l."paymentId"
+    WHERE l."batchId" = ${batch.id} AND p."deviceId" IS NOT NULL
+    ORDER BY p."deviceId", p."acquirerAccountId" NULLS FIRST`;
+  const accountIds = [...new Set(claimed.flatMap((c) => (c.acquirerAccountId ? [c.acquirerAccountId] : [])))];
+  const accounts = new Map((await deps.db.acquirerAccount.findMany({ where: { id: { in: accountIds } }, select: ACCOUNT_KEY_FIELDS })).map((a) => [a.id, a]));
+  const installation = (name: string | null): AcquirerPort =>
+    deps.acquirers ? (name ? deps.acquirers.byName(name) : deps.acquirers.forMode(batch.mode)) : deps.acquirer;
+  const sources: ReportSource[] = [];
+  for (const deviceId of batch.deviceIds) {
+    const onDevice = claimed.filter((c) => c.deviceId === deviceId);
+    const asked = new Set<string>();
+    for (const c of onDevice.length ? onDevice : [{ deviceId, acquirerName: null, acquirerAccountId: null }]) {
+      const key = c.acquirerAccountId ?? `installation:${c.acquirerName ?? ''}`;
+      if (asked.has(key)) continue;
+      asked.add(key);
+      const account = c.acquirerAccountId ? accounts.get(c.acquirerAccountId) : undefined;
+      sources.push(
+        account && deps.acquirers
+          ? { deviceId, accountId: account.id, acquirer: deps.acquirers.forAccount(account), batchReference: `${batch.id}:${account.id}` }
+          : { deviceId, accountId: null, acquirer: installation(c.acquirerName), batchReference: batch.id },
+      );
+    }
+  }
+  return sources;
 }
 
 /**
@@ -98,15 +129,15 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
   const statuses = [...SETTLEABLE_STATUSES];
   // Only the store's own mode: a payment or refund of the other mode is never claimed by this batch.
   await db.$executeRaw`
-    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
-    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt"
+    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId")
+    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt", p."acquirerAccountId"
     FROM "Payment" p
     WHERE p."storeId" = ${store.id} AND p."mode" = ${store.mode} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")
     ON CONFLICT ("paymentId") WHERE "type" = 'PAYMENT' DO NOTHING`;
   await db.$executeRaw`
-    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "refundId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt")
-    SELECT ${input.batchId}, 'REFUND', r."paymentId", r."id", p."acquirerRef", p."pspReference", p."reference", r."amount", r."currency", r."decidedAt"
+    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "refundId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId")
+    SELECT ${input.batchId}, 'REFUND', r."paymentId", r."id", p."acquirerRef", p."pspReference", p."reference", r."amount", r."currency", r."decidedAt", p."acquirerAccountId"
     FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId"
     WHERE p."storeId" = ${store.id} AND r."mode" = ${store.mode} AND r."status" = 'SUCCEEDED' AND r."decidedAt" <= ${new Date(input.until)}
       AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'REFUND' AND l."refundId" = r."id")
@@ -129,18 +160,20 @@ export type ReconcileResult = { empty: true } | { empty: false; toSettle: number
  * unknown here are recorded SETTLED with origin SETTLEMENT_REPORT (NOT_IN_PLATFORM).
  */
 export async function reconcileBatch(deps: SettlementDeps, batchId: string): Promise<ReconcileResult> {
-  const { db, acquirer } = deps;
+  const { db } = deps;
   const batch = await db.settlementBatch.findUniqueOrThrow({ where: { id: batchId } });
   if (batch.status === 'EMPTY') return { empty: true };
   if (batch.status !== 'CLOSING') return { empty: false, toSettle: await pendingCount(db, batchId) };
 
-  const items: ReportedItem[] = [];
-  const acquirerNames = new Map<string, string>();
-  for (const deviceId of batch.deviceIds) {
-    const deviceAcquirer = await acquirerOfDevice(deps, batch, deviceId);
-    acquirerNames.set(deviceId, deviceAcquirer.name);
-    const report = await deviceAcquirer.closeBatch(deviceId, batchId, batch.until.toISOString(), await reportSince(db, batch, deviceId));
-    for (const item of report.items) items.push({ ...item, deviceId });
+  const items: SourcedItem[] = [];
+  for (const source of await reportSources(deps, batch)) {
+    const report = await source.acquirer.closeBatch(
+      source.deviceId,
+      source.batchReference,
+      batch.until.toISOString(),
+      await reportSince(db, batch, source.deviceId),
+    );
+    for (const item of report.items) items.push({ ...item, deviceId: source.deviceId, source });
   }
   const lines = await db.settlementLine.findMany({ where: { batchId } });
   // A refund is known to the acquirer by its refundReference.
@@ -234,6 +267,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
               currency: item.currency,
               occurredAt: new Date(item.occurredAt),
               reported: true,
+              acquirerAccountId: item.source.accountId,
             },
           });
         }
@@ -251,6 +285,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
         currency: item.currency,
         occurredAt: new Date(item.occurredAt),
         reported: true,
+        acquirerAccountId: item.source.accountId,
       };
       if (known) {
         // Ours, captured after this batch's cut-off or not yet projected: the acquirer settled it, so it is settled here.
@@ -281,7 +316,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
         }
         continue;
       }
-      const paymentId = await recordReportOnlyPayment(tx as unknown as Db, acquirerNames.get(item.deviceId) ?? acquirer.name, batch, item);
+      const paymentId = await recordReportOnlyPayment(tx as unknown as Db, item.source, batch, item);
       const pspReference = (await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { pspReference: true } })).pspReference;
       await tx.settlementLine.create({ data: { ...line, paymentId, pspReference, reference: item.reference ?? null, appliedAt: null } });
       discrepancies.push({
@@ -312,10 +347,11 @@ const pendingCount = (db: Db, batchId: string) => db.settlementLine.count({ wher
  */
 async function recordReportOnlyPayment(
   tx: Db,
-  acquirerName: string,
-  batch: { id: string; merchantId: string; storeId: string | null; storeExternalId: string },
+  source: ReportSource,
+  batch: { id: string; merchantId: string; storeId: string | null; storeExternalId: string; mode: string },
   item: ReportedItem,
 ): Promise<string> {
+  const acquirerName = source.acquirer.name;
   const terminal =
     (await tx.terminal.findFirst({ where: { storeId: batch.storeId ?? undefined, deviceId: item.deviceId } })) ??
     (await tx.terminal.findFirst({ where: { storeId: batch.storeId ?? undefined }, orderBy: { createdAt: 'asc' } }));
@@ -331,7 +367,8 @@ async function recordReportOnlyPayment(
       storeExternalId: batch.storeExternalId,
       terminalExternalId: terminal?.externalId ?? '',
       deviceId: item.deviceId,
-      mode: acquirerName === 'sandbox' ? 'test' : 'live',
+      // An account's report is of its own mode (the batch's); the installation's sandbox takes test payments.
+      mode: source.accountId ? batch.mode : acquirerName === 'sandbox' ? 'test' : 'live',
       pspReference: newPspReference(),
       status: 'SETTLED',
       amount: item.amount,
@@ -343,6 +380,8 @@ async function recordReportOnlyPayment(
       cardBrand: item.cardBrand ?? null,
       last4: item.last4 ?? null,
       acquirerName,
+      acquirerAccountId: source.accountId,
+      routeRule: source.accountId ? null : 'installation',
       acquirerRef: item.acquirerRef,
       origin: 'SETTLEMENT_REPORT',
       terminalTimeoutMinutes: 0,

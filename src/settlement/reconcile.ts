@@ -19,27 +19,27 @@ export interface Claim {
 
 export type ReportedItem = SettlementReportItem & { deviceId: string };
 
-export interface Matched {
+export interface Matched<I extends ReportedItem = ReportedItem> {
   claim: Claim;
-  item: ReportedItem;
+  item: I;
   /** The report's amount differs from ours (the report's amount is what settled). */
   mismatch: boolean;
 }
 
-export interface Reconciliation {
-  matched: Matched[];
+export interface Reconciliation<I extends ReportedItem = ReportedItem> {
+  matched: Matched<I>[];
   /** Claimed here, not in the report: released to the next batch. */
   missing: Claim[];
   /** In the report, not claimed by this batch (known elsewhere in the platform, or unknown). */
-  unclaimed: ReportedItem[];
+  unclaimed: I[];
 }
 
 const itemKey = (i: SettlementReportItem): string => (i.type === 'REFUND' ? (i.refundReference ?? '') : i.acquirerRef);
 
-export function reconcile(claims: Claim[], items: ReportedItem[]): Reconciliation {
+export function reconcile<I extends ReportedItem>(claims: Claim[], items: I[]): Reconciliation<I> {
   const byKey = new Map(claims.map((c) => [`${c.type} ${c.key}`, c]));
-  const matched: Matched[] = [];
-  const unclaimed: ReportedItem[] = [];
+  const matched: Matched<I>[] = [];
+  const unclaimed: I[] = [];
   for (const item of items) {
     const claim = byKey.get(`${item.type} ${itemKey(item)}`);
     if (!claim) {

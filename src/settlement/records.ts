@@ -80,6 +80,8 @@ export interface LineRecord {
   netAmount: number;
   currency: string;
   occurredAt: string;
+  /** The acquirer account that reported it (contracts 10); null: the installation default. */
+  acquirerAccountId: string | null;
 }
 
 export function toLineRecord(l: SettlementLine): LineRecord {
@@ -93,6 +95,7 @@ export function toLineRecord(l: SettlementLine): LineRecord {
     netAmount: num(l.netAmount ?? l.amount)!,
     currency: l.currency,
     occurredAt: l.occurredAt.toISOString(),
+    acquirerAccountId: l.acquirerAccountId,
   };
 }
 
@@ -136,7 +139,18 @@ export const batchLines = (db: Db, batchId: string, paging?: { page: number; siz
   });
 export const batchLineCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, reported: true } });
 
-const CSV_COLUMNS = ['type', 'paymentId', 'pspReference', 'reference', 'amount', 'feeAmount', 'netAmount', 'currency', 'occurredAt'] as const;
+const CSV_COLUMNS = [
+  'type',
+  'paymentId',
+  'pspReference',
+  'reference',
+  'amount',
+  'feeAmount',
+  'netAmount',
+  'currency',
+  'occurredAt',
+  'acquirerAccountId',
+] as const;
 
 /** The lines as CSV with a header row, exact decimals (cells made safe by src/security/csvCell.ts). */
 export function linesCsv(lines: SettlementLine[]): string {

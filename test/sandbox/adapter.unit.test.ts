@@ -27,7 +27,7 @@ describe('HttpAcquirer against the sandbox acquirer', () => {
     const d = newDevice();
     const ref = onDevice(await acquirer.sendBill(bill(d, { reference: 'first' })));
     expect(ref).toMatch(/^sbx_/);
-    expect(await acquirer.getBillStatus(d, ref)).toEqual({ acquirerRef: ref, state: 'WAITING' });
+    expect(await acquirer.getBillStatus(d, ref)).toEqual({ acquirerRef: ref, merchantAccountId: 'SANDBOX', state: 'WAITING' });
     expect(await acquirer.sendBill(bill(d, { reference: 'second' }))).toEqual({ outcome: 'DEVICE_BUSY', currentReference: 'first' });
   });
 

@@ -103,6 +103,7 @@ describe('closing a batch', () => {
           netAmount: 98.5,
           currency: 'EUR',
           occurredAt: expect.stringMatching(/Z$/),
+          acquirerAccountId: null, // the installation default (contracts 10)
         },
         expect.objectContaining({ paymentId: qr.id, amount: 50, feeAmount: 0.45, netAmount: 49.55 }),
         expect.objectContaining({ paymentId: reportOnly.id, amount: 30, feeAmount: 0.52, netAmount: 29.48 }),
@@ -112,7 +113,7 @@ describe('closing a batch', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const rows = (csv.body as string).trim().split('\r\n');
-    expect(rows[0]).toBe('type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt');
+    expect(rows[0]).toBe('type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId');
     expect(rows).toHaveLength(4);
     expect(rows.find((r) => r.includes(card.id))).toMatch(/^PAYMENT,[^,]+,PSP\w+,[^,]*,100,1\.5,98\.5,EUR,\d{4}-/);
 

@@ -50,6 +50,8 @@ export interface RecordedStripeRequest {
   query: Record<string, string>;
   /** The form-encoded body's parameters (POST), in the same notation: `process_config[enable_customer_cancellation]`. */
   body: Record<string, string>;
+  /** The key it was sent with (Authorization: Bearer ...): which account's credentials were used. */
+  authorization?: string;
 }
 
 /**
@@ -78,6 +80,7 @@ export async function startStripeRecorder(target: string): Promise<StripeRecorde
         path: url.pathname,
         query: Object.fromEntries(url.searchParams),
         body: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))),
+        authorization: req.headers.authorization,
       };
       recorder.requests.push(recorded);
       const headers = { ...req.headers, host: new URL(target).host };

@@ -80,11 +80,21 @@ const MODES = [
   ['test', 'Test'],
 ] as const;
 
-/** The live / test switch of a list; '' shows both modes. */
-export function ModeSwitch({ value, onChange }: { value: string; onChange: (mode: string) => void }) {
+/** The live / test switch of a list; '' shows both modes (unless `both` is false: one mode at a time). */
+export function ModeSwitch({
+  value,
+  onChange,
+  both = true,
+  label = 'Mode',
+}: {
+  value: string;
+  onChange: (mode: string) => void;
+  both?: boolean;
+  label?: string;
+}) {
   return (
-    <div className="modes" role="group" aria-label="Mode">
-      {MODES.map(([mode, label]) => (
+    <div className="modes" role="group" aria-label={label}>
+      {MODES.filter(([mode]) => both || mode !== '').map(([mode, label]) => (
         <button key={mode} type="button" aria-pressed={value === mode} onClick={() => onChange(mode)}>
           {label}
         </button>

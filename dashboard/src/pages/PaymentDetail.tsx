@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, ApiError } from '../api';
 import { REFUND_AREA } from '../areas';
+import { PaymentAcquirer } from '../components/acquirers/PaymentAcquirer';
 import { ErrorNote, Field, money, Status, when } from '../components/ui';
 import { useSession } from '../session';
 import type { PaymentDetail as Detail, Refund } from '../types';
@@ -10,7 +11,7 @@ import type { PaymentDetail as Detail, Refund } from '../types';
 const REFUNDABLE = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 
 /**
- * One payment (contracts 9): its fields, status history, refunds and webhook deliveries; the
+ * One payment (contracts 9): its fields (with its acquirer account and route rule, contracts 10), status history, refunds and webhook deliveries; the
  * Refund button for ADMIN and FINANCE, redelivery for ADMIN. Refreshes while something may
  * still change (an open status, a pending refund or delivery).
  */
@@ -65,6 +66,7 @@ export function PaymentDetail() {
         <Field label="Captured amount">{money(p.capturedAmount, p.currency)}</Field>
         <Field label="Refunded amount">{money(p.refundedAmount, p.currency)}</Field>
         <Field label="Reason">{p.reason ?? p.refusalReason ?? '—'}</Field>
+        <PaymentAcquirer payment={p} />
         <Field label="Created">{when(p.createdAt)}</Field>
         <Field label="Captured">{when(p.capturedAt)}</Field>
         <Field label="Settled">{when(p.settledAt)}</Field>

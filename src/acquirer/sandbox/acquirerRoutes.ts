@@ -2,16 +2,18 @@ import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import type { SandboxEngine } from './engine';
-import { deviceIdSchema, modeSchema, parse, refSchema } from './http';
+import { deviceIdSchema, merchantAccountIdSchema, modeSchema, parse, refSchema } from './http';
 
 /**
  * The acquirer API the HttpAcquirer adapter calls, all under /acquirer/v1/devices/{deviceId}.
  * Send-bill answers its defined outcomes with a body carrying `outcome`: 201 ON_DEVICE,
- * 409 DEVICE_BUSY, 422 MODE_UNSUPPORTED.
+ * 409 DEVICE_BUSY, 422 MODE_UNSUPPORTED. Send-bill and close take the merchant account
+ * (`merchantAccountId`, the MID) whose books they are in; without it, SANDBOX's.
  */
 export const ACQUIRER_PREFIX = '/acquirer/v1';
 
 const sendBillSchema = z.strictObject({
+  merchantAccountId: merchantAccountIdSchema.optional(),
   paymentId: z.string().min(1).max(200),
   pspReference: z.string().min(1).max(200),
   amount: z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"'),
@@ -28,7 +30,11 @@ const sendBillSchema = z.strictObject({
     .optional(),
 });
 const voidSchema = z.strictObject({ voidReference: refSchema });
-const closeSchema = z.strictObject({ batchReference: z.string().min(1).max(200), until: z.iso.datetime({ offset: true }) });
+const closeSchema = z.strictObject({
+  merchantAccountId: merchantAccountIdSchema.optional(),
+  batchReference: z.string().min(1).max(200),
+  until: z.iso.datetime({ offset: true }),
+});
 const decimalText = z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"');
 const completeSchema = z.strictObject({ amount: decimalText, captureReference: z.string().min(1).max(200) });
 const refundSchema = z.strictObject({
@@ -97,11 +103,11 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
     ctx.body = await engine.submitVoid(deviceId, ref(ctx.params.acquirerRef, 'acquirerRef'), voidReference);
   });
 
-  // Closes the device's settlement batch; the same batchReference answers the same report.
+  // Closes the batch of the MID's books on the device; the same MID and batchReference answer the same report.
   router.post('/settlements', async (ctx) => {
     const deviceId = id(ctx.params.deviceId);
-    const { batchReference, until } = parse(closeSchema, ctx.request.body ?? {});
-    ctx.body = await engine.closeBatch(deviceId, batchReference, until);
+    const { batchReference, until, merchantAccountId } = parse(closeSchema, ctx.request.body ?? {});
+    ctx.body = await engine.closeBatch(deviceId, batchReference, until, merchantAccountId);
   });
 
   router.post('/bills/:acquirerRef/complete', async (ctx) => {

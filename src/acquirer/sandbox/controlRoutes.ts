@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import { z } from 'zod';
 import type { AcquirerCallLog } from './callLog';
 import type { SandboxEngine } from './engine';
-import { deviceIdSchema, modeSchema, parse, refSchema } from './http';
+import { deviceIdSchema, merchantAccountIdSchema, modeSchema, parse, refSchema } from './http';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../money/currencies';
 
 /**
@@ -37,6 +37,7 @@ const amountSchema = z
 
 const offlineSchema = z
   .strictObject({
+    merchantAccountId: merchantAccountIdSchema.optional(),
     amount: amountSchema,
     currency: z.string().refine((c) => isSupportedCurrency(c), 'must be a supported ISO 4217 code'),
     cardBrand: z.string().min(1).max(32).optional(),

@@ -10,11 +10,10 @@ import type {
   RefundStatus,
   SendBillRequest,
   SendBillResult,
-  SettlementReport,
   VoidStatus,
 } from '../port';
-import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment } from './settlement';
-import { type Bill, type Device, type DeviceSettings, type Reversal, type SandboxRefund, SandboxStore, type StateRecord } from './state';
+import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
+import { type Bill, type Device, type DeviceSettings, type Reversal, SANDBOX_MID, type SandboxRefund, SandboxStore, type StateRecord } from './state';
 
 /**
  * What the sandbox acquirer does, free of HTTP: the bill on each device, the customer's actions,
@@ -49,6 +48,10 @@ export interface DeviceView extends DeviceSettings {
   lastBill: BillView | null;
 }
 export type BillView = Omit<Bill, 'state'> & { status: BillState };
+/** A send under a merchant account (MID); without one, the installation default's books (SANDBOX). */
+export type SandboxBillRequest = SendBillRequest & { merchantAccountId?: string };
+/** The acquirer API's bill status also names the books the bill is in. */
+export type SandboxBillStatus = BillStatus & { merchantAccountId: string };
 
 export class SandboxEngine {
   constructor(
@@ -184,9 +187,9 @@ export class SandboxEngine {
 
   // ---- acquirer API (what the service calls through the adapter) ----
 
-  async closeBatch(deviceId: string, batchReference: string, until: string): Promise<SettlementReport> {
+  async closeBatch(deviceId: string, batchReference: string, until: string, merchantAccountId = SANDBOX_MID): Promise<SandboxReport> {
     this.settle();
-    const report = closeDeviceBatch(this.store, deviceId, batchReference, until);
+    const report = closeDeviceBatch(this.store, deviceId, merchantAccountId, batchReference, until);
     await this.store.save(); // a close marks many bills and keeps its report: the whole state is written
     return report;
   }
@@ -196,9 +199,10 @@ export class SandboxEngine {
     return { deviceId, modes: d.modes, twoStep: d.twoStep, voidSupported: d.voidSupported };
   }
 
-  async sendBill(req: SendBillRequest): Promise<SendBillResult> {
+  async sendBill(req: SandboxBillRequest): Promise<SendBillResult> {
     this.settle();
-    // A retry of a send that already succeeded (its answer was lost) gets the same bill back.
+    // A retry of a send that already succeeded (its answer was lost) gets the same bill back, under
+    // whichever MID it was first booked: a payment is in one set of books.
     const again = this.store.billForPayment(req.deviceId, req.paymentId);
     if (again) return { outcome: 'ON_DEVICE', acquirerRef: again.acquirerRef };
 
@@ -213,6 +217,7 @@ export class SandboxEngine {
     const bill: Bill = {
       acquirerRef: `sbx_${randomBytes(12).toString('hex')}`,
       deviceId: req.deviceId,
+      merchantAccountId: req.merchantAccountId ?? SANDBOX_MID,
       paymentId: req.paymentId,
       pspReference: req.pspReference,
       amount: req.amount,
@@ -233,13 +238,13 @@ export class SandboxEngine {
     return { outcome: 'ON_DEVICE', acquirerRef: bill.acquirerRef };
   }
 
-  billStatus(deviceId: string, acquirerRef: string): BillStatus {
+  billStatus(deviceId: string, acquirerRef: string): SandboxBillStatus {
     this.settle();
     return billStatus(this.deviceBill(deviceId, acquirerRef));
   }
 
   /** Takes a WAITING bill off the device; a decided bill is answered unchanged. */
-  async withdrawBill(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+  async withdrawBill(deviceId: string, acquirerRef: string): Promise<SandboxBillStatus> {
     this.settle();
     const bill = this.deviceBill(deviceId, acquirerRef);
     if (bill.state === 'WAITING') {
@@ -291,7 +296,7 @@ export class SandboxEngine {
   // ---- two-step completion and release ----
 
   /** Captures an authorised bill (up to its amount); a repeat answers the completed bill. */
-  async completeAuthorization(deviceId: string, acquirerRef: string, req: CompleteAuthorizationRequest): Promise<BillStatus> {
+  async completeAuthorization(deviceId: string, acquirerRef: string, req: CompleteAuthorizationRequest): Promise<SandboxBillStatus> {
     this.settle();
     const bill = this.deviceBill(deviceId, acquirerRef);
     if (bill.state === 'CAPTURED' && bill.captureReference !== undefined) return billStatus(bill);
@@ -308,7 +313,7 @@ export class SandboxEngine {
   }
 
   /** Releases the hold of an authorised bill; a released or completed bill is answered as it is. */
-  async releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+  async releaseAuthorization(deviceId: string, acquirerRef: string): Promise<SandboxBillStatus> {
     this.settle();
     const bill = this.deviceBill(deviceId, acquirerRef);
     if (bill.state === 'AUTHORIZED') {
@@ -421,9 +426,10 @@ function billView({ state, ...rest }: Bill): BillView {
   return { ...rest, status: state };
 }
 
-function billStatus(b: Bill): BillStatus {
+function billStatus(b: Bill): SandboxBillStatus {
   return {
     acquirerRef: b.acquirerRef,
+    merchantAccountId: b.merchantAccountId,
     state: b.state,
     paymentMethod: b.paymentMethod,
     cardBrand: b.cardBrand,

@@ -54,3 +54,5 @@ const idSchema = (max: number) =>
 export const deviceIdSchema = idSchema(128);
 export const refSchema = idSchema(200);
 export const modeSchema = z.enum(['CARD', 'QR_CODE']);
+/** The merchant account (MID) whose books a bill or a close belongs to (contracts 10); absent: SANDBOX. */
+export const merchantAccountIdSchema = z.string('must be a string').min(1, 'must be 1-100 characters').max(100, 'must be 1-100 characters');

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { SUPPORTED_CURRENCIES } from '../../money/currencies';
 import type { PaymentMode, SettlementReport, SettlementReportItem } from '../port';
-import type { Bill, SandboxRefund, SandboxStore } from './state';
+import { type Bill, SANDBOX_MID, type SandboxRefund, type SandboxStore } from './state';
 
 /**
- * The sandbox's settlement (contracts 8): per device, a close reports every bill captured up to
- * `until` and not reported before, and every offline payment, each with the sandbox's fee. A
- * report is kept under its batch reference, so a retried close gets the same report. Acquirer
- * references on the device's `omitFromReport` list are left out of the next report only.
+ * The sandbox's settlement (contracts 8): per device and merchant account (MID, contracts 10), a
+ * close reports every bill of that MID's books captured up to `until` and not reported before,
+ * and every offline payment, each with the sandbox's fee; refunds go with their bill's MID. A
+ * report is kept under its MID and batch reference, so a retried close gets the same report.
+ * Acquirer references on the device's `omitFromReport` list are left out of the next report of
+ * their MID only.
  */
 const CARD_RATE = new Decimal('0.014');
 const CARD_FIXED = new Decimal('0.10');
@@ -54,33 +56,51 @@ function refundItem(r: SandboxRefund, bill: Bill | undefined): SettlementReportI
   };
 }
 
-/** Closes the device's batch (or answers the report of an earlier close with this reference). */
-export function closeDeviceBatch(store: SandboxStore, deviceId: string, batchReference: string, until: string, now = new Date()): SettlementReport {
-  const earlier = store.report(deviceId, batchReference);
-  if (earlier) return earlier;
+/** A settlement report says whose books it closed. */
+export type SandboxReport = SettlementReport & { merchantAccountId: string };
+
+/** Closes the batch of the MID's books on the device (or answers the report of an earlier close with this reference). */
+export function closeDeviceBatch(
+  store: SandboxStore,
+  deviceId: string,
+  merchantAccountId: string,
+  batchReference: string,
+  until: string,
+  now = new Date(),
+): SandboxReport {
+  const earlier = store.report(deviceId, merchantAccountId, batchReference);
+  if (earlier) return { ...earlier, merchantAccountId }; // reports stored before MIDs existed lack it
   const device = store.ensureDevice(deviceId);
   const omit = new Set(device.omitFromReport ?? []);
   const untilMs = Date.parse(until);
   const items: SettlementReportItem[] = [];
+  const ours = (bill: Bill | undefined) => (bill?.merchantAccountId ?? SANDBOX_MID) === merchantAccountId;
   for (const bill of store.billsOfDevice(deviceId)) {
-    if (bill.state !== 'CAPTURED' || bill.voided || bill.reportedIn) continue;
+    if (!ours(bill) || bill.state !== 'CAPTURED' || bill.voided || bill.reportedIn) continue;
     if (Date.parse(bill.capturedAt ?? bill.decidedAt ?? bill.createdAt) > untilMs) continue;
     if (omit.has(bill.acquirerRef)) continue;
     bill.reportedIn = batchReference;
     items.push(paymentItem(bill));
   }
   for (const r of store.refundsOfDevice(deviceId)) {
-    if (r.state !== 'SUCCEEDED' || r.reportedIn || Date.parse(r.decidedAt ?? r.submittedAt) > untilMs) continue;
+    const bill = store.bill(r.acquirerRef);
+    if (!ours(bill) || r.state !== 'SUCCEEDED' || r.reportedIn || Date.parse(r.decidedAt ?? r.submittedAt) > untilMs) continue;
     r.reportedIn = batchReference;
-    items.push(refundItem(r, store.bill(r.acquirerRef)));
+    items.push(refundItem(r, bill));
   }
-  device.omitFromReport = []; // left out once: the following report carries them
-  const report: SettlementReport = { deviceId, batchReference, closedAt: now.toISOString(), items };
-  store.addReport(report);
+  // Left out once: the following report of the MID carries them. Another MID's stay for its close.
+  device.omitFromReport = (device.omitFromReport ?? []).filter((ref) => {
+    const bill = store.bill(ref);
+    return bill !== undefined && bill.deviceId === deviceId && !ours(bill);
+  });
+  const report: SandboxReport = { deviceId, merchantAccountId, batchReference, closedAt: now.toISOString(), items };
+  store.addReport(merchantAccountId, report);
   return report;
 }
 
 export interface OfflinePayment {
+  /** The books it is taken under; SANDBOX when absent. */
+  merchantAccountId?: string;
   amount: string;
   currency: string;
   cardBrand?: string;
@@ -95,6 +115,7 @@ export function recordOfflinePayment(store: SandboxStore, deviceId: string, p: O
   const bill: Bill = {
     acquirerRef,
     deviceId,
+    merchantAccountId: p.merchantAccountId ?? SANDBOX_MID,
     paymentId: `offline-${acquirerRef}`,
     pspReference: `offline-${acquirerRef}`,
     amount: p.amount,

@@ -14,6 +14,9 @@ import type { BillState, ReceiptDetails, PaymentMode, RefundState, SettlementRep
  */
 export const ALL_MODES: PaymentMode[] = ['CARD', 'QR_CODE'];
 
+/** The books of the installation default (a call without a MID), and of bills stored before MIDs existed. */
+export const SANDBOX_MID = 'SANDBOX';
+
 export interface DeviceSettings {
   modes: PaymentMode[];
   twoStep: boolean;
@@ -40,6 +43,8 @@ export interface Device extends DeviceSettings {
 export interface Bill {
   acquirerRef: string;
   deviceId: string;
+  /** The merchant account (MID) whose books carry the bill: a close under that MID reports it. */
+  merchantAccountId: string;
   paymentId: string;
   pspReference: string;
   amount: string; // exact decimal, never a float
@@ -106,7 +111,7 @@ export interface StateFile {
   devices: Record<string, Device>;
   bills: Record<string, Bill>;
   voids: Record<string, Reversal>;
-  /** Settlement reports by `<deviceId> <batchReference>`, so a retried close answers the same report. */
+  /** Settlement reports by reportKey(), so a retried close answers the same report. */
   reports?: Record<string, SettlementReport>;
   refunds?: Record<string, SandboxRefund>;
 }
@@ -194,6 +199,8 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
     for (const r of line.refunds ?? []) (data.refunds ??= dict())[r.refundReference] = r;
   }
+  // Bills written before MIDs existed were the installation default's.
+  for (const b of Object.values(data.bills)) b.merchantAccountId ??= SANDBOX_MID;
   return data;
 }
 
@@ -272,12 +279,12 @@ export class SandboxStore {
     return Object.values(this.data.bills).filter((b) => b.deviceId === deviceId);
   }
 
-  report(deviceId: string, batchReference: string): SettlementReport | undefined {
-    return this.data.reports?.[`${deviceId} ${batchReference}`];
+  report(deviceId: string, merchantAccountId: string, batchReference: string): SettlementReport | undefined {
+    return this.data.reports?.[reportKey(deviceId, merchantAccountId, batchReference)];
   }
 
-  addReport(r: SettlementReport): void {
-    (this.data.reports ??= dict())[`${r.deviceId} ${r.batchReference}`] = r;
+  addReport(merchantAccountId: string, r: SettlementReport): void {
+    (this.data.reports ??= dict())[reportKey(r.deviceId, merchantAccountId, r.batchReference)] = r;
   }
 
   refund(refundReference: string): SandboxRefund | undefined {
@@ -363,3 +370,11 @@ export class SandboxStore {
 }
 
 const paymentKey = (deviceId: string, paymentId: string): string => `${deviceId}\u0000${paymentId}`;
+
+/**
+ * Each MID's batch references are its own. SANDBOX keeps the key reports had before MIDs
+ * existed, so a stored report still answers a retried close; other MIDs' keys are JSON arrays
+ * (a device id never starts with `[`), unambiguous whatever characters a MID holds.
+ */
+const reportKey = (deviceId: string, merchantAccountId: string, batchReference: string): string =>
+  merchantAccountId === SANDBOX_MID ? `${deviceId} ${batchReference}` : JSON.stringify([deviceId, merchantAccountId, batchReference]);

@@ -293,16 +293,20 @@ function ignoreUnexpectedState(err: unknown): void {
   if (!(err instanceof AcquirerRejectedError && err.code === 'payment_intent_unexpected_state')) throw err;
 }
 
+/** A key Stripe quotes back in an error ("Invalid API Key provided: sk_live_..."): masked to its last 4 characters before it reaches a log or an answer. */
+const maskKeys = (text: string): string => text.replace(/\b((?:sk|rk|pk)_(?:live|test)_|whsec_)[A-Za-z0-9*]*([A-Za-z0-9]{4})\b/g, '$1••••$2');
+
 /** Stripe's errors as the port's: connection, 5xx, 429 and an offline reader are unreachable; the rest refusals. */
 export function translate(err: unknown, what: string): Error {
   if (err instanceof AcquirerRejectedError || err instanceof AcquirerUnreachableError) return err;
   if (err instanceof Stripe.errors.StripeError) {
     const status = err.statusCode ?? 0;
     const code = err.code ?? undefined;
+    const said = err.message ? ` ${maskKeys(err.message)}` : '';
     if (err.type === 'StripeConnectionError' || status === 0 || status >= 500 || status === 429 || READER_UNREACHABLE.has(code ?? '')) {
-      return new AcquirerUnreachableError(`stripe did not answer ${what}: ${code ?? err.type}${err.message ? ` ${err.message}` : ''}`);
+      return new AcquirerUnreachableError(`stripe did not answer ${what}: ${code ?? err.type}${said}`);
     }
-    return new AcquirerRejectedError(`stripe refused ${what}: ${status} ${code ?? err.type}${err.message ? ` ${err.message}` : ''}`, status, code);
+    return new AcquirerRejectedError(`stripe refused ${what}: ${status} ${code ?? err.type}${said}`, status, code);
   }
-  return new AcquirerUnreachableError(`stripe did not answer ${what}: ${(err as Error)?.message ?? String(err)}`);
+  return new AcquirerUnreachableError(`stripe did not answer ${what}: ${maskKeys((err as Error)?.message ?? String(err))}`);
 }

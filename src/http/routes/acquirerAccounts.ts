@@ -1,14 +1,6 @@
 import { createAccount, deleteAccount, listAccounts, ownAccount, toAccountRecord, updateAccount, type AccountDeps } from '../../acquirerAccounts/accounts';
 import { readRoutes, saveRoutes, toRoutesRecord } from '../../acquirerAccounts/routes';
-import {
-  AccountParams,
-  AccountRecord,
-  CreateAccountBody,
-  RoutesBody,
-  RoutesQuery,
-  RoutesRecord,
-  UpdateAccountBody,
-} from '../../acquirerAccounts/schemas';
+import { AccountParams, AccountRecord, CreateAccountBody, RoutesBody, RoutesQuery, RoutesRecord, UpdateAccountBody } from '../../acquirerAccounts/schemas';
 import { z } from '../../domain/zod';
 import type { RouteModule } from '../app';
 import { auditSourceOf, callerOf } from '../caller';
@@ -29,7 +21,14 @@ export const acquirerAccountRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
     registry,
-    { ...common, method: 'get', path: BASE, summary: "The business's acquirer accounts, oldest first", responses: { 200: { description: 'The accounts', schema: z.array(AccountRecord) } }, errors: [403] },
+    {
+      ...common,
+      method: 'get',
+      path: BASE,
+      summary: "The business's acquirer accounts, oldest first",
+      responses: { 200: { description: 'The accounts', schema: z.array(AccountRecord) } },
+      errors: [403],
+    },
     async (ctx) => {
       ctx.body = (await listAccounts(ctx.deps.db, ctx.state.principal!.merchantId)).map(toAccountRecord);
     },
@@ -57,7 +56,15 @@ export const acquirerAccountRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
     registry,
-    { ...common, method: 'get', path: `${BASE}/{id}`, summary: 'One acquirer account', params: AccountParams, responses: { 200: { description: 'The account', schema: AccountRecord } }, errors: [403, 404] },
+    {
+      ...common,
+      method: 'get',
+      path: `${BASE}/{id}`,
+      summary: 'One acquirer account',
+      params: AccountParams,
+      responses: { 200: { description: 'The account', schema: AccountRecord } },
+      errors: [403, 404],
+    },
     async (ctx, { params }) => {
       ctx.body = toAccountRecord(await ownAccount(ctx.deps.db, ctx.state.principal!.merchantId, params.id));
     },

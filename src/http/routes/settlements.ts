@@ -52,6 +52,10 @@ const Line = z
     netAmount: amount.openapi({ description: 'amount - feeAmount for a payment; minus the amount for a refund' }),
     currency: z.string(),
     occurredAt: z.string(),
+    acquirerAccountId: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The acquirer account whose report carried it (contracts 10); null: the installation default' }),
   })
   .openapi('SettlementLine');
 

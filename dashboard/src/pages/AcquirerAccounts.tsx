@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ACCOUNTS_KEY, useAcquirerAccounts } from '../acquirers/useAcquirerAccounts';
+import { AccountsTable } from '../components/acquirers/AccountsTable';
+import { CreatedAccount } from '../components/acquirers/CreatedAccount';
+import { NewAccountForm } from '../components/acquirers/NewAccountForm';
+import { RoutesEditor } from '../components/acquirers/RoutesEditor';
+import { ErrorNote } from '../components/ui';
+import type { AcquirerAccount } from '../types';
+
+/**
+ * Acquirer accounts (ADMIN; contracts 10) over /api/dashboard/acquirer-accounts and
+ * /api/dashboard/acquirer-routes: the business's accounts (MIDs) with their status, a form to add
+ * one, their actions, and the routes of each mode.
+ */
+export function AcquirerAccounts() {
+  const client = useQueryClient();
+  const accounts = useAcquirerAccounts();
+  const [created, setCreated] = useState<AcquirerAccount | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: ACCOUNTS_KEY });
+  return (
+    <section>
+      <h1>Acquirer accounts</h1>
+      {created && <CreatedAccount account={created} onDone={() => setCreated(null)} />}
+      <NewAccountForm
+        onCreated={(a) => {
+          setCreated(a);
+          void refresh();
+        }}
+      />
+      <ErrorNote error={accounts.error} />
+      <AccountsTable accounts={accounts.data ?? []} loaded={accounts.isSuccess} onChanged={() => void refresh()} />
+      <RoutesEditor />
+    </section>
+  );
+}
