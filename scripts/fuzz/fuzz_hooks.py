@@ -175,7 +175,7 @@ def map_case(ctx: Any, case: Any) -> Any:
                 params["id"] = pick.pick(_users(label))
             elif case.path.startswith("/api/api-keys/"):
                 params["id"] = pick.pick(_api_keys(label))
-            elif case.path.startswith("/api/webhooks/configs/"):
+            elif case.path.startswith(("/api/webhooks/configs/", "/api/dashboard/webhooks/configs/")):
                 params["id"] = pick.pick(_configs(label))
             else:  # payments and transactions
                 params["id"] = pick.pick(_payments())
@@ -292,7 +292,8 @@ def _protected() -> list[tuple[Any, str, Any, Any]]:
         # and no role or enablement change of the viewer (PUT on the admin itself is refused anyway).
         (lambda l: l in DESTRUCTIVE_USER_OPS or l == "PUT /api/users/{id}", "id", {str(users["admin"]), str(users["viewer"])}, users["victims"][0]),
         (lambda l: l.startswith("POST /api/api-keys/{id}") or l == "DELETE /api/api-keys/{id}", "id", {keys["live"], keys["test"]}, keys["victims"][0]),
-        (lambda l: l == "DELETE /api/webhooks/configs/{id}", "id", {configs["main"]}, configs["victims"][0]),
+        # Both surfaces: the dashboard's DELETE once removed the main destination through a stateful link.
+        (lambda l: l in ("DELETE /api/webhooks/configs/{id}", "DELETE /api/dashboard/webhooks/configs/{id}"), "id", {configs["main"]}, configs["victims"][0]),
         (lambda l: l == "DELETE /api/merchants/{merchantExternalId}/stores/{storeExternalId}", "storeExternalId",
          {s["storeExternalId"] for s in FIXTURES["stores"]["main"]}, FIXTURES["stores"]["victims"][0]["storeExternalId"]),
         (lambda l: l.startswith("DELETE ") and l.endswith("{terminalExternalId}"), "terminalExternalId",
