@@ -54,6 +54,9 @@ describe('creating a payment', () => {
       cashierId: 'c-7',
       customerMobile: null,
       customerEmail: 'a@example.com',
+      acquirerAccountId: null, // no acquirer accounts: the installation default (contracts 10)
+      acquirerName: 'sandbox',
+      routeRule: 'installation',
     });
     expect(await billOn(shop)).toMatchObject({ amount: '12.5', currency: 'EUR', reference: 'order-1', status: 'WAITING', modes: ['CARD', 'QR_CODE'] });
     const entries = await history(stack, res.body.id);
@@ -108,7 +111,7 @@ describe('bad input: 4xx naming the field, no bill on the device, nothing writte
     ['missing store', { storeExternalId: undefined }, /^storeExternalId: /],
     ['unknown field', { tip: 1 }, /tip/],
     ['empty requestedModes', { requestedModes: [] }, /^requestedModes: must name at least one mode/],
-    ['unknown mode', { requestedModes: ['CASH'] }, /^requestedModes\.0: must be CARD or QR_CODE/],
+    ['unknown mode', { requestedModes: ['CASH'] }, /^requestedModes\[0\]: must be CARD or QR_CODE/],
     ['repeated mode', { requestedModes: ['CARD', 'CARD'] }, /^requestedModes: must not name a mode twice/],
     ['timeout below the minimum', { terminalTimeoutMinutes: 0.5 }, /^terminalTimeoutMinutes: must be between 1 and 60 minutes/],
     ['timeout above the maximum', { terminalTimeoutMinutes: 61 }, /^terminalTimeoutMinutes: must be between 1 and 60 minutes/],
