@@ -1,9 +1,9 @@
 /**
  * Realistic data for the fuzzer to reach deep paths: two businesses ("main" and "other", for the
  * cross-business 404s), users, sessions, API keys, stores, linked terminals, webhook configs,
- * an open and a captured payment, webhook events. What an operator does (merchant, users, keys,
- * device links) goes through src/operator; everything else through the HTTP API, as a merchant
- * would.
+ * an open and a captured payment, webhook events, acquirer accounts and routes
+ * (./acquirerFixtures.ts). What an operator does (merchant, users, keys, device links) goes
+ * through src/operator; everything else through the HTTP API, as a merchant would.
  *
  * Resources the fuzzer may destroy (DELETE, revoke, password or MFA reset, logout) come as
  * separate "victims", so the fixtures the rest of the run stands on stay alive; the hooks only ever
@@ -11,6 +11,7 @@
  */
 import crypto from 'node:crypto';
 import { createDb } from '../../src/db/client';
+import { type AcquirerFixtures, createAcquirerFixtures } from './acquirerFixtures';
 import { createApiKey, createMerchant, createUser, linkTerminal } from '../../src/operator';
 
 export interface StoreRef {
@@ -42,6 +43,7 @@ export interface Fixtures {
   webhookConfigs: { main: string; victims: string[]; other: string };
   webhookEvents: { main: string[]; other: string[] };
   payments: { main: string[]; other: string[]; references: string[] };
+  acquirerAccounts: AcquirerFixtures;
   receiverUrl: string;
 }
 
@@ -207,6 +209,12 @@ export async function createFixtures(opts: {
       otherAdminSession: await login(otherAdmin.username),
       logoutSession: await login(admin.username),
     };
+    // After the fixture payments, which keep the installation default; later ones follow the routes.
+    const acquirerAccounts = await createAcquirerFixtures(
+      (method, path, o) => api.call(method, path, o),
+      { admin: credentials.adminSession, otherAdmin: credentials.otherAdminSession, testKey: testKey.key },
+      { merchantExternalId: main.externalId, liveStores: [mainStore, victimStore] },
+    );
 
     return {
       merchantIds: [main.id, other.id],
@@ -229,6 +237,7 @@ export async function createFixtures(opts: {
       webhookConfigs: { main: mainConfig, victims: victimConfigs, other: otherConfig },
       webhookEvents: { main: mainEvents, other: otherEvents },
       payments: { main: [open.id, captured.id], other: [otherOpen.id], references: [`fuzz-open-${run}`, `fuzz-captured-${run}`] },
+      acquirerAccounts,
       receiverUrl: opts.receiverUrl,
     };
   } finally {

@@ -2,8 +2,9 @@
 through SCHEMATHESIS_HOOKS=fuzz_hooks).
 
 - map_case: path parameters, query values and body fields that name something (a business, store,
-  terminal, payment, user, API key, webhook config or event) often take the real values of the run's
-  fixtures, so calls get past the 404 into the handlers. Choices are a function of the generated
+  terminal, payment, user, API key, webhook config or event, acquirer account) often take the real
+  values of the run's fixtures, so calls get past the 404 into the handlers; acquirer account and
+  route bodies get fitting acquirers, modes and credentials (acquirer_hooks.py). Choices are a function of the generated
   values, so Hypothesis replays and shrinks a case to the same request.
 - before_call: credentials by the operation's security (mostly the fixture's, sometimes another
   role, another business or none), guards that keep destructive calls off the fixtures the run
@@ -31,6 +32,7 @@ import requests
 import schemathesis
 
 import known_findings
+from acquirer_hooks import AcquirerHooks
 
 FIXTURES: dict[str, Any] = json.load(open(os.environ["FUZZ_FIXTURES"], encoding="utf-8"))
 PROBE_URL = os.environ["FUZZ_PROBE_URL"]
@@ -42,6 +44,7 @@ SELF_TEST = os.environ.get("FUZZ_SELF_TEST") == "1"
 STRICT = os.environ.get("FUZZ_STRICT") == "1"
 
 CRED = FIXTURES["credentials"]
+ACQUIRER = AcquirerHooks(FIXTURES)
 MAIN = FIXTURES["merchants"]["main"]
 OTHER = FIXTURES["merchants"]["other"]
 
@@ -163,12 +166,16 @@ def map_case(ctx: Any, case: Any) -> Any:
                 params.update({k: v for k, v in pick.pick(_stores(label)).items() if k in params})
         elif "merchantExternalId" in params and pick.chance(0.8):
             params["merchantExternalId"] = pick.pick([MAIN, MAIN, MAIN, OTHER])
-        if "id" in params and pick.chance(0.8):
+        if ACQUIRER.applies(case.path):
+            name = "accountId" if "accountId" in params else "id"
+            if name in params and pick.chance(0.8):
+                params[name] = pick.pick(ACQUIRER.ids_for(label))
+        elif "id" in params and pick.chance(0.8):
             if case.path.startswith("/api/users/"):
                 params["id"] = pick.pick(_users(label))
             elif case.path.startswith("/api/api-keys/"):
                 params["id"] = pick.pick(_api_keys(label))
-            elif case.path.startswith("/api/webhooks/configs/"):
+            elif case.path.startswith(("/api/webhooks/configs/", "/api/dashboard/webhooks/configs/")):
                 params["id"] = pick.pick(_configs(label))
             else:  # payments and transactions
                 params["id"] = pick.pick(_payments())
@@ -220,6 +227,8 @@ def map_case(ctx: Any, case: Any) -> Any:
             body["configId"] = pick.pick([FIXTURES["webhookConfigs"]["main"], FIXTURES["webhookConfigs"]["other"]])
         elif label == "POST /api/users" and "merchantExternalId" in body and pick.chance(0.7):
             body["merchantExternalId"] = MAIN
+        else:
+            body = ACQUIRER.map_body(label, body, case.path_parameters or {}, pick)
         case.body = body
     return case
 
@@ -283,11 +292,13 @@ def _protected() -> list[tuple[Any, str, Any, Any]]:
         # and no role or enablement change of the viewer (PUT on the admin itself is refused anyway).
         (lambda l: l in DESTRUCTIVE_USER_OPS or l == "PUT /api/users/{id}", "id", {str(users["admin"]), str(users["viewer"])}, users["victims"][0]),
         (lambda l: l.startswith("POST /api/api-keys/{id}") or l == "DELETE /api/api-keys/{id}", "id", {keys["live"], keys["test"]}, keys["victims"][0]),
-        (lambda l: l == "DELETE /api/webhooks/configs/{id}", "id", {configs["main"]}, configs["victims"][0]),
+        # Both surfaces: the dashboard's DELETE once removed the main destination through a stateful link.
+        (lambda l: l in ("DELETE /api/webhooks/configs/{id}", "DELETE /api/dashboard/webhooks/configs/{id}"), "id", {configs["main"]}, configs["victims"][0]),
         (lambda l: l == "DELETE /api/merchants/{merchantExternalId}/stores/{storeExternalId}", "storeExternalId",
          {s["storeExternalId"] for s in FIXTURES["stores"]["main"]}, FIXTURES["stores"]["victims"][0]["storeExternalId"]),
         (lambda l: l.startswith("DELETE ") and l.endswith("{terminalExternalId}"), "terminalExternalId",
          {t["terminalExternalId"] for t in main_terminals}, FIXTURES["terminals"]["victims"][1]["terminalExternalId"]),
+        ACQUIRER.protected(),
     ]
 
 
@@ -339,6 +350,7 @@ def _probe(path: str, **params: str) -> dict:
 def before_call(ctx: Any, case: Any, kwargs: dict) -> None:
     pick = Chooser("auth", *_seed_of(case))
     _guard(case)
+    ACQUIRER.guard_routes(case)
     _point_webhooks_home(case)
     _authenticate(case, pick)
     snapshot = _probe("/snapshot")

@@ -65,8 +65,13 @@ function baseline(f: Fixtures): Record<string, string> {
     paymentId: f.payments.main[0] ?? 'x',
     configId: f.webhookConfigs.main,
     eventId: f.webhookEvents.main[0] ?? 'x',
+    // A sandbox account: its notification path reaches the signature check.
+    accountId: f.acquirerAccounts.main[0]!.id,
   };
 }
+
+/** `{id}` by resource: an account the routes name (DELETE is 409, so it stays), else a value that names nothing. */
+const idFor = (path: string, f: Fixtures): string => (path.startsWith('/api/dashboard/acquirer-accounts/') ? f.acquirerAccounts.main[0]!.id : 'x1');
 
 type OpenApi = { paths: Record<string, Record<string, OpenApiOperation>> };
 type OpenApiOperation = {
@@ -188,7 +193,7 @@ export async function hostileShapes(opts: { apiUrl: string; sandboxUrl: string; 
   const result: HostileResult = { requests: 0, failures: [] };
   for (const [base, ops, isAlive] of targets) {
     for (const op of ops) {
-      for (const shot of shots(base, op, fill)) {
+      for (const shot of shots(base, op, { ...fill, id: idFor(op.path, f) })) {
         const status = await send(shot);
         result.requests++;
         if (typeof status !== 'number' || status >= 500) result.failures.push(`${shot.label}: ${status}`);

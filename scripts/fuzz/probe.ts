@@ -24,6 +24,8 @@ interface TableSpec {
   volatile?: string[];
   /** Timestamp columns that tell which rows a write touched (for the failure report). */
   touched: string[];
+  /** What orders the rows: "id" unless the table has none of that name. */
+  key?: string;
 }
 
 // $1 is replaced by the literal array of merchant ids: every probe query is one simple-protocol
@@ -45,10 +47,13 @@ export const TABLES: TableSpec[] = [
   { name: 'WebhookDelivery', scope: deliveryScope, touched: ['createdAt', 'updatedAt'] },
   { name: 'WebhookAttempt', scope: `"deliveryId" IN (SELECT "id" FROM "WebhookDelivery" WHERE ${deliveryScope})`, touched: ['requestedAt'] },
   { name: 'AuditLog', scope: byMerchant, touched: ['createdAt'] },
+  // Acquirer accounts (sealed credentials included: a rotation is a write) and routes, one row per mode.
+  { name: 'AcquirerAccount', scope: byMerchant, touched: ['createdAt', 'updatedAt', 'deletedAt'] },
+  { name: 'AcquirerRoutes', scope: byMerchant, touched: ['updatedAt'], key: '"merchantId" || \'/\' || "mode"' },
 ];
 
 /** Never printed in a failure report. */
-const SECRET_COLUMNS = new Set(['passwordHash', 'keyHash', 'tokenHash', 'secret', 'mfaSecret']);
+const SECRET_COLUMNS = new Set(['passwordHash', 'keyHash', 'tokenHash', 'secret', 'mfaSecret', 'credentials']);
 
 const q = (ident: string): string => `"${ident.replace(/"/g, '""')}"`;
 
@@ -94,7 +99,7 @@ export async function startProbe(databaseUrl: string, merchantIds: string[]): Pr
       .map(q)
       .join(', ');
     return `SELECT '${t.name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(r, E'\\n' ORDER BY k), '')) AS d
-              FROM (SELECT "id"::text AS k, ROW(${cols})::text AS r FROM ${q(t.name)} WHERE ${t.scope}) x`;
+              FROM (SELECT (${t.key ?? '"id"'})::text AS k, ROW(${cols})::text AS r FROM ${q(t.name)} WHERE ${t.scope}) x`;
   }).join('\nUNION ALL\n');
 
   const snapshot = async (): Promise<object> => {
@@ -115,7 +120,7 @@ export async function startProbe(databaseUrl: string, merchantIds: string[]): Pr
         .map(q)
         .join(', ');
       const when = t.touched.map((c) => `${q(c)} >= '${since.toISOString()}'::timestamptz`).join(' OR ');
-      out[t.name] = await runQuery(`SELECT ${cols} FROM ${q(t.name)} WHERE ${t.scope} AND (${when}) ORDER BY "id" DESC LIMIT 5`);
+      out[t.name] = await runQuery(`SELECT ${cols} FROM ${q(t.name)} WHERE ${t.scope} AND (${when}) ORDER BY ${t.key ?? '"id"'} DESC LIMIT 5`);
     }
     return out;
   };

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { acquirerReach } from './acquirerFixtures';
 import { createFixtures, type Fixtures } from './fixtures';
 import { hostileShapes } from './hostile';
 import { startProbe, type Probe } from './probe';
@@ -80,6 +81,9 @@ const SERVICE_ENV: Record<string, string> = {
   SIGN_IN_ADDRESS_FAILURES: '100000',
   // A slow, shared machine: the bill's placement must not turn into a 503 through slowness.
   PAYMENT_PLACEMENT_WAIT_SECONDS: '30',
+  // Stripe accounts are created but never routed (acquirer_hooks.py); should a call slip through,
+  // it meets a closed loopback port rather than Stripe.
+  STRIPE_API_BASE: 'http://127.0.0.1:9',
 };
 
 /** Whether the credentials and resources the run stands on survived it (else the run lost depth). */
@@ -94,6 +98,7 @@ async function fixturesAlive(apiUrl: string, f: Fixtures): Promise<string[]> {
       { 'x-api-key': f.credentials.liveKey },
     ],
     ['main webhook config', `/api/webhooks/configs/${f.webhookConfigs.main}`, { 'x-api-key': f.credentials.liveKey }],
+    ['main acquirer account', `/api/dashboard/acquirer-accounts/${f.acquirerAccounts.main[0]!.id}`, { authorization: `Bearer ${f.credentials.adminSession}` }],
   ];
   const out: string[] = [];
   for (const [name, p, headers] of probes) {
@@ -223,6 +228,7 @@ async function main(): Promise<number> {
       PYTHONDONTWRITEBYTECODE: '1',
     });
     const alive = await fixturesAlive(stack.apiUrl, fixtures);
+    const acquirerDepth = await acquirerReach(stack.apiUrl, fixtures.credentials.adminSession).catch((err: Error) => `unreadable (${err.message})`);
     // After schemathesis (its fixtures may be changed by what follows): the shapes an attacker sends.
     const hostileStarted = Date.now();
     const hostile = opts.selfTest ? { requests: 0, failures: [] } : await hostileShapes({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, fixtures, log });
@@ -246,6 +252,7 @@ async function main(): Promise<number> {
     );
     for (const failure of hostile.failures.slice(0, 50)) log(`    - ${failure}`);
     log(`  fixtures still usable at the end: ${alive.join(', ')}`);
+    log(`  acquirer accounts and routes after the schema-driven run: ${acquirerDepth}`);
     if (opts.selfTest) {
       const caught = Number(stats.confirmedWrites ?? 0) > 0 && code !== 0;
       log(caught ? '  self-test passed: the check caught the write of a failed sign-in' : '  SELF-TEST FAILED: the write of a failed sign-in went unnoticed');

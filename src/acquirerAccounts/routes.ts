@@ -72,7 +72,7 @@ export async function saveRoutes(db: Db, by: AuditSource & { username: string },
 
 /** 400 naming the first field that breaks a rule of contracts 10. */
 async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promise<void> {
-  const named = [...new Set([...body.rules.map((r) => r.accountId), ...(body.defaultAccountId ? [body.defaultAccountId] : [])])];
+  const named = [...new Set([...body.rules.map((r) => r.accountId), ...(body.defaultAccountId !== null ? [body.defaultAccountId] : [])])];
   // FOR SHARE: an account deactivated meanwhile waits for this save, then sees the route and refuses (409).
   const accounts = named.length
     ? await tx.$queryRaw<{ id: string; mode: string; status: string; acquirer: string }[]>`
@@ -113,7 +113,7 @@ async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promis
     if (minAmount !== undefined && maxAmount !== undefined && minAmount > maxAmount)
       throw invalid(`${at}.match.minAmount: must be at most maxAmount (${maxAmount})`);
   });
-  if (body.defaultAccountId) {
+  if (body.defaultAccountId !== null) {
     const problem = accountProblem(body.defaultAccountId);
     if (problem) throw invalid(`defaultAccountId: ${problem}`);
   }

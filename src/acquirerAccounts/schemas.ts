@@ -80,7 +80,7 @@ export const RouteMatch = z
 export const RouteRule = z
   .strictObject({
     name: text(100),
-    accountId: z.string({ error: 'must be an account id' }).max(100, 'must be an account id'),
+    accountId: z.string({ error: 'must be an account id' }).min(1, 'must be an account id').max(100, 'must be an account id'),
     match: RouteMatch.default({}),
   })
   .openapi('AcquirerRouteRule');
@@ -92,7 +92,8 @@ export const RoutesBody = z
   .strictObject({
     mode: ModeSchema,
     rules: z.array(RouteRule).max(MAX_RULES, `must have at most ${MAX_RULES} rules`),
-    defaultAccountId: z.string({ error: 'must be an account id or null' }).max(100, 'must be an account id').nullable(),
+    // "" is not "no default" (null is): it once slipped past the checks to the foreign key, a 500.
+    defaultAccountId: z.string({ error: 'must be an account id or null' }).min(1, 'must be an account id or null').max(100, 'must be an account id').nullable(),
   })
   .openapi('AcquirerRoutesRequest');
 export type RoutesBody = z.infer<typeof RoutesBody>;

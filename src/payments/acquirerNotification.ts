@@ -16,6 +16,15 @@ export interface AcquirerNotification {
   refundReference?: string;
 }
 
+/**
+ * Whose payments a notification may nudge: an account's notification path only that account's
+ * (contracts 10); the installation path (scope left out) any payment with the bill, as the one
+ * sandbox server posts every notification there.
+ */
+export interface NotificationScope {
+  acquirerAccountId: string;
+}
+
 export interface RelayDeps {
   db: Db;
   temporal: Client;
@@ -52,12 +61,12 @@ const AGREEING: Partial<Record<string, BillState>> = { CREATED: 'WAITING', AWAIT
  *    process share their reads.
  * So any number of notifications for one payment costs a bounded number of workflow events.
  */
-export async function relayAcquirerNotification(deps: RelayDeps, notification: AcquirerNotification): Promise<void> {
+export async function relayAcquirerNotification(deps: RelayDeps, notification: AcquirerNotification, scope?: NotificationScope): Promise<void> {
   const { deviceId, acquirerRef, event, voidReference, refundReference } = notification;
-  const key = [deviceId, acquirerRef, event, voidReference ?? '', refundReference ?? ''].join('\u0000');
+  const key = [scope?.acquirerAccountId ?? '', deviceId, acquirerRef, event, voidReference ?? '', refundReference ?? ''].join('\u0000');
   await inFlight.run(key, async () => {
     const payment = await deps.db.payment.findFirst({
-      where: { acquirerRef, deviceId },
+      where: { acquirerRef, deviceId, ...(scope ? { acquirerAccountId: scope.acquirerAccountId } : {}) },
       select: { id: true, workflowId: true, status: true, acquirerName: true, acquirerAccountId: true },
     });
     if (!payment) return; // no matching payment: nothing to do

@@ -185,3 +185,14 @@ describe('who may', () => {
     expectErrorShape(await call(stack.apiUrl, 'GET', '/api/dashboard/acquirer-accounts', { key }), 401);
   });
 });
+
+describe('routes naming an empty account id (found by the fuzz run: a 500 from the foreign key)', () => {
+  it.each([
+    ['defaultAccountId', { mode: 'live', rules: [], defaultAccountId: '' }, /defaultAccountId: must be an account id or null/],
+    ['a rule', { mode: 'live', rules: [{ name: 'r', accountId: '', match: {} }], defaultAccountId: null }, /rules\[0\]\.accountId: must be an account id/],
+  ])('%s "" -> 400 naming it, nothing saved', async (_what, body, message) => {
+    const before = (await admin.routes('live')).body.version;
+    expect(expectErrorShape(await admin.saveRoutes(body), 400)).toMatch(message);
+    expect((await admin.routes('live')).body.version).toBe(before);
+  });
+});

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../app';
 import { acquirerAccountRoutes } from './acquirerAccounts';
+import { accountNotificationRoutes } from './accountNotifications';
 import { acquirerNotificationRoutes } from './acquirerNotifications';
 import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
@@ -32,6 +33,7 @@ export const routeModules: RouteModule[] = [
   settlementRoutes,
   acquirerNotificationRoutes,
   stripeWebhookRoutes,
+  accountNotificationRoutes,
   dashboardRoutes,
   dashboardStoreRoutes,
   dashboardWebhookRoutes,

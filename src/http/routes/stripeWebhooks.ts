@@ -1,16 +1,15 @@
-import { STRIPE_SIGNATURE_HEADER, RecentEvents, nudgeOf, verifyStripeEvent } from '../../acquirer/stripe/webhooks';
-import { acquirerNotifiedSignal } from '../../../core/payment/messages';
-import { isOpen } from '../../../core/payment/statuses';
+import { STRIPE_SIGNATURE_HEADER } from '../../acquirer/stripe/webhooks';
+import { relayStripeEvent } from '../../payments/stripeNotification';
 import type { RouteModule } from '../app';
+import { verifiedStripeEvent } from '../acquirerSignatures';
 import { ApiError } from '../errors';
 import { defineRoute } from '../route';
 
-const recent = new RecentEvents();
-
 /**
- * Stripe's webhooks (ACQUIRER=stripe, docs/acquirers.md): verified with the library's signature
- * check against STRIPE_WEBHOOK_SECRET, then only a nudge: the payment's workflow re-reads Stripe.
- * An unsigned, forged or stale event is 401; a replayed one (same event id) is accepted and dropped.
+ * Stripe's webhooks for the installation default (ACQUIRER=stripe, docs/acquirers.md): verified with
+ * the library's signature check against STRIPE_WEBHOOK_SECRET, then only a nudge to a payment taken
+ * without an acquirer account (an account's events come to its own path). An unsigned, forged or
+ * stale event is 401; a replayed one (same event id) is accepted and dropped.
  */
 export const stripeWebhookRoutes: RouteModule = (router, registry) => {
   defineRoute(
@@ -29,27 +28,10 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       const { config, db, temporal, logger } = ctx.deps;
       const secret = config.STRIPE_WEBHOOK_SECRET;
       if (!secret) throw new ApiError(401, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)');
-      const raw = (ctx.request as { rawBody?: string }).rawBody ?? '';
-      const event = verifyStripeEvent(raw, ctx.get(STRIPE_SIGNATURE_HEADER) || undefined, secret);
-      if (!event) throw new ApiError(401, 'Stripe signature missing, invalid, or dated more than the tolerance from now');
+      const event = verifiedStripeEvent(ctx, secret);
       ctx.status = 200;
       ctx.body = { received: true };
-      const nudge = nudgeOf(event);
-      if (!nudge || typeof event.id !== 'string' || !recent.firstTime(event.id)) return;
-      const payment = await db.payment.findFirst({
-        where: { acquirerRef: nudge.acquirerRef, acquirerName: 'stripe', ...(nudge.deviceId ? { deviceId: nudge.deviceId } : {}) },
-        select: { id: true, workflowId: true, status: true },
-      });
-      // Only a payment still open, or captured with a reversal to confirm, has anything to re-read.
-      if (!payment || !(isOpen(payment.status) || payment.status === 'CAPTURED')) return;
-      try {
-        await temporal.workflow
-          .getHandle(payment.workflowId)
-          .signal(acquirerNotifiedSignal, { event: nudge.event, ...(nudge.voidReference ? { voidReference: nudge.voidReference } : {}) });
-      } catch (err) {
-        // The workflow is gone: the sweep settles the payment from Stripe's answer.
-        (ctx.state.log ?? logger).warn({ err: (err as Error).message, paymentId: payment.id }, 'Stripe webhook not delivered to the payment workflow');
-      }
+      await relayStripeEvent({ db, temporal, logger: ctx.state.log ?? logger }, event, { acquirerAccountId: null });
     },
   );
 };

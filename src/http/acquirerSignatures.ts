@@ -1,0 +1,43 @@
+import type Stripe from 'stripe';
+import { SIGNATURE_HEADER, verifySandboxSignature } from '../acquirer/sandbox/notify';
+import { STRIPE_SIGNATURE_HEADER, verifyStripeEvent } from '../acquirer/stripe/webhooks';
+import { z } from '../domain/zod';
+import type { AcquirerNotification } from '../payments/acquirerNotification';
+import type { ApiContext } from './context';
+import { ApiError } from './errors';
+
+/**
+ * The signature checks of acquirer notifications, for every path that receives them (the
+ * installation's and each account's): the raw body verified with the given secret, else 401 with
+ * nothing read. The schemes themselves live with each acquirer (src/acquirer/<name>/).
+ */
+const rawBodyOf = (ctx: ApiContext): string => (ctx.request as { rawBody?: string }).rawBody ?? '';
+
+/** A Stripe event signed with `secret` (Stripe-Signature), or 401. */
+export function verifiedStripeEvent(ctx: ApiContext, secret: string): Stripe.Event {
+  const event = verifyStripeEvent(rawBodyOf(ctx), ctx.get(STRIPE_SIGNATURE_HEADER) || undefined, secret);
+  if (!event) throw new ApiError(401, 'Stripe signature missing, invalid, or dated more than the tolerance from now');
+  return event;
+}
+
+const SandboxNotification = z.object({
+  deviceId: z.string().min(1).max(200),
+  acquirerRef: z.string().min(1).max(200),
+  event: z.string().min(1).max(50),
+  voidReference: z.string().max(200).optional(),
+  refundReference: z.string().max(200).optional(),
+});
+
+/**
+ * A sandbox notification signed with the installation's SANDBOX_NOTIFY_SECRET (X-Sandbox-Signature,
+ * within SANDBOX_NOTIFY_TOLERANCE_SECONDS), or 401; null when genuine but of a shape we do not know.
+ */
+export function verifiedSandboxNotification(ctx: ApiContext): AcquirerNotification | null {
+  const { SANDBOX_NOTIFY_SECRET: secret, SANDBOX_NOTIFY_TOLERANCE_SECONDS: tolerance } = ctx.deps.config;
+  const check = verifySandboxSignature(rawBodyOf(ctx), ctx.get(SIGNATURE_HEADER) || undefined, secret, tolerance);
+  if (check === 'invalid') throw new ApiError(401, 'notification signature missing or invalid');
+  // Genuine but old (or from a clock far off): a replay is refused before anything is read.
+  if (check === 'stale') throw new ApiError(401, `notification signature timestamp is more than ${tolerance} seconds from now`);
+  const parsed = SandboxNotification.safeParse(ctx.request.body);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,59 @@
+import { accountForNotification } from '../../acquirerAccounts/notifications';
+import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
+import { STRIPE_SIGNATURE_HEADER } from '../../acquirer/stripe/webhooks';
+import { DomainError } from '../../domain/errors';
+import { z } from '../../domain/zod';
+import { relayAcquirerNotification } from '../../payments/acquirerNotification';
+import { relayStripeEvent } from '../../payments/stripeNotification';
+import type { RouteModule } from '../app';
+import { verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
+import { defineRoute } from '../route';
+
+/**
+ * Each acquirer account's own notification path (contracts 10, its `notificationPath`): the
+ * account's acquirer's notifications, verified with that account's secret, nudging only that
+ * account's payments. Answers as the installation paths do: Stripe 200, the sandbox 202, a missing
+ * or forged signature 401 with nothing changed (docs/acquirers.md, "Notifications per account").
+ */
+const Params = z.object({ accountId: z.string().max(100, 'must be an account id') });
+
+export const accountNotificationRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'post',
+      path: '/internal/acquirer/{accountId}/notifications',
+      summary: `Acquirer account notification (internal): a stripe account's events by ${STRIPE_SIGNATURE_HEADER} with its webhookSecret, a sandbox account's by ${SIGNATURE_HEADER}; then the account's payment re-reads the acquirer`,
+      tag: 'Internal',
+      auth: 'none',
+      params: Params,
+      responses: {
+        200: { description: 'A stripe account: received (also when the event concerns no open payment of the account)' },
+        202: { description: 'A sandbox account: accepted (also when no open payment of the account matches)' },
+      },
+      errors: [401, 404],
+    },
+    async (ctx, { params }) => {
+      const { db, temporal, acquirers, logger } = ctx.deps;
+      const log = ctx.state.log ?? logger;
+      const account = await accountForNotification(db, params.accountId);
+      const scope = { acquirerAccountId: account.id };
+      if (account.acquirer === 'stripe') {
+        const event = verifiedStripeEvent(ctx, account.webhookSecret!);
+        ctx.status = 200;
+        ctx.body = { received: true };
+        await relayStripeEvent({ db, temporal, logger: log }, event, scope);
+      } else if (account.acquirer === 'sandbox') {
+        // The sandbox is one server: it signs every notification with the installation's secret.
+        const notification = verifiedSandboxNotification(ctx);
+        ctx.status = 202;
+        ctx.body = { accepted: true };
+        if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
+      } else {
+        // Adyen's HMAC-signed notifications arrive with its adapter (issue 25).
+        throw new DomainError('not_found', `this version receives no notifications for ${account.acquirer} accounts; they come with its adapter`);
+      }
+    },
+  );
+};

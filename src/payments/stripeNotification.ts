@@ -1,0 +1,48 @@
+import type { Client } from '@temporalio/client';
+import type Stripe from 'stripe';
+import { RecentEvents, nudgeOf } from '../acquirer/stripe/webhooks';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import { acquirerNotifiedSignal } from '../../core/payment/messages';
+import { isOpen } from '../../core/payment/statuses';
+
+/**
+ * A verified Stripe event, as a nudge to the one payment it is about (docs/acquirers.md): the
+ * payment's workflow re-reads Stripe. Shared by the installation path (STRIPE_WEBHOOK_SECRET) and
+ * each Stripe account's own path (its webhookSecret); each nudges only payments taken through it.
+ */
+export interface StripeRelayDeps {
+  db: Db;
+  temporal: Client;
+  logger: Logger;
+}
+
+/** null: the installation default's payments; else that acquirer account's. */
+export type StripeScope = { acquirerAccountId: string | null };
+
+const recent = new RecentEvents();
+
+export async function relayStripeEvent(deps: StripeRelayDeps, event: Stripe.Event, scope: StripeScope): Promise<void> {
+  const nudge = nudgeOf(event);
+  // A replay within the signature's tolerance is dropped; keyed by path, so one path's events never hide another's.
+  if (!nudge || typeof event.id !== 'string' || !recent.firstTime(`${scope.acquirerAccountId ?? ''}:${event.id}`)) return;
+  const payment = await deps.db.payment.findFirst({
+    where: {
+      acquirerRef: nudge.acquirerRef,
+      acquirerName: 'stripe',
+      acquirerAccountId: scope.acquirerAccountId,
+      ...(nudge.deviceId ? { deviceId: nudge.deviceId } : {}),
+    },
+    select: { id: true, workflowId: true, status: true },
+  });
+  // Only a payment still open, or captured with a reversal to confirm, has anything to re-read.
+  if (!payment || !(isOpen(payment.status) || payment.status === 'CAPTURED')) return;
+  try {
+    await deps.temporal.workflow
+      .getHandle(payment.workflowId)
+      .signal(acquirerNotifiedSignal, { event: nudge.event, ...(nudge.voidReference ? { voidReference: nudge.voidReference } : {}) });
+  } catch (err) {
+    // The workflow is gone: the sweep settles the payment from Stripe's answer.
+    deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'Stripe webhook not delivered to the payment workflow');
+  }
+}
