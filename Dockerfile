@@ -6,14 +6,17 @@ COPY package.json package-lock.json ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
+# The client package is a dependency (file:clients/typescript): its manifest is needed by npm ci.
+COPY clients/typescript/package.json ./clients/typescript/
 # The Temporal CLI is not needed in containers (TEMPORAL_ADDRESS points at the cluster).
 ENV TEMPORAL_CLI_PATH=/bin/true
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The service runs compiled: dist/ from tsconfig.build.json (npm ci above skipped the build: no sources yet).
 RUN npm run build
-# The dashboard needs its sources, copied just above: built here rather than at npm ci.
-RUN npm run dashboard:build
+# The dashboard needs its sources, copied just above, and the client generated from them: built
+# here rather than at npm ci.
+RUN npm run client:generate && npm run dashboard:build
 ENV NODE_ENV=production HOST=0.0.0.0
 EXPOSE 3000 3100
 CMD ["node", "dist/src/main.js"]

@@ -16,6 +16,7 @@ export default tseslint.config(
       'test-results/',
       'playwright-report/',
       'src/generated/',
+      'clients/typescript/src/generated/',
       'coverage/',
       'data/',
       '.tools/',
