@@ -1,8 +1,8 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, sessionToken, setSessionToken, whenSessionEnds } from './api';
-import type { Me } from './types';
+import { deleteSession, getDashboardProfile, type DashboardMe as Me } from '@in-store-payments/client';
+import { sessionToken, setSessionToken, whenSessionEnds } from './api';
 
 /**
  * The signed-in user and the areas of spec 2.9 their roles reach, as the API reports them
@@ -33,7 +33,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     });
   }, [client, navigate]);
 
-  const me = useQuery({ queryKey: ['me', token], queryFn: () => api<Me>('/api/dashboard/me'), enabled: token !== null, staleTime: 60_000 });
+  const me = useQuery({ queryKey: ['me', token], queryFn: async () => (await getDashboardProfile()).data, enabled: token !== null, staleTime: 60_000 });
 
   const value: Session = {
     token,
@@ -47,7 +47,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     signOut: async () => {
       try {
-        await api('/api/auth/logout', { method: 'POST' });
+        await deleteSession();
       } catch {
         // already ended: signing out locally is all that is left
       }

@@ -1,4 +1,5 @@
-import type { AcquirerName } from '../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
+type AcquirerName = AcquirerAccount['acquirer'];
 
 /**
  * The credentials each acquirer's account needs (contracts 10), with the labels the forms show.

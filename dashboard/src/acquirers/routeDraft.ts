@@ -1,4 +1,4 @@
-import type { AcquirerRoutes, RouteMatch, RouteRule } from '../types';
+import type { AcquirerRouteMatch as RouteMatch, AcquirerRouteRule as RouteRule, AcquirerRoutes } from '@in-store-payments/client';
 
 /**
  * A route rule as the form edits it: text inputs as typed, a stable key so that a row keeps its

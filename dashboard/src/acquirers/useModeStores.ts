@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, qs, type Page } from '../api';
-import type { Store } from '../types';
+import { searchDashboardStores, type DashboardStore as Store } from '@in-store-payments/client';
 
 const PAGE_SIZE = 100;
 const MAX_PAGES = 20;
@@ -12,7 +11,7 @@ export function useModeStores(mode: 'live' | 'test') {
     queryFn: async () => {
       const out: Store[] = [];
       for (let page = 0; page < MAX_PAGES; page++) {
-        const p = await api<Page<Store>>(`/api/dashboard/stores${qs({ mode, page, size: PAGE_SIZE })}`);
+        const { data: p } = await searchDashboardStores({ query: { mode, page: String(page), size: String(PAGE_SIZE) } });
         out.push(...p.content);
         if (page + 1 >= p.totalPages) break;
       }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
 import { ErrorNote } from './ui';
 
 /**
@@ -8,11 +8,22 @@ import { ErrorNote } from './ui';
  * (409) to delete a store or terminal that took payments recently, so that those payments can
  * still be followed, refunded and settled. The user then deactivates it, or deletes it anyway.
  */
-export function GuardedDelete({ what, name, path, onDeleted }: { what: 'store' | 'terminal'; name: string; path: string; onDeleted: () => void }) {
+export function GuardedDelete({
+  what,
+  name,
+  remove: send,
+  onDeleted,
+}: {
+  what: 'store' | 'terminal';
+  name: string;
+  /** The client call that deletes it (`force`: past the guard). */
+  remove: (force: boolean) => Promise<unknown>;
+  onDeleted: () => void;
+}) {
   const [step, setStep] = useState<'idle' | 'confirm'>('idle');
   const [refusal, setRefusal] = useState<string | null>(null);
   const remove = useMutation({
-    mutationFn: (force: boolean) => api(`${path}${force ? '?force=true' : ''}`, { method: 'DELETE' }),
+    mutationFn: send,
     onSuccess: () => {
       setStep('idle');
       setRefusal(null);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
-import { api } from '../api';
+import { startMfaEnrollment, verifyMfaEnrollment } from '@in-store-payments/client';
 import { useSession } from '../session';
 import { ErrorNote, Field } from '../components/ui';
 
@@ -17,13 +17,13 @@ export function Account() {
 
   const start = useMutation({
     mutationFn: async () => {
-      const e = await api<{ secret: string; otpauthUrl: string }>('/api/users/me/mfa/enroll', { method: 'POST' });
+      const { data: e } = await startMfaEnrollment();
       return { secret: e.secret, qr: await QRCode.toDataURL(e.otpauthUrl, { margin: 1, width: 220 }) };
     },
     onSuccess: setEnrolment,
   });
   const verify = useMutation({
-    mutationFn: () => api('/api/users/me/mfa/verify', { method: 'POST', body: { code } }),
+    mutationFn: () => verifyMfaEnrollment({ body: { code } }),
     onSuccess: async () => {
       setEnrolment(null);
       setCode('');

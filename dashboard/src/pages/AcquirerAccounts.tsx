@@ -6,7 +6,7 @@ import { CreatedAccount } from '../components/acquirers/CreatedAccount';
 import { NewAccountForm } from '../components/acquirers/NewAccountForm';
 import { RoutesEditor } from '../components/acquirers/RoutesEditor';
 import { ErrorNote } from '../components/ui';
-import type { AcquirerAccount } from '../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
 
 /**
  * Acquirer accounts (ADMIN; contracts 10) over /api/dashboard/acquirer-accounts and

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api';
 import { ErrorNote, ShownOnce, Status, when } from '../components/ui';
-import type { ApiKey } from '../types';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@in-store-payments/client';
 
 /** API keys (ADMIN, contracts 2): issue live or test, shown once; rotate with grace; revoke. */
 export function ApiKeys() {
@@ -10,10 +9,10 @@ export function ApiKeys() {
   const [shown, setShown] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [mode, setMode] = useState<'live' | 'test'>('test');
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => api<ApiKey[]>('/api/api-keys') });
+  const keys = useQuery({ queryKey: ['api-keys'], queryFn: async () => (await listApiKeys()).data });
   const refresh = () => client.invalidateQueries({ queryKey: ['api-keys'] });
   const issue = useMutation({
-    mutationFn: () => api<{ key: string }>('/api/api-keys', { method: 'POST', body: { name, mode } }),
+    mutationFn: async () => (await createApiKey({ body: { name, mode } })).data,
     onSuccess: (k) => {
       setShown(k.key);
       setName('');
@@ -21,13 +20,13 @@ export function ApiKeys() {
     },
   });
   const rotate = useMutation({
-    mutationFn: (id: string) => api<{ key: string }>(`/api/api-keys/${encodeURIComponent(id)}/rotate`, { method: 'POST' }),
+    mutationFn: async (id: string) => (await rotateApiKey({ path: { id } })).data,
     onSuccess: (k) => {
       setShown(k.key);
       void refresh();
     },
   });
-  const revoke = useMutation({ mutationFn: (id: string) => api(`/api/api-keys/${encodeURIComponent(id)}`, { method: 'DELETE' }), onSuccess: refresh });
+  const revoke = useMutation({ mutationFn: (id: string) => revokeApiKey({ path: { id } }), onSuccess: refresh });
 
   return (
     <section>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, qs, type Page } from '../api';
+import { present } from '../api';
 import { ErrorNote, Pager, when } from '../components/ui';
-import type { AuditEntry } from '../types';
+import { listAuditLogs } from '@in-store-payments/client';
 
 /** The security audit log (ADMIN, COMPLIANCE), newest first, filtered by action. */
 export function AuditLog() {
@@ -10,7 +10,7 @@ export function AuditLog() {
   const [action, setAction] = useState('');
   const log = useQuery({
     queryKey: ['audit', page, action],
-    queryFn: () => api<Page<AuditEntry>>(`/api/audit-logs${qs({ page, size: 50, action })}`),
+    queryFn: async () => (await listAuditLogs({ query: present({ page, size: 50, action }) })).data,
   });
   return (
     <section>

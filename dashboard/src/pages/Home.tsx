@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { api, qs } from '../api';
 import { ErrorNote, money } from '../components/ui';
-import type { Summary } from '../types';
+import { getDashboardSummary } from '@in-store-payments/client';
 
 /** Outcomes of the chart, each a set of statuses by their API names. */
 const OUTCOMES: { name: string; statuses: string[]; color: string }[] = [
@@ -25,7 +24,7 @@ export function Home() {
   const to = new Date(from.getTime() + 86_400_000);
   const summary = useQuery({
     queryKey: ['summary', from.toISOString()],
-    queryFn: () => api<Summary>(`/api/dashboard/summary${qs({ from: from.toISOString(), to: to.toISOString() })}`),
+    queryFn: async () => (await getDashboardSummary({ query: { from: from.toISOString(), to: to.toISOString() } })).data,
     refetchInterval: 10_000,
   });
   const hours = Array.from({ length: 24 }, (_, h) => {

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, ApiError } from '../api';
+import { ApiError } from '../api';
 import { REFUND_AREA } from '../areas';
 import { PaymentAcquirer } from '../components/acquirers/PaymentAcquirer';
 import { ErrorNote, Field, money, Status, when } from '../components/ui';
 import { useSession } from '../session';
-import type { PaymentDetail as Detail, Refund } from '../types';
+import { createRefund, getDashboardPayment, listRefunds, redeliverDashboardWebhookEvent, type Refund } from '@in-store-payments/client';
 
 const REFUNDABLE = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 
@@ -21,14 +21,14 @@ export function PaymentDetail() {
   const client = useQueryClient();
   const detail = useQuery({
     queryKey: ['payment', paymentId],
-    queryFn: () => api<Detail>(`/api/dashboard/payments/${encodeURIComponent(paymentId)}`),
+    queryFn: async () => (await getDashboardPayment({ path: { id: paymentId } })).data,
     refetchInterval: 3000,
   });
   const refunds = useQuery({
     queryKey: ['payment', paymentId, 'refunds'],
-    queryFn: async () => {
+    queryFn: async (): Promise<Refund[]> => {
       try {
-        return await api<Refund[] | { content: Refund[] }>(`/api/dashboard/payments/${encodeURIComponent(paymentId)}/refunds`);
+        return (await listRefunds({ path: { paymentId } })).data;
       } catch (err) {
         if (err instanceof ApiError && err.status === 404 && detail.data) return [];
         throw err;
@@ -38,15 +38,14 @@ export function PaymentDetail() {
     refetchInterval: 3000,
   });
   const redeliver = useMutation({
-    mutationFn: (v: { eventId: string; configId: string }) =>
-      api(`/api/dashboard/webhooks/events/${encodeURIComponent(v.eventId)}/redeliver`, { method: 'POST', body: { configId: v.configId } }),
+    mutationFn: (v: { eventId: string; configId: string }) => redeliverDashboardWebhookEvent({ path: { eventId: v.eventId }, body: { configId: v.configId } }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['payment', paymentId] }),
   });
 
   if (detail.error) return <ErrorNote error={detail.error} />;
   const p = detail.data;
   if (!p) return <p>Loading…</p>;
-  const refundList = Array.isArray(refunds.data) ? refunds.data : (refunds.data?.content ?? []);
+  const refundList = refunds.data ?? [];
 
   return (
     <section>
@@ -173,8 +172,8 @@ function RefundForm({ paymentId, currency }: { paymentId: string; currency: stri
   const client = useQueryClient();
   const refund = useMutation({
     mutationFn: () =>
-      api<Refund>(`/api/dashboard/payments/${encodeURIComponent(paymentId)}/refunds`, {
-        method: 'POST',
+      createRefund({
+        path: { paymentId },
         headers: { 'Idempotency-Key': key },
         body: { ...(amount.trim() ? { amount: Number(amount) } : {}), ...(reason.trim() ? { reason: reason.trim() } : {}) },
       }),

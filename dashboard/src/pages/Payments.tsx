@@ -2,9 +2,9 @@ import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { Link, useSearchParams } from 'react-router';
-import { api, qs, saveText, type Page } from '../api';
+import { present, saveText } from '../api';
 import { ErrorNote, Filters, ModeSwitch, money, Pager, Status, toCsv, when } from '../components/ui';
-import type { Payment } from '../types';
+import { listDashboardPayments, type ListDashboardPaymentsData, type Payment } from '@in-store-payments/client';
 
 /** Statuses a user can filter on, by their API names. */
 export const STATUSES = [
@@ -46,11 +46,12 @@ export function Payments() {
   const page = Number(params.get('page') ?? 0) || 0;
   const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
   const [draft, setDraft] = useState(filters);
-  const query = qs({ ...filters, page, size: 20 });
+  // The filters come from the address as text; the API validates them.
+  const query = present({ ...filters, page, size: 20 }) as ListDashboardPaymentsData['query'];
 
   const list = useQuery({
     queryKey: ['payments', query],
-    queryFn: () => api<Page<Payment>>(`/api/dashboard/payments${query}`),
+    queryFn: async () => (await listDashboardPayments({ query })).data,
     refetchInterval: REFRESH_MS,
     placeholderData: keepPreviousData,
   });
@@ -69,7 +70,7 @@ export function Payments() {
     // Every page of the current filters, 100 at a time.
     const all: Payment[] = [];
     for (let p = 0; ; p++) {
-      const chunk = await api<Page<Payment>>(`/api/dashboard/payments${qs({ ...filters, page: p, size: 100 })}`);
+      const { data: chunk } = await listDashboardPayments({ query: { ...query, page: p, size: 100 } });
       all.push(...chunk.content);
       if (p + 1 >= chunk.totalPages) break;
     }

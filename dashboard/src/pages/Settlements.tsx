@@ -1,15 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, download, qs, type Page } from '../api';
+import { present, saveText } from '../api';
 import { ErrorNote, Field, Filters, money, Pager, Status, when } from '../components/ui';
-import type { Settlement, SettlementLine, Summary } from '../types';
+import {
+  closeSettlementBatch,
+  exportSettlementLines,
+  getDashboardSummary,
+  getSettlement,
+  listSettlementLines,
+  listSettlements,
+  type ListSettlementsData,
+  type SettlementBatch as Settlement,
+} from '@in-store-payments/client';
 
 /**
  * Settlements (ADMIN, FINANCE; contracts 8) over /api/dashboard/settlements: close a store's open
  * batch, the batches newest first, and one batch with its totals, discrepancies, lines and CSV.
  */
-const BASE = '/api/dashboard/settlements';
 
 const DISCREPANCY_TEXT: Record<string, string> = {
   MISSING_FROM_REPORT: 'captured here, not in the acquirer’s report: stays unsettled and goes into the next batch',
@@ -27,8 +35,9 @@ export function Settlements() {
     to: params.get('to') ?? '',
   };
   const [draft, setDraft] = useState(filters);
-  const query = qs({ ...filters, page, size: 20 });
-  const list = useQuery({ queryKey: ['settlements', query], queryFn: () => api<Page<Settlement>>(`${BASE}${query}`), placeholderData: keepPreviousData });
+  // The filters come from the address as text; the API validates them.
+  const query = present({ ...filters, page, size: 20 }) as ListSettlementsData['query'];
+  const list = useQuery({ queryKey: ['settlements', query], queryFn: async () => (await listSettlements({ query })).data, placeholderData: keepPreviousData });
   const apply = (next: Partial<typeof filters>, nextPage = 0) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...filters, ...next })) if (v) p.set(k, v);
@@ -115,9 +124,9 @@ function CloseBatch() {
   const [store, setStore] = useState('');
   const client = useQueryClient();
   const navigate = useNavigate();
-  const today = useQuery({ queryKey: ['summary', 'stores'], queryFn: () => api<Summary>('/api/dashboard/summary') });
+  const today = useQuery({ queryKey: ['summary', 'stores'], queryFn: async () => (await getDashboardSummary()).data });
   const close = useMutation({
-    mutationFn: () => api<Settlement>(BASE, { method: 'POST', body: { storeExternalId: store.trim() } }),
+    mutationFn: async () => (await closeSettlementBatch({ body: { storeExternalId: store.trim() } })).data,
     onSuccess: async (batch) => {
       await client.invalidateQueries({ queryKey: ['settlements'] });
       void navigate(`/settlements/${batch.id}`);
@@ -154,15 +163,19 @@ function CloseBatch() {
 export function SettlementDetail() {
   const { id = '' } = useParams();
   const [page, setPage] = useState(0);
-  const path = `${BASE}/${encodeURIComponent(id)}`;
-  const batch = useQuery({ queryKey: ['settlement', id], queryFn: () => api<Settlement>(path) });
+  const batch = useQuery({ queryKey: ['settlement', id], queryFn: async () => (await getSettlement({ path: { id } })).data });
   const lines = useQuery({
     queryKey: ['settlement', id, 'lines', page],
-    queryFn: () => api<Page<SettlementLine>>(`${path}/lines${qs({ page, size: 50 })}`),
+    queryFn: async () => (await listSettlementLines({ path: { id }, query: { page, size: 50 } })).data,
     enabled: batch.isSuccess,
     placeholderData: keepPreviousData,
   });
-  const csv = useMutation({ mutationFn: (b: Settlement) => download(`${path}/lines.csv`, `settlement-${b.storeExternalId}-${b.date}.csv`) });
+  const csv = useMutation({
+    mutationFn: async (b: Settlement) => {
+      const { data } = await exportSettlementLines({ path: { id }, parseAs: 'text', headers: { Accept: 'text/csv' } });
+      saveText(String(data), `settlement-${b.storeExternalId}-${b.date}.csv`);
+    },
+  });
 
   if (batch.error) return <ErrorNote error={batch.error} />;
   const b = batch.data;

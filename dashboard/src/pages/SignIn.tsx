@@ -1,13 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api, ApiError, takeSessionEndedNotice } from '../api';
+import { createSession } from '@in-store-payments/client';
+import { ApiError, takeSessionEndedNotice } from '../api';
 import { useSession } from '../session';
-
-interface LoginAnswer {
-  token: string;
-  expiresAt: string;
-  mfaEnrollmentRequired: boolean;
-}
 
 /**
  * Sign-in (contracts 9): Username and Password, then, for an account with an authenticator, a
@@ -32,11 +27,7 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<LoginAnswer>('/api/auth/login', {
-        method: 'POST',
-        anonymous: true,
-        body: { username, password, ...(needsCode ? { totp: code } : {}) },
-      });
+      const { data: answer } = await createSession({ body: { username, password, ...(needsCode ? { totp: code } : {}) } });
       setPassword('');
       signedIn(answer.token);
       void navigate(answer.mfaEnrollmentRequired ? '/account' : (from ?? '/'), { replace: true });

@@ -1,24 +1,39 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, qs, type Page } from '../api';
+import { present } from '../api';
 import { GuardedDelete } from '../components/GuardedDelete';
 import { ErrorNote, Field, Filters, ModeSwitch, Pager, Status, when } from '../components/ui';
-import type { Store, Terminal } from '../types';
+import {
+  createDashboardStore,
+  createDashboardTerminal,
+  deleteDashboardStore,
+  deleteDashboardTerminal,
+  getDashboardStore,
+  listDashboardTerminals,
+  searchDashboardStores,
+  updateDashboardStore,
+  updateDashboardTerminal,
+  type DashboardStore as Store,
+  type DashboardTerminal as Terminal,
+  type SearchDashboardStoresData,
+  type StoreInput,
+  type TerminalInput,
+} from '@in-store-payments/client';
 
 /**
  * Stores and terminals (OPERATIONS, ADMIN; spec 4.2, 4.3) over /api/dashboard/stores: list live and
  * test stores, create, edit, deactivate, delete; a store's page lists its terminals with the same
  * actions. Validation and the delete guard are the API's; the page shows its answers.
  */
-const BASE = '/api/dashboard/stores';
-const TERMINAL_TYPES = ['POS', 'MPOS', 'SOFTPOS', 'KIOSK', 'UNATTENDED'];
+type TerminalType = NonNullable<Terminal['terminalType']>;
+const TERMINAL_TYPES: TerminalType[] = ['POS', 'MPOS', 'SOFTPOS', 'KIOSK', 'UNATTENDED'];
 
 type StoreFields = Pick<Store, 'name' | 'addressLine1' | 'city' | 'postalCode' | 'country' | 'timezone' | 'defaultCurrency' | 'mcc'>;
 const EMPTY_STORE: StoreFields = { name: '', addressLine1: '', city: '', postalCode: '', country: '', timezone: '', defaultCurrency: '', mcc: '' };
 
 /** The PUT body of a store: PUT replaces, so every field goes back as it is unless changed. */
-const storeBody = (s: StoreFields & { metadata?: Record<string, unknown>; status?: string }) => ({
+const storeBody = (s: StoreFields & { metadata?: Record<string, unknown>; status?: Store['status'] }): StoreInput => ({
   name: s.name,
   addressLine1: s.addressLine1 || null,
   city: s.city || null,
@@ -32,8 +47,8 @@ const storeBody = (s: StoreFields & { metadata?: Record<string, unknown>; status
 });
 
 const terminalBody = (
-  t: Pick<Terminal, 'label' | 'terminalType' | 'vendor' | 'model' | 'serialNumber'> & { metadata?: Record<string, unknown>; status?: string },
-) => ({
+  t: Pick<Terminal, 'label' | 'terminalType' | 'vendor' | 'model' | 'serialNumber'> & { metadata?: Record<string, unknown>; status?: Terminal['status'] },
+): TerminalInput => ({
   label: t.label,
   terminalType: t.terminalType || null,
   vendor: t.vendor || null,
@@ -51,12 +66,13 @@ export function Stores() {
   const [draftQ, setDraftQ] = useState(q);
   const [creating, setCreating] = useState(false);
   const client = useQueryClient();
-  const query = qs({ q, mode, page, size: 20 });
-  const list = useQuery({ queryKey: ['stores', query], queryFn: () => api<Page<Store>>(`${BASE}${query}`), placeholderData: keepPreviousData });
+  // The filters come from the address as text; the API validates them.
+  const query = present({ q, mode, page: String(page), size: '20' }) as SearchDashboardStoresData['query'];
+  const list = useQuery({ queryKey: ['stores', query], queryFn: async () => (await searchDashboardStores({ query })).data, placeholderData: keepPreviousData });
   const refresh = () => client.invalidateQueries({ queryKey: ['stores'] });
   const setStatus = useMutation({
     mutationFn: (v: { store: Store; status: 'ACTIVE' | 'INACTIVE' }) =>
-      api<Store>(`${BASE}/${encodeURIComponent(v.store.externalId)}`, { method: 'PUT', body: storeBody({ ...v.store, status: v.status }) }),
+      updateDashboardStore({ path: { storeExternalId: v.store.externalId }, body: storeBody({ ...v.store, status: v.status }) }),
     onSuccess: refresh,
   });
   const go = (next: Record<string, string | number>) => {
@@ -88,7 +104,7 @@ export function Stores() {
           withMode
           submitLabel="Create store"
           onCancel={() => setCreating(false)}
-          onSubmit={(fields, m) => api<Store>(BASE, { method: 'POST', body: { ...storeBody(fields), mode: m } })}
+          onSubmit={async (fields, m) => (await createDashboardStore({ body: { ...storeBody(fields), mode: m } })).data}
           onDone={() => {
             setCreating(false);
             void refresh();
@@ -131,7 +147,12 @@ export function Stores() {
                 <button type="button" onClick={() => setStatus.mutate({ store: s, status: s.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE' })}>
                   {s.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
                 </button>
-                <GuardedDelete what="store" name={s.name} path={`${BASE}/${encodeURIComponent(s.externalId)}`} onDeleted={() => void refresh()} />
+                <GuardedDelete
+                  what="store"
+                  name={s.name}
+                  remove={(force) => deleteDashboardStore({ path: { storeExternalId: s.externalId }, query: force ? { force: 'true' } : undefined })}
+                  onDeleted={() => void refresh()}
+                />
               </td>
             </tr>
           ))}
@@ -217,20 +238,20 @@ const TERMINALS_SHOWN = 100;
 /** One store: its fields (edit, deactivate, delete) and its terminals. */
 export function StoreDetail() {
   const { storeExternalId = '' } = useParams();
-  const path = `${BASE}/${encodeURIComponent(storeExternalId)}`;
+  const path = { storeExternalId };
   const client = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
-  const store = useQuery({ queryKey: ['store', storeExternalId], queryFn: () => api<Store>(path) });
+  const store = useQuery({ queryKey: ['store', storeExternalId], queryFn: async () => (await getDashboardStore({ path })).data });
   const terminals = useQuery({
     queryKey: ['store', storeExternalId, 'terminals'],
     // The list is paged (at most 100 a page): a store with more shows its first 100, and says so.
-    queryFn: () => api<Terminal[]>(`${path}/terminals?size=${TERMINALS_SHOWN}`),
+    queryFn: async () => (await listDashboardTerminals({ path, query: { size: String(TERMINALS_SHOWN) } })).data,
     enabled: store.isSuccess,
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['store', storeExternalId] });
   const setStatus = useMutation({
-    mutationFn: (status: 'ACTIVE' | 'INACTIVE') => api<Store>(path, { method: 'PUT', body: storeBody({ ...store.data!, status }) }),
+    mutationFn: (status: 'ACTIVE' | 'INACTIVE') => updateDashboardStore({ path, body: storeBody({ ...store.data!, status }) }),
     onSuccess: refresh,
   });
 
@@ -251,7 +272,7 @@ export function StoreDetail() {
           initial={s}
           submitLabel="Save store"
           onCancel={() => setEditing(false)}
-          onSubmit={(fields) => api<Store>(path, { method: 'PUT', body: storeBody({ ...fields, metadata: s.metadata, status: s.status }) })}
+          onSubmit={async (fields) => (await updateDashboardStore({ path, body: storeBody({ ...fields, metadata: s.metadata, status: s.status }) })).data}
           onDone={() => {
             setEditing(false);
             void refresh();
@@ -281,13 +302,18 @@ export function StoreDetail() {
         <button type="button" onClick={() => setStatus.mutate(s.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE')}>
           {s.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
         </button>
-        <GuardedDelete what="store" name={s.name} path={path} onDeleted={() => void navigate('/stores')} />
+        <GuardedDelete
+          what="store"
+          name={s.name}
+          remove={(force) => deleteDashboardStore({ path, query: force ? { force: 'true' } : undefined })}
+          onDeleted={() => void navigate('/stores')}
+        />
       </div>
       <ErrorNote error={setStatus.error} />
       {s.status === 'INACTIVE' && <p className="note">This store is inactive: payments started in it are refused.</p>}
 
       <h2>Terminals</h2>
-      <NewTerminal storePath={path} onCreated={() => void refresh()} />
+      <NewTerminal storeExternalId={storeExternalId} onCreated={() => void refresh()} />
       <ErrorNote error={terminals.error} />
       <table aria-label="Terminals">
         <thead>
@@ -303,7 +329,7 @@ export function StoreDetail() {
         </thead>
         <tbody>
           {terminals.data?.map((t) => (
-            <TerminalRow key={t.externalId} terminal={t} storePath={path} onChanged={() => void refresh()} />
+            <TerminalRow key={t.externalId} terminal={t} storeExternalId={storeExternalId} onChanged={() => void refresh()} />
           ))}
           {terminals.isSuccess && terminals.data.length === 0 && (
             <tr>
@@ -318,14 +344,14 @@ export function StoreDetail() {
   );
 }
 
-function TerminalRow({ terminal: t, storePath, onChanged }: { terminal: Terminal; storePath: string; onChanged: () => void }) {
-  const path = `${storePath}/terminals/${encodeURIComponent(t.externalId)}`;
+function TerminalRow({ terminal: t, storeExternalId, onChanged }: { terminal: Terminal; storeExternalId: string; onChanged: () => void }) {
+  const path = { storeExternalId, terminalExternalId: t.externalId };
   const [editing, setEditing] = useState(false);
   const [label, setLabel] = useState(t.label);
   const [serial, setSerial] = useState(t.serialNumber ?? '');
   const save = useMutation({
     mutationFn: (change: { label?: string; serialNumber?: string; status?: 'ACTIVE' | 'INACTIVE' }) =>
-      api<Terminal>(path, { method: 'PUT', body: terminalBody({ ...t, status: t.status, ...change }) }),
+      updateDashboardTerminal({ path, body: terminalBody({ ...t, status: t.status, ...change }) }),
     onSuccess: () => {
       setEditing(false);
       onChanged();
@@ -379,20 +405,25 @@ function TerminalRow({ terminal: t, storePath, onChanged }: { terminal: Terminal
         <button type="button" onClick={() => save.mutate({ status: t.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE' })}>
           {t.status === 'ACTIVE' ? 'Deactivate' : 'Activate'}
         </button>
-        <GuardedDelete what="terminal" name={t.label} path={path} onDeleted={onChanged} />
+        <GuardedDelete
+          what="terminal"
+          name={t.label}
+          remove={(force) => deleteDashboardTerminal({ path, query: force ? { force: 'true' } : undefined })}
+          onDeleted={onChanged}
+        />
         <ErrorNote error={save.error} />
       </td>
     </tr>
   );
 }
 
-function NewTerminal({ storePath, onCreated }: { storePath: string; onCreated: () => void }) {
+function NewTerminal({ storeExternalId, onCreated }: { storeExternalId: string; onCreated: () => void }) {
   const [label, setLabel] = useState('');
-  const [terminalType, setType] = useState('POS');
+  const [terminalType, setType] = useState<TerminalType>('POS');
   const [serialNumber, setSerial] = useState('');
   const create = useMutation({
     mutationFn: () =>
-      api<Terminal>(`${storePath}/terminals`, { method: 'POST', body: terminalBody({ label, terminalType, serialNumber, vendor: null, model: null }) }),
+      createDashboardTerminal({ path: { storeExternalId }, body: terminalBody({ label, terminalType, serialNumber, vendor: null, model: null }) }),
     onSuccess: () => {
       setLabel('');
       setSerial('');
@@ -414,7 +445,7 @@ function NewTerminal({ storePath, onCreated }: { storePath: string; onCreated: (
       </label>
       <label>
         Terminal type
-        <select value={terminalType} onChange={(e) => setType(e.target.value)}>
+        <select value={terminalType} onChange={(e) => setType(e.target.value as TerminalType)}>
           {TERMINAL_TYPES.map((t) => (
             <option key={t}>{t}</option>
           ))}

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, qs, type Page } from '../api';
 import { ErrorNote, Pager, when } from '../components/ui';
-import type { User } from '../types';
+import { createUser, disableUser, listUsers, resetUserMfa, unlockUser, updateUser } from '@in-store-payments/client';
 
 const ROLES = ['ADMIN', 'FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'];
 
@@ -10,10 +9,10 @@ const ROLES = ['ADMIN', 'FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'];
 export function Users() {
   const [page, setPage] = useState(0);
   const client = useQueryClient();
-  const users = useQuery({ queryKey: ['users', page], queryFn: () => api<Page<User>>(`/api/users${qs({ page, size: 20 })}`) });
+  const users = useQuery({ queryKey: ['users', page], queryFn: async () => (await listUsers({ query: { page, size: 20 } })).data });
   const refresh = () => client.invalidateQueries({ queryKey: ['users'] });
   const action = useMutation({
-    mutationFn: (a: { path: string; method: string; body?: unknown }) => api(a.path, { method: a.method, body: a.body }),
+    mutationFn: (call: () => Promise<unknown>) => call(),
     onSuccess: refresh,
   });
 
@@ -45,21 +44,21 @@ export function Users() {
               <td>{when(u.createdAt)}</td>
               <td className="actions">
                 {u.locked && (
-                  <button type="button" onClick={() => action.mutate({ path: `/api/users/${u.id}/unlock`, method: 'POST' })}>
+                  <button type="button" onClick={() => action.mutate(() => unlockUser({ path: { id: u.id } }))}>
                     Unlock
                   </button>
                 )}
                 {u.mfaEnabled && (
-                  <button type="button" onClick={() => action.mutate({ path: `/api/users/${u.id}/mfa/reset`, method: 'POST' })}>
+                  <button type="button" onClick={() => action.mutate(() => resetUserMfa({ path: { id: u.id } }))}>
                     Reset authenticator
                   </button>
                 )}
                 {u.enabled ? (
-                  <button type="button" onClick={() => confirm(`Disable ${u.username}?`) && action.mutate({ path: `/api/users/${u.id}`, method: 'DELETE' })}>
+                  <button type="button" onClick={() => confirm(`Disable ${u.username}?`) && action.mutate(() => disableUser({ path: { id: u.id } }))}>
                     Disable
                   </button>
                 ) : (
-                  <button type="button" onClick={() => action.mutate({ path: `/api/users/${u.id}`, method: 'PUT', body: { enabled: true } })}>
+                  <button type="button" onClick={() => action.mutate(() => updateUser({ path: { id: u.id }, body: { enabled: true } }))}>
                     Enable
                   </button>
                 )}
@@ -78,7 +77,7 @@ function NewUser({ onCreated }: { onCreated: () => void }) {
   const [password, setPassword] = useState('');
   const [roles, setRoles] = useState<string[]>(['USER']);
   const create = useMutation({
-    mutationFn: () => api('/api/users', { method: 'POST', body: { username, password, roles } }),
+    mutationFn: () => createUser({ body: { username, password, roles } }),
     onSuccess: () => {
       setUsername('');
       setPassword('');

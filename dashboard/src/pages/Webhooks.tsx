@@ -1,8 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, qs, type Page } from '../api';
 import { ErrorNote, Pager, ShownOnce, Status, when } from '../components/ui';
-import type { Attempt, DeliveryHistoryEntry, WebhookConfig } from '../types';
+import {
+  createDashboardWebhookConfig,
+  deleteDashboardWebhookConfig,
+  listDashboardWebhookAttempts,
+  listDashboardWebhookConfigs,
+  listDashboardWebhookDeliveries,
+  redeliverDashboardWebhookEvent,
+  regenerateDashboardWebhookSecret,
+  sendDashboardWebhookTest,
+  type WebhookConfig,
+  type WebhookConfigWithSecret,
+} from '@in-store-payments/client';
 import { PAYMENT_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhooks/eventTypes';
 
 /**
@@ -10,20 +20,20 @@ import { PAYMENT_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhooks/event
  * shown once), edit the events, send a test event, regenerate the secret, delete; each
  * destination's deliveries with their attempts, and redelivery.
  */
-const BASE = '/api/dashboard/webhooks';
 
 export function Webhooks() {
   const client = useQueryClient();
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const configs = useQuery({ queryKey: ['webhooks'], queryFn: () => api<WebhookConfig[]>(`${BASE}/configs`) });
+  const configs = useQuery({ queryKey: ['webhooks'], queryFn: async () => (await listDashboardWebhookConfigs()).data });
   const refresh = () => client.invalidateQueries({ queryKey: ['webhooks'] });
   const action = useMutation({
     mutationFn: async (a: { id: string; kind: 'rotate' | 'test' | 'delete' }) => {
-      const path = `${BASE}/configs/${encodeURIComponent(a.id)}`;
-      if (a.kind === 'delete') return api(path, { method: 'DELETE' });
-      return api<WebhookConfig & { eventId?: string }>(`${path}/${a.kind === 'rotate' ? 'regenerate-key' : 'test'}`, { method: 'POST' });
+      const path = { id: a.id };
+      if (a.kind === 'delete') return (await deleteDashboardWebhookConfig({ path })).data;
+      if (a.kind === 'rotate') return (await regenerateDashboardWebhookSecret({ path })).data;
+      return (await sendDashboardWebhookTest({ path })).data;
     },
     onSuccess: (res, a) => {
       if (a.kind === 'rotate' && res && typeof res === 'object' && 'secret' in res) setSecret({ label: 'New signing secret', value: String(res.secret) });
@@ -39,7 +49,7 @@ export function Webhooks() {
       {secret && <ShownOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
       <NewDestination
         onCreated={(c) => {
-          setSecret({ label: 'Signing secret', value: c.secret! });
+          setSecret({ label: 'Signing secret', value: c.secret });
           void refresh();
         }}
       />
@@ -106,14 +116,13 @@ export function Webhooks() {
   );
 }
 
-function NewDestination({ onCreated }: { onCreated: (c: WebhookConfig) => void }) {
+function NewDestination({ onCreated }: { onCreated: (c: WebhookConfigWithSecret) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const [events, setEvents] = useState<string[]>([]);
   const create = useMutation({
-    mutationFn: () =>
-      api<WebhookConfig>(`${BASE}/configs`, { method: 'POST', body: { url, description: description.trim() || null, eventTypes: events, mode } }),
+    mutationFn: () => createDashboardWebhookConfig({ body: { url, description: description.trim() || null, eventTypes: events, mode } }).then((r) => r.data),
     onSuccess: (c) => {
       setUrl('');
       setDescription('');
@@ -175,11 +184,11 @@ function Deliveries({ config }: { config: WebhookConfig }) {
   const client = useQueryClient();
   const history = useQuery({
     queryKey: ['webhooks', config.id, 'events', page],
-    queryFn: () => api<Page<DeliveryHistoryEntry>>(`${BASE}/configs/${encodeURIComponent(config.id)}/events${qs({ page, size: 20 })}`),
+    queryFn: async () => (await listDashboardWebhookDeliveries({ path: { id: config.id }, query: { page, size: 20 } })).data,
     refetchInterval: 3000,
   });
   const redeliver = useMutation({
-    mutationFn: (eventId: string) => api(`${BASE}/events/${encodeURIComponent(eventId)}/redeliver`, { method: 'POST', body: { configId: config.id } }),
+    mutationFn: (eventId: string) => redeliverDashboardWebhookEvent({ path: { eventId }, body: { configId: config.id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['webhooks', config.id] }),
   });
   return (
@@ -235,7 +244,7 @@ function Deliveries({ config }: { config: WebhookConfig }) {
 function Attempts({ eventId, configId }: { eventId: string; configId: string }) {
   const attempts = useQuery({
     queryKey: ['webhooks', configId, 'attempts', eventId],
-    queryFn: () => api<Attempt[]>(`${BASE}/events/${encodeURIComponent(eventId)}/attempts`),
+    queryFn: async () => (await listDashboardWebhookAttempts({ path: { eventId } })).data,
     refetchInterval: 3000,
   });
   const mine = attempts.data?.filter((a) => a.configId === configId) ?? [];

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AcquirerAccount } from '../../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
 import { AccountStatusToggle } from './AccountStatusToggle';
 import { DeleteAccount } from './DeleteAccount';
 import { RenameAccount } from './RenameAccount';

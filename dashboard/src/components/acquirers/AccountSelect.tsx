@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { AcquirerAccount } from '../../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
 import { FieldError, invalidProps } from './FieldError';
 
 /**

@@ -1,14 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../api';
-import { accountPath } from '../../acquirers/useAcquirerAccounts';
-import type { AcquirerAccount } from '../../types';
+import { updateAcquirerAccount, type AcquirerAccount } from '@in-store-payments/client';
 import { ErrorNote } from '../ui';
 
 /** Deactivate or activate an account; the API refuses (409) to deactivate one a route names. */
 export function AccountStatusToggle({ account, onChanged }: { account: AcquirerAccount; onChanged: () => void }) {
   const next = account.status === 'ACTIVE' ? 'INACTIVE' : 'ACTIVE';
   const change = useMutation({
-    mutationFn: () => api<AcquirerAccount>(accountPath(account.id), { method: 'PUT', body: { status: next } }),
+    mutationFn: async () => (await updateAcquirerAccount({ path: { id: account.id }, body: { status: next } })).data,
     onSuccess: onChanged,
   });
   return (

@@ -1,4 +1,4 @@
-import type { AcquirerAccount } from '../../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
 import { Status, when } from '../ui';
 import { AccountActions } from './AccountActions';
 import { MaskedCredentials } from './MaskedCredentials';

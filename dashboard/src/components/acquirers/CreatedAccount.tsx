@@ -1,4 +1,4 @@
-import type { AcquirerAccount } from '../../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
 import { Field, Status } from '../ui';
 import { MaskedCredentials } from './MaskedCredentials';
 

@@ -1,5 +1,6 @@
 import { CREDENTIAL_FIELDS } from '../../acquirers/credentials';
-import type { AcquirerName } from '../../types';
+import type { AcquirerAccount } from '@in-store-payments/client';
+type AcquirerName = AcquirerAccount['acquirer'];
 
 /** The credentials fields of one acquirer (contracts 10); the sandbox needs none. */
 export function CredentialInputs({

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api, ApiError } from '../../api';
-import { accountPath } from '../../acquirers/useAcquirerAccounts';
-import type { AcquirerAccount } from '../../types';
+import { deleteAcquirerAccount, type AcquirerAccount } from '@in-store-payments/client';
+import { ApiError } from '../../api';
 import { ErrorNote } from '../ui';
 
 /**
@@ -13,7 +12,7 @@ export function DeleteAccount({ account, onDeleted }: { account: AcquirerAccount
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const remove = useMutation({
-    mutationFn: () => api(accountPath(account.id), { method: 'DELETE' }),
+    mutationFn: () => deleteAcquirerAccount({ path: { id: account.id } }),
     onSuccess: () => {
       setConfirming(false);
       onDeleted();

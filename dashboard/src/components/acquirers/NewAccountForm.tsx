@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../api';
-import { ACCOUNTS_PATH } from '../../acquirers/useAcquirerAccounts';
 import { ACQUIRERS, emptyCredentials } from '../../acquirers/credentials';
-import type { AcquirerAccount, AcquirerName } from '../../types';
+import { createAcquirerAccount, type AcquirerAccount } from '@in-store-payments/client';
+type AcquirerName = AcquirerAccount['acquirer'];
 import { ErrorNote } from '../ui';
 import { CredentialInputs } from './CredentialInputs';
 
@@ -15,8 +14,7 @@ export function NewAccountForm({ onCreated }: { onCreated: (account: AcquirerAcc
   const [mid, setMid] = useState('');
   const [credentials, setCredentials] = useState<Record<string, string>>({});
   const create = useMutation({
-    mutationFn: () =>
-      api<AcquirerAccount>(ACCOUNTS_PATH, { method: 'POST', body: { name: name.trim(), acquirer, mode, merchantAccountId: mid.trim(), credentials } }),
+    mutationFn: () => createAcquirerAccount({ body: { name: name.trim(), acquirer, mode, merchantAccountId: mid.trim(), credentials } }).then((r) => r.data),
     onSuccess: (account) => {
       setName('');
       setMid('');

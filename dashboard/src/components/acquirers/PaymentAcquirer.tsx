@@ -1,7 +1,8 @@
 import { ACQUIRER_AREA } from '../../areas';
 import { useAcquirerAccounts } from '../../acquirers/useAcquirerAccounts';
 import { useSession } from '../../session';
-import type { PaymentAcquirer as Fields } from '../../types';
+import type { Payment } from '@in-store-payments/client';
+type Fields = Pick<Payment, 'acquirerAccountId' | 'acquirerName' | 'routeRule'>;
 import { Field } from '../ui';
 
 /**

@@ -1,15 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../api';
-import { accountPath } from '../../acquirers/useAcquirerAccounts';
-import type { AcquirerAccount } from '../../types';
+import { updateAcquirerAccount, type AcquirerAccount } from '@in-store-payments/client';
 import { ErrorNote } from '../ui';
 
 /** Renames an account (PUT `{ name }`). */
 export function RenameAccount({ account, onDone }: { account: AcquirerAccount; onDone: (changed: boolean) => void }) {
   const [name, setName] = useState(account.name);
   const rename = useMutation({
-    mutationFn: () => api<AcquirerAccount>(accountPath(account.id), { method: 'PUT', body: { name: name.trim() } }),
+    mutationFn: async () => (await updateAcquirerAccount({ path: { id: account.id }, body: { name: name.trim() } })).data,
     onSuccess: () => onDone(true),
   });
   return (

@@ -1,9 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../api';
 import { emptyCredentials } from '../../acquirers/credentials';
-import { accountPath } from '../../acquirers/useAcquirerAccounts';
-import type { AcquirerAccount } from '../../types';
+import { updateAcquirerAccount, type AcquirerAccount } from '@in-store-payments/client';
 import { ErrorNote } from '../ui';
 import { CredentialInputs } from './CredentialInputs';
 
@@ -11,7 +9,7 @@ import { CredentialInputs } from './CredentialInputs';
 export function RotateCredentials({ account, onDone }: { account: AcquirerAccount; onDone: (changed: boolean) => void }) {
   const [credentials, setCredentials] = useState(() => emptyCredentials(account.acquirer, account.mode));
   const rotate = useMutation({
-    mutationFn: () => api<AcquirerAccount>(accountPath(account.id), { method: 'PUT', body: { credentials } }),
+    mutationFn: async () => (await updateAcquirerAccount({ path: { id: account.id }, body: { credentials } })).data,
     onSuccess: () => onDone(true),
   });
   return (

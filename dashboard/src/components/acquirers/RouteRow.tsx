@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { PAYMENT_MODES, type RuleDraft } from '../../acquirers/routeDraft';
 import type { RuleField } from '../../acquirers/fieldErrors';
-import type { AcquirerAccount, Store } from '../../types';
+import type { AcquirerAccount, DashboardStore as Store } from '@in-store-payments/client';
 import { AccountSelect } from './AccountSelect';
 import { FieldError, invalidProps } from './FieldError';
 import { StoreSelect } from './StoreSelect';

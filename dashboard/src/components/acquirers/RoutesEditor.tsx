@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, qs } from '../../api';
-import { ROUTES_PATH, useAcquirerAccounts } from '../../acquirers/useAcquirerAccounts';
+import { getAcquirerRoutes, type AcquirerRoutes } from '@in-store-payments/client';
+import { useAcquirerAccounts } from '../../acquirers/useAcquirerAccounts';
 import { useModeStores } from '../../acquirers/useModeStores';
-import type { AcquirerRoutes } from '../../types';
 import { ErrorNote, ModeSwitch } from '../ui';
 import { RoutesForm } from './RoutesForm';
 import { RoutesMeta } from './RoutesMeta';
@@ -13,7 +12,7 @@ export function RoutesEditor() {
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const client = useQueryClient();
   const key = ['acquirer-routes', mode];
-  const routes = useQuery({ queryKey: key, queryFn: () => api<AcquirerRoutes>(`${ROUTES_PATH}${qs({ mode })}`) });
+  const routes = useQuery({ queryKey: key, queryFn: async (): Promise<AcquirerRoutes> => (await getAcquirerRoutes({ query: { mode } })).data });
   const accounts = useAcquirerAccounts();
   const stores = useModeStores(mode);
   const usable = (accounts.data ?? []).filter((a) => a.mode === mode && a.status === 'ACTIVE');

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api, ApiError } from '../../api';
+import { ApiError } from '../../api';
 import { routeFieldErrors, type RouteFieldErrors, type RuleField } from '../../acquirers/fieldErrors';
 import { draftOf, emptyRule, moved, saveBody, type RuleDraft } from '../../acquirers/routeDraft';
-import { ROUTES_PATH } from '../../acquirers/useAcquirerAccounts';
-import type { AcquirerAccount, AcquirerRoutes, Store } from '../../types';
+import { replaceAcquirerRoutes, type AcquirerAccount, type AcquirerRoutes, type DashboardStore as Store } from '@in-store-payments/client';
 import { ErrorNote } from '../ui';
 import { AccountSelect } from './AccountSelect';
 import { RouteRow } from './RouteRow';
@@ -33,7 +32,7 @@ export function RoutesForm({
   const [errors, setErrors] = useState<KeyedErrors>({});
   const [defaultError, setDefaultError] = useState<string | undefined>();
   const save = useMutation({
-    mutationFn: (sent: RuleDraft[]) => api<AcquirerRoutes>(ROUTES_PATH, { method: 'PUT', body: saveBody(routes.mode, sent, defaultAccountId) }),
+    mutationFn: async (sent: RuleDraft[]) => (await replaceAcquirerRoutes({ body: saveBody(routes.mode, sent, defaultAccountId) })).data,
     onMutate: () => {
       setErrors({});
       setDefaultError(undefined);

@@ -1,4 +1,4 @@
-import type { AcquirerRoutes } from '../../types';
+import type { AcquirerRoutes } from '@in-store-payments/client';
 import { Field, when } from '../ui';
 
 /** Which version of a mode's routes is in force, since when and by whom. */

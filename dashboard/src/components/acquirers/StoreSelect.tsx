@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Store } from '../../types';
+import type { DashboardStore as Store } from '@in-store-payments/client';
 import { FieldError, invalidProps } from './FieldError';
 
 /** The stores a rule is limited to (none chosen: every store), among the business's stores of the mode. */
