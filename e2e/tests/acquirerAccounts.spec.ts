@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { callApi, expect, screenshot, signIn, state, takePayment, test } from './fixtures';
+import { cancelPayment, getAcquirerRoutes } from '@in-store-payments/client';
+import { expect, pageSessionToken, posClient, screenshot, sessionClient, signIn, state, takePayment, test } from './fixtures';
 
 /**
  * Acquirer accounts and routes as ADMIN manages them (contracts 10): accounts added with their MID
@@ -131,10 +132,8 @@ test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goe
   await screenshot(page, 'acquirer-routes');
 
   // The API answers the same routes.
-  const token = await page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>)[0]);
-  const saved = await callApi('GET', `${s.apiUrl}/api/dashboard/acquirer-routes?mode=test`, undefined, { Authorization: `Bearer ${token}` });
-  expect(saved.status).toBe(200);
-  expect(saved.body).toMatchObject({
+  const { data: saved } = await getAcquirerRoutes({ client: sessionClient(s, await pageSessionToken(page)), query: { mode: 'test' } });
+  expect(saved).toMatchObject({
     version: 1,
     rules: [
       {
@@ -143,13 +142,13 @@ test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goe
       },
     ],
   });
-  const accountId = saved.body.rules[0].accountId as string;
-  expect(saved.body.defaultAccountId).toBe(accountId);
+  const accountId = saved.rules[0].accountId;
+  expect(saved.defaultAccountId).toBe(accountId);
 
   // A payment of 7.5 EUR in that store goes by the rule; its page names the account and the rule.
   const payment = await takePayment(s, 7.5, `routed-${tag}`);
-  const cancelled = await callApi('POST', `${s.apiUrl}/api/in-store/payments/${payment.id}/cancel`, undefined, { 'X-API-Key': s.key });
-  expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+  const cancelled = await cancelPayment({ client: posClient(s), path: { id: payment.id } });
+  expect(cancelled.response.status, JSON.stringify(cancelled.data)).toBe(200);
   await page.goto(`/dashboard/payments/${payment.id}`);
   await expect(page.getByRole('heading', { name: `Payment ${payment.pspReference}` })).toContainText('CANCELLED');
   const field = (label: string) => page.getByText(label, { exact: true }).locator('..');

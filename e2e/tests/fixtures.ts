@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createClient, createPayment, type Client } from '@in-store-payments/client';
 import { test as base, expect, type Page } from '@playwright/test';
 
 /** The seeded business (e2e/seed.ts) and the service's addresses. */
@@ -55,8 +56,18 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
-/** JSON over HTTP with the seeded test API key, as a point-of-sale system calls the API. */
-export async function callApi(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+/** The API as a point-of-sale system calls it: the client with the seeded test API key. */
+export const posClient = (s: E2EState): Client => createClient({ baseUrl: s.apiUrl, apiKey: s.key });
+
+/** The API as the dashboard calls it: the client with a signed-in user's session token. */
+export const sessionClient = (s: E2EState, sessionToken: string): Client => createClient({ baseUrl: s.apiUrl, sessionToken });
+
+/** The session token the signed-in page holds. */
+export const pageSessionToken = (page: Page): Promise<string> =>
+  page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>)[0]);
+
+/** JSON over HTTP to what is not the API (the sandbox's simulator, the served document). */
+async function callJson(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method,
     headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -68,10 +79,9 @@ export async function callApi(method: string, url: string, body?: unknown, heade
 
 /** A payment taken at the till: created through the API, paid by the customer on the sandbox device. */
 export async function takePayment(s: E2EState, amount: number, reference: string): Promise<{ id: string; pspReference: string }> {
-  const created = await callApi(
-    'POST',
-    `${s.apiUrl}/api/in-store/payments`,
-    {
+  const created = await createPayment({
+    client: posClient(s),
+    body: {
       merchantExternalId: s.merchantExternalId,
       storeExternalId: s.storeExternalId,
       terminalExternalId: s.terminalExternalId,
@@ -79,15 +89,14 @@ export async function takePayment(s: E2EState, amount: number, reference: string
       currency: 'EUR',
       reference,
     },
-    { 'X-API-Key': s.key },
-  );
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect(created.body.status).toBe('AWAITING_TERMINAL');
-  return { id: created.body.id, pspReference: created.body.pspReference };
+  });
+  expect(created.response.status, JSON.stringify(created.data)).toBe(201);
+  expect(created.data.status).toBe('AWAITING_TERMINAL');
+  return { id: created.data.id, pspReference: created.data.pspReference };
 }
 
 export async function customerPays(s: E2EState): Promise<void> {
-  const paid = await callApi('POST', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}/customer`, {
+  const paid = await callJson('POST', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}/customer`, {
     action: 'pay',
     mode: 'CARD',
     cardBrand: 'VISA',
@@ -106,6 +115,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Whether the running service documents an operation: journeys of endpoints other issues deliver wait for them. */
 export async function serviceHas(s: E2EState, method: string, path: string): Promise<boolean> {
-  const doc = (await callApi('GET', `${s.apiUrl}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await callJson('GET', `${s.apiUrl}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
   return Boolean(doc.paths[path]?.[method]);
 }

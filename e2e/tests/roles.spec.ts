@@ -1,5 +1,6 @@
 import { totpCode } from '../../test/users/helpers';
-import { callApi, expect, screenshot, signIn, state, test } from './fixtures';
+import { deleteSession } from '@in-store-payments/client';
+import { expect, pageSessionToken, screenshot, sessionClient, signIn, state, test } from './fixtures';
 
 /**
  * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
@@ -72,10 +73,10 @@ test('an ended session returns to sign-in, and the token was never in an address
   await signIn(page, s.users.FINANCE, s.password);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payments' }).click();
   await expect(page.getByRole('table', { name: 'Payments' })).toBeVisible();
-  const token = await page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>)[0]);
+  const token = await pageSessionToken(page);
   expect(token).toBeTruthy();
   expect(addresses.filter((a) => a.includes(token!))).toEqual([]);
-  expect((await callApi('POST', `${s.apiUrl}/api/auth/logout`, undefined, { Authorization: `Bearer ${token}` })).status).toBe(204);
+  expect((await deleteSession({ client: sessionClient(s, token) })).response.status).toBe(204);
   await expect(page).toHaveURL(/\/dashboard\/sign-in$/, { timeout: 30_000 }); // the list's next refresh is refused
   await expect(page.getByText('Your session has ended')).toBeVisible();
 });

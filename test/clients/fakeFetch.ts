@@ -10,7 +10,7 @@ type Answer = Response | Error | (() => Response);
 
 export function fakeFetch(...answers: Answer[]): { fetch: typeof fetch; seen: Seen[] } {
   const seen: Seen[] = [];
-  const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const fetchImpl = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const req = new Request(input, init);
     seen.push({ method: req.method, path: new URL(req.url).pathname, headers: req.headers, body: await req.text() });
     const next = answers.length > 1 ? answers.shift()! : answers[0];

@@ -5,6 +5,7 @@
  */
 export * from './generated';
 export { client } from './generated/client.gen';
+export type { Client } from './generated/client';
 export { createClient, configureClient, type ClientSettings } from './client';
 export { ApiError, type ApiErrorBody } from './errors';
 export { retryingFetch, isSafeToRetry, type RetryPolicy } from './retry';
