@@ -56,7 +56,8 @@ function withIds(file: string, p: PaymentFacts): any {
   if (result?.PaymentAcquirerData) {
     result.PaymentAcquirerData.MerchantID = p.merchantAccount;
     result.PaymentAcquirerData.AcquirerPOIID = p.header.POIID;
-    if (result.PaymentAcquirerData.AcquirerTransactionID) result.PaymentAcquirerData.AcquirerTransactionID = { TransactionID: p.pspReference, TimeStamp: p.poiTransactionId.TimeStamp };
+    if (result.PaymentAcquirerData.AcquirerTransactionID)
+      result.PaymentAcquirerData.AcquirerTransactionID = { TransactionID: p.pspReference, TimeStamp: p.poiTransactionId.TimeStamp };
   }
   const card = result?.PaymentInstrumentData?.CardData;
   if (card && p.card) Object.assign(card, { PaymentBrand: p.card.brand, MaskedPan: `411111 **** ${p.card.last4}` });
@@ -146,7 +147,11 @@ export function transactionStatus(header: any, reference: any, found: any | 'InP
   status.MessageReference = { ...reference };
   if (typeof found === 'string') {
     delete status.RepeatedMessageResponse;
-    status.Response = { Result: 'Failure', ErrorCondition: found, AdditionalResponse: found === 'InProgress' ? 'message=Transaction+in+progress' : 'message=Transaction+not+found' };
+    status.Response = {
+      Result: 'Failure',
+      ErrorCondition: found,
+      AdditionalResponse: found === 'InProgress' ? 'message=Transaction+in+progress' : 'message=Transaction+not+found',
+    };
     return doc;
   }
   const { MessageHeader, ...body } = found.SaleToPOIResponse;
@@ -156,16 +161,25 @@ export function transactionStatus(header: any, reference: any, found: any | 'InP
 }
 
 /** reversal fixture: a void (whole amount) or referenced refund (ReversedAmount), or its refusal. */
-export function reversal(header: any, outcome: { poiTransactionId: TransactionID; pspReference: string; originalPsp: string; amount: number } | { error: 'NotFound' | 'NotAllowed'; message: string }): any {
+export function reversal(
+  header: any,
+  outcome:
+    { poiTransactionId: TransactionID; pspReference: string; originalPsp: string; amount: number } | { error: 'NotFound' | 'NotAllowed'; message: string },
+): any {
   const doc = adyenFile(FIXTURE.reversal);
   const r = doc.SaleToPOIResponse;
   r.MessageHeader = answerHeader(header);
   if ('error' in outcome) {
-    r.ReversalResponse = { Response: { Result: 'Failure', ErrorCondition: outcome.error, AdditionalResponse: `message=${encodeURIComponent(outcome.message)}` } };
+    r.ReversalResponse = {
+      Response: { Result: 'Failure', ErrorCondition: outcome.error, AdditionalResponse: `message=${encodeURIComponent(outcome.message)}` },
+    };
     return doc;
   }
   r.ReversalResponse.POIData.POITransactionID = { ...outcome.poiTransactionId };
   r.ReversalResponse.ReversedAmount = outcome.amount;
-  r.ReversalResponse.Response.AdditionalResponse = new URLSearchParams({ pspReference: outcome.pspReference, originalReference: outcome.originalPsp }).toString();
+  r.ReversalResponse.Response.AdditionalResponse = new URLSearchParams({
+    pspReference: outcome.pspReference,
+    originalReference: outcome.originalPsp,
+  }).toString();
   return doc;
 }

@@ -85,10 +85,19 @@ interface Seen {
   answer?: any;
 }
 
-const pspReference = () => randomBytes(12).toString('base64').replace(/[^A-Za-z0-9]/g, '').toUpperCase().slice(0, 16).padEnd(16, 'X');
+const pspReference = () =>
+  randomBytes(12)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toUpperCase()
+    .slice(0, 16)
+    .padEnd(16, 'X');
 let tender = 0;
 /** Adyen's POI TransactionID is `<tender reference>.<PSP reference>`. */
-const poiTransaction = (psp: string): TransactionID => ({ TransactionID: `v4W5${Date.now()}${String(++tender).padStart(3, '0')}.${psp}`, TimeStamp: answer.nowStamp() });
+const poiTransaction = (psp: string): TransactionID => ({
+  TransactionID: `v4W5${Date.now()}${String(++tender).padStart(3, '0')}.${psp}`,
+  TimeStamp: answer.nowStamp(),
+});
 
 export class Terminals {
   readonly devices = new Map<string, SimulatedDevice>();
@@ -144,8 +153,25 @@ export class Terminals {
   /** A payment taken on the device without the sale system (standalone), approved at once. */
   offlinePayment(poiid: string, p: { amount: number; currency: string; merchantAccount?: string } & CardChoice): StandInTransaction {
     const psp = pspReference();
-    const header = { ProtocolVersion: '3.0', MessageClass: 'Service', MessageCategory: 'Payment', MessageType: 'Request', SaleID: 'OFFLINE', ServiceID: psp.slice(0, 10), POIID: poiid };
-    const tx = this.newTransaction('sync', p.merchantAccount ?? 'ADYEN_MERCHANT_ACCOUNT', poiid, header, { TransactionID: `offline-${psp}`, TimeStamp: answer.nowStamp() }, p.amount, p.currency, false);
+    const header = {
+      ProtocolVersion: '3.0',
+      MessageClass: 'Service',
+      MessageCategory: 'Payment',
+      MessageType: 'Request',
+      SaleID: 'OFFLINE',
+      ServiceID: psp.slice(0, 10),
+      POIID: poiid,
+    };
+    const tx = this.newTransaction(
+      'sync',
+      p.merchantAccount ?? 'ADYEN_MERCHANT_ACCOUNT',
+      poiid,
+      header,
+      { TransactionID: `offline-${psp}`, TimeStamp: answer.nowStamp() },
+      p.amount,
+      p.currency,
+      false,
+    );
     tx.offline = true;
     this.device(poiid).transactions.push(tx);
     tx.card = { brand: p.cardBrand ?? 'mc', last4: p.last4 ?? '3511' };
@@ -178,7 +204,16 @@ export class Terminals {
     return { result: this.waiters.get(tx)!.promise, repeated: false };
   }
 
-  private newTransaction(mode: 'sync' | 'async', merchantAccount: string, poiid: string, header: any, sale: TransactionID, amount: number, currency: string, preAuth: boolean): StandInTransaction {
+  private newTransaction(
+    mode: 'sync' | 'async',
+    merchantAccount: string,
+    poiid: string,
+    header: any,
+    sale: TransactionID,
+    amount: number,
+    currency: string,
+    preAuth: boolean,
+  ): StandInTransaction {
     const psp = pspReference();
     const tx: StandInTransaction = {
       poiid,
@@ -242,13 +277,16 @@ export class Terminals {
     const seen = this.seen.get(k);
     if (seen?.answer) return { result: Promise.resolve(seen.answer), repeated: true };
     const original = req.OriginalPOITransaction?.POITransactionID?.TransactionID;
-    const tx = [...this.devices.values()].flatMap((d) => d.transactions).find((t) => t.poiTransactionId.TransactionID === original || t.pspReference === original);
+    const tx = [...this.devices.values()]
+      .flatMap((d) => d.transactions)
+      .find((t) => t.poiTransactionId.TransactionID === original || t.pspReference === original);
     const remaining = tx ? round(tx.amount - tx.reversedAmount) : 0;
     const amount = req.ReversedAmount ?? remaining;
     let doc: any;
     if (!tx) doc = answer.reversal(h, { error: 'NotFound', message: `Original transaction ${original} not found` });
     else if (tx.state !== 'APPROVED') doc = answer.reversal(h, { error: 'NotAllowed', message: `Original transaction is ${tx.state}` });
-    else if (amount <= 0 || amount > remaining + 1e-9) doc = answer.reversal(h, { error: 'NotAllowed', message: `Amount ${amount} exceeds what remains (${remaining})` });
+    else if (amount <= 0 || amount > remaining + 1e-9)
+      doc = answer.reversal(h, { error: 'NotAllowed', message: `Amount ${amount} exceeds what remains (${remaining})` });
     else {
       const psp = pspReference();
       doc = answer.reversal(h, { poiTransactionId: poiTransaction(psp), pspReference: psp, originalPsp: tx.pspReference, amount });

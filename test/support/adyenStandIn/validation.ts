@@ -73,7 +73,12 @@ function routesOf(doc: any): Route[] {
 
 const describe = (where: string, errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => {
-    const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
+        : e.keyword === 'enum'
+          ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+          : '';
     return `${where}${e.instancePath} ${e.message}${extra}`;
   });
 
@@ -133,7 +138,8 @@ export class AdyenRequestValidator {
     const known = new Set(route.parameters.filter((p) => p.in === 'query').map((p) => p.name));
     for (const name of query.keys()) if (!known.has(name)) errors.push(`query parameter ${name} is not in the document`);
     for (const p of route.parameters) {
-      const value = p.in === 'path' ? params[p.name] : p.in === 'query' ? (query.get(p.name) ?? undefined) : p.in === 'header' ? header(headers, p.name) : undefined;
+      const value =
+        p.in === 'path' ? params[p.name] : p.in === 'query' ? (query.get(p.name) ?? undefined) : p.in === 'header' ? header(headers, p.name) : undefined;
       if (value === undefined || value === '') {
         if (p.required) errors.push(`${p.in} parameter ${p.name} is required`);
         continue;
@@ -159,7 +165,8 @@ function checkMessage(message: any, deviceId: string | undefined): string[] {
   const header = message.MessageHeader ?? {};
   const bodies = Object.keys(message).filter((k) => k !== 'MessageHeader');
   if (bodies.length !== 1) errors.push(`body SaleToPOIRequest must hold exactly one message, holds ${bodies.length ? bodies.join(', ') : 'none'}`);
-  else if (bodies[0].replace(/Request$/, '') !== header.MessageCategory) errors.push(`body MessageHeader.MessageCategory ${header.MessageCategory} does not name the message ${bodies[0]}`);
+  else if (bodies[0].replace(/Request$/, '') !== header.MessageCategory)
+    errors.push(`body MessageHeader.MessageCategory ${header.MessageCategory} does not name the message ${bodies[0]}`);
   if (header.MessageType !== 'Request') errors.push(`body MessageHeader.MessageType must be Request, is ${header.MessageType}`);
   if (header.MessageClass === 'Service' && !header.ServiceID) errors.push('body MessageHeader.ServiceID is required for a Service message');
   if (deviceId !== undefined && header.POIID !== deviceId) errors.push(`body MessageHeader.POIID ${header.POIID} is not the path's deviceId ${deviceId}`);
