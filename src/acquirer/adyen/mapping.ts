@@ -345,6 +345,16 @@ export function statusReadOf(answer: CloudDeviceApiResponse, read: Pair, origina
   throw new UntrustedAnswerError(`a status read answered without the ${original.category} response it names`);
 }
 
+/**
+ * Before sending a bill: what the terminal already has of this payment's pair. Nothing: send it
+ * (null). Our own earlier send refused as Busy: still busy. Anything else: the bill is there.
+ */
+export function priorSendOf(read: StatusRead, acquirerRef: string): SendBillResult | null {
+  if (read.found === 'nothing') return null;
+  if (read.found === 'payment' && read.payment.Response?.ErrorCondition === ErrorCondition.Busy) return { outcome: 'DEVICE_BUSY', currentReference: null };
+  return { outcome: 'ON_DEVICE', acquirerRef };
+}
+
 /** The bill's status from a status read. Nothing at the terminal yet after an `ok`: still WAITING (a withdrawal ends it). */
 export function billStatusOfRead(read: StatusRead, acquirerRef: string, withdrawn = false): BillStatus {
   if (read.found === 'payment') return billStatusOfPayment(read.payment, acquirerRef);
