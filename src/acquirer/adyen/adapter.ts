@@ -213,7 +213,11 @@ export function translate(err: unknown, what: string, apiKey: string): Error {
   const status = (err as { statusCode?: number })?.statusCode ?? 0;
   if (err instanceof HttpClientException && status >= 400 && status < 500 && status !== 429) {
     const said = err.apiError?.message ?? err.responseBody ?? err.message;
-    return new AcquirerRejectedError(masked(`adyen refused to ${what}: ${status} ${err.errorCode ?? ''} ${said}`.replace(/\s+/g, ' ').trim(), apiKey), status, err.errorCode);
+    return new AcquirerRejectedError(
+      masked(`adyen refused to ${what}: ${status} ${err.errorCode ?? ''} ${said}`.replace(/\s+/g, ' ').trim(), apiKey),
+      status,
+      err.errorCode,
+    );
   }
   const message = (err as Error)?.message ?? String(err);
   return new AcquirerUnreachableError(masked(`adyen did not answer to ${what}: ${status ? `${status} ` : ''}${message}`, apiKey));

@@ -4,6 +4,7 @@ import type {
   CloudDeviceApiAsyncResponse,
   CloudDeviceApiRequest,
   CloudDeviceApiResponse,
+  ConnectedDevicesResponse,
   DeviceStatusResponse,
 } from '@adyen/api-library/lib/src/typings/clouddevice/models';
 import {
@@ -216,17 +217,40 @@ function checkEcho(header: MessageHeader | undefined, pair: Pair): void {
   }
 }
 
-/** An event notification in place of an answer (EventToNotify `Reject`): the message never reached the terminal or was refused. */
-function eventFailure(envelope: { SaleToPOIRequest?: { EventNotification?: { EventToNotify?: string; EventDetails?: string } | null } }, what: string): Error | null {
-  const event = envelope.SaleToPOIRequest?.EventNotification;
+/**
+ * An event notification in place of an answer (EventToNotify `Reject`). "Did not receive a
+ * response from the POI", a timeout or an unreachable terminal: unknown, retry (a read tells).
+ * Any other rejection (a malformed message): refused.
+ */
+const UNDELIVERED = /response from the POI|not reachable|unreachable|time ?out|timed out/i;
+function eventFailure(
+  envelope: { SaleToPOIRequest?: { EventNotification?: { EventToNotify?: string; EventDetails?: string } | null } },
+  what: string,
+): Error | null {
+  const event = envelope?.SaleToPOIRequest?.EventNotification;
   if (!event) return null;
-  const details = new URLSearchParams(event.EventDetails ?? '').get('message') ?? event.EventDetails ?? event.EventToNotify;
-  // "Did not receive a response from the POI": the terminal may or may not have it; a read tells.
-  return new AcquirerUnreachableError(`adyen did not deliver ${what}: ${event.EventToNotify} ${details}`);
+  const details = new URLSearchParams(event.EventDetails ?? '').get('message') ?? event.EventDetails ?? '';
+  const words = `${event.EventToNotify} ${details}`.trim();
+  if (UNDELIVERED.test(details) || !details) return new AcquirerUnreachableError(`adyen did not deliver ${what}: ${words}`);
+  return new AcquirerRejectedError(`adyen rejected ${what}: ${words}`, 400, event.EventToNotify);
+}
+
+/** Adyen's encrypted envelope (NexoBlob): our accounts hold no terminal encryption key, so it proves nothing. */
+function refuseEncrypted(envelope: object | undefined | null): void {
+  for (const message of Object.values(envelope ?? {})) {
+    if (message && typeof message === 'object' && 'NexoBlob' in message) {
+      throw new UntrustedAnswerError('an encrypted (NexoBlob) answer; adyen accounts here use unencrypted Terminal API messages');
+    }
+  }
 }
 
 /** Conditions in answer to our own message that mean the terminal could not be asked: retry. */
-const DEVICE_UNREACHABLE = new Set<string>([ErrorCondition.UnreachableHost, ErrorCondition.UnavailableDevice, ErrorCondition.DeviceOut, ErrorCondition.UnavailableService]);
+const DEVICE_UNREACHABLE = new Set<string>([
+  ErrorCondition.UnreachableHost,
+  ErrorCondition.UnavailableDevice,
+  ErrorCondition.DeviceOut,
+  ErrorCondition.UnavailableService,
+]);
 
 /**
  * The answer of /async to our PaymentRequest. `ok`: the terminal has the bill (the outcome comes
@@ -236,6 +260,7 @@ const DEVICE_UNREACHABLE = new Set<string>([ErrorCondition.UnreachableHost, Erro
  */
 export function sendBillResultOf(answer: CloudDeviceApiAsyncResponse | CloudDeviceApiResponse, acquirerRef: string): SendBillResult {
   if ('Result' in answer && typeof answer.Result === 'string' && answer.Result.trim().toLowerCase() === 'ok') return { outcome: 'ON_DEVICE', acquirerRef };
+  refuseEncrypted(answer);
   const failed = eventFailure(answer as CloudDeviceApiResponse, 'the payment request');
   if (failed) throw failed;
   const envelope = answer as { SaleToPOIResponse?: SaleToPOIResponse; SaleToPOIRequest?: { PaymentResponse?: PaymentResponse } };
@@ -309,6 +334,25 @@ export function billStatusOfPayment(payment: PaymentResponse, acquirerRef: strin
   return status;
 }
 
+/**
+ * An envelope carrying a payment's answer (a /sync PaymentResponse, or the payment's event
+ * notification), checked against the pair it must answer. The terminal not reached: unknown
+ * (retry); an encrypted or unproven success: not believed; else the bill's status.
+ */
+export function paymentAnswerOf(answer: CloudDeviceApiResponse, pair: Pair, acquirerRef: string): BillStatus {
+  refuseEncrypted(answer);
+  const failed = eventFailure(answer, 'the payment request');
+  if (failed) throw failed;
+  const envelope = answer.SaleToPOIResponse;
+  const payment = envelope?.PaymentResponse;
+  if (!payment) throw new UntrustedAnswerError('a payment answer without a PaymentResponse');
+  checkEcho(envelope.MessageHeader, pair);
+  if (isFailure(payment.Response) && DEVICE_UNREACHABLE.has(payment.Response.ErrorCondition ?? '')) {
+    throw new AcquirerUnreachableError(`adyen could not reach the terminal: ${wordsOf(payment.Response)}`);
+  }
+  return billStatusOfPayment(payment, acquirerRef);
+}
+
 /** What a status read found: the original pair's answer, still running, or nothing at the terminal. */
 export type StatusRead =
   | { found: 'payment'; payment: PaymentResponse }
@@ -322,6 +366,7 @@ export type StatusRead =
  * terminal unreachable: unknown (retry). Success: the original answer, which must echo the pair.
  */
 export function statusReadOf(answer: CloudDeviceApiResponse, read: Pair, original: MessageRef): StatusRead {
+  refuseEncrypted(answer);
   const failed = eventFailure(answer, 'the status read');
   if (failed) throw failed;
   const envelope = answer.SaleToPOIResponse;
@@ -334,7 +379,8 @@ export function statusReadOf(answer: CloudDeviceApiResponse, read: Pair, origina
     const condition = response.ErrorCondition ?? '';
     if (condition === ErrorCondition.InProgress) return { found: 'in-progress' };
     if (condition === ErrorCondition.NotFound) return { found: 'nothing', words: wordsOf(response) };
-    if (DEVICE_UNREACHABLE.has(condition) || condition === ErrorCondition.Busy) throw new AcquirerUnreachableError(`adyen could not read the terminal: ${wordsOf(response)}`);
+    if (DEVICE_UNREACHABLE.has(condition) || condition === ErrorCondition.Busy)
+      throw new AcquirerUnreachableError(`adyen could not read the terminal: ${wordsOf(response)}`);
     throw new AcquirerRejectedError(`adyen refused the status read: ${wordsOf(response)}`, 422, condition);
   }
   const repeated = status?.RepeatedMessageResponse;
@@ -385,6 +431,7 @@ function reversalOutcomeOf(reversal: ReversalResponse): { outcome: 'DONE' | 'PEN
 
 /** The answer of a ReversalRequest (on /sync), or of a status read naming it, checked against our pair. */
 export function reversalOf(answer: CloudDeviceApiResponse, pair: Pair): ReversalResponse {
+  refuseEncrypted(answer);
   const failed = eventFailure(answer, 'the reversal');
   if (failed) throw failed;
   checkEcho(answer.SaleToPOIResponse?.MessageHeader, pair);
@@ -407,7 +454,11 @@ export function refundStatusOf(reversal: ReversalResponse, refundReference: stri
   const { outcome, words } = reversalOutcomeOf(reversal);
   const state = outcome === 'DONE' ? 'SUCCEEDED' : outcome === 'PENDING' ? 'PENDING' : 'FAILED';
   const reversed = typeof reversal.ReversedAmount === 'number' && currency ? fromAdyenAmount(reversal.ReversedAmount, currency) : undefined;
-  const status: RefundStatus = { refundReference, state, amount: reversed ?? amount ?? (typeof reversal.ReversedAmount === 'number' ? String(reversal.ReversedAmount) : '0') };
+  const status: RefundStatus = {
+    refundReference,
+    state,
+    amount: reversed ?? amount ?? (typeof reversal.ReversedAmount === 'number' ? String(reversal.ReversedAmount) : '0'),
+  };
   if (words && state === 'FAILED') status.message = words;
   const decidedAt = iso(reversal.POIData?.POITransactionID?.TimeStamp);
   if (state !== 'PENDING' && decidedAt) status.decidedAt = decidedAt;
@@ -440,6 +491,9 @@ export function abortAnswerOf(
   checkEcho(envelope.MessageHeader, original);
   return billStatusOfPayment(envelope.PaymentResponse, acquirerRef);
 }
+
+/** The terminals (POIIDs) connected to the account (cloud device API `connectedDevices`). */
+export const connectedDevicesOf = (answer: ConnectedDevicesResponse): string[] => [...(answer.uniqueDeviceIds ?? [])];
 
 /** The acquirer reference a placed bill gets. */
 export const acquirerRefOf = (request: SendBillRequest): string => billRefOf({ paymentId: request.paymentId, twoStep: request.twoStep === true });
