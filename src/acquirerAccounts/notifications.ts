@@ -4,8 +4,9 @@ import { type AcquirerKind, openCredentials } from './credentials';
 
 /**
  * The account a notification path names (contracts 10, "notifications"): any business's, since the
- * acquirer, not a user, calls; ACTIVE or INACTIVE alike (an inactive account's open payments must
- * still finish); a removed or unknown one is not found. Only the secret that verifies it is opened.
+ * acquirer, not a user, calls; ACTIVE, INACTIVE or removed alike (an inactive account's open
+ * payments must still finish, a removed one's refunds still be decided); an unknown one is not
+ * found. Only the secret that verifies it is opened.
  */
 export interface NotifiedAccount {
   id: string;
@@ -15,7 +16,7 @@ export interface NotifiedAccount {
 }
 
 export async function accountForNotification(db: Pick<Db, 'acquirerAccount'>, id: string): Promise<NotifiedAccount> {
-  const account = await db.acquirerAccount.findFirst({ where: { id, deletedAt: null }, select: { id: true, acquirer: true, credentials: true } });
+  const account = await db.acquirerAccount.findFirst({ where: { id }, select: { id: true, acquirer: true, credentials: true } });
   if (!account) throw notFound('acquirer account');
   const acquirer = account.acquirer as AcquirerKind;
   return acquirer === 'stripe' ? { id: account.id, acquirer, webhookSecret: openCredentials(account.credentials).webhookSecret } : { id: account.id, acquirer };

@@ -15,6 +15,11 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   method: 'get' | 'post' | 'put' | 'delete';
   /** OpenAPI style: /api/things/{id} */
   path: string;
+  /**
+   * Unique, lowerCamelCase verb + resource (contracts 14: `createPayment`, `listTransactions`): the
+   * name a generated client gives this operation's function. Required, so no route ships without one.
+   */
+  operationId: string;
   summary: string;
   tag: string;
   auth: AuthKind;
@@ -60,6 +65,7 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
   registry.registerPath({
     method: spec.method,
     path: spec.path,
+    operationId: spec.operationId,
     summary: spec.summary,
     tags: [spec.tag],
     security: spec.auth === 'apiKey' ? [{ ApiKey: [] }, { BearerApiKey: [] }] : spec.auth === 'session' ? [{ Session: [] }] : [],

@@ -37,6 +37,10 @@ export type SurfaceRouteSpec<P extends ZodType, Q extends ZodType, B extends Zod
 export const ModeChoice = z.enum(['live', 'test'], { message: "must be 'live' or 'test'" });
 export type ModeChoice = z.infer<typeof ModeChoice>;
 
+/** An operation's id on a surface: the declaration's on the API key (`listStores`), the dashboard's after the verb (`listDashboardStores`). */
+export const operationIdOn = (surface: Surface<unknown>, operationId: string): string =>
+  surface.name === 'dashboard' ? operationId.replace(/^[a-z]+/, (verb) => `${verb}Dashboard`) : operationId;
+
 /** defineRoute bound to a surface and an area: a declaration gives path, schemas and responses; the surface adds auth and tag and picks its wording. */
 export function routesOn(router: Router<any, any>, registry: OpenAPIRegistry, surface: Surface<unknown>, area: Area) {
   return <P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType>(
@@ -44,6 +48,11 @@ export function routesOn(router: Router<any, any>, registry: OpenAPIRegistry, su
     handler: (ctx: ApiContext, input: RouteInput<P, Q, B>) => Promise<void>,
   ): void => {
     const summary = typeof spec.summary === 'string' ? spec.summary : spec.summary[surface.name];
-    defineRoute(router, registry, { ...spec, summary, tag: surface.tag, auth: surface.auth, area }, handler);
+    defineRoute(
+      router,
+      registry,
+      { ...spec, operationId: operationIdOn(surface, spec.operationId), summary, tag: surface.tag, auth: surface.auth, area },
+      handler,
+    );
   };
 }

@@ -3,6 +3,7 @@ import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createMerchant, signedInUser } from '../users/helpers';
 import type { Merchant } from '../../src/generated/prisma/client';
+import { createAccount } from '../../src/acquirerAccounts/accounts';
 import { adminOf, type Admin, sandboxAccount, STRIPE_LIVE, STRIPE_TEST } from './helpers';
 
 /**
@@ -194,5 +195,19 @@ describe('routes naming an empty account id (found by the fuzz run: a 500 from t
     const before = (await admin.routes('live')).body.version;
     expect(expectErrorShape(await admin.saveRoutes(body), 400)).toMatch(message);
     expect((await admin.routes('live')).body.version).toBe(before);
+  });
+});
+
+describe('a live sandbox account', () => {
+  it('is refused (400 naming mode) when the service runs in production, and allowed otherwise', async () => {
+    const body = { name: 'Play money', acquirer: 'sandbox' as const, mode: 'live' as const, merchantAccountId: 'MID-PLAY', credentials: {} };
+    const by = { merchantId: merchant.id, actor: { type: 'USER' as const, id: 1 } };
+    await expect(createAccount({ db: stack.db, production: true }, by, body)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^mode: a live sandbox account/),
+    });
+    expect(await stack.db.acquirerAccount.count({ where: { merchantId: merchant.id, merchantAccountId: 'MID-PLAY' } })).toBe(0);
+    // Outside production (this test stack) the API accepts it: a live trial against the sandbox.
+    expect((await admin.createAccount(body)).status).toBe(201);
   });
 });

@@ -2,21 +2,12 @@
  * Contracts 10: an acquirer account's credentials never reach a log line: creation, a refused
  * creation (wrong mode), rotation and reads at LOG_LEVEL=debug, every line the service writes captured.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
-import { REDACT_PATHS } from '../../src/logger';
+import { capturedLogger } from '../support/capturedLogger';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createMerchant } from '../users/helpers';
 import { adminOf, STRIPE_LIVE, STRIPE_TEST } from './helpers';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(String(chunk));
-    done();
-  },
-});
-const logger = pino({ level: 'debug', base: { service: 'in-store-payments' }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink);
+const { logger, lines } = capturedLogger('debug');
 
 let stack: TestStack;
 beforeAll(async () => {

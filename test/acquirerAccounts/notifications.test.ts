@@ -12,7 +12,7 @@ import { adminOf, type Admin, sandboxAccount, STRIPE_TEST } from './helpers';
  * Contracts 10, "notifications": each account's notificationPath takes its acquirer's
  * notifications verified with that account's secret, and nudges only that account's payments.
  * Another secret (the installation's, another account's), none, or a forged one: 401 and nothing
- * changes. Unknown or removed accounts: 404. An inactive account still receives them.
+ * changes. Unknown accounts: 404. An inactive or removed account still receives them.
  */
 const INSTALLATION_SECRET = 'whsec_installationSecretOfTheTests';
 const OTHER_STRIPE = { apiKey: 'sk_test_51OtherBusinessKeyAbCdEf', webhookSecret: 'whsec_otherBusinessAccountSecret9' };
@@ -185,10 +185,11 @@ describe('accounts without a notification path', () => {
     expect(expectErrorShape(await post(pathOf('acct_doesNotExist0000000'), body, signed()), 404)).toMatch(/acquirer account not found/);
   });
 
-  it('a removed account -> 404', async () => {
+  it("a removed account still receives (its payments' refunds may still be decided); forged is still 401", async () => {
     const removed = await sandboxAccount(admin, 'test', 'MID-REMOVED');
     expect((await admin.deleteAccount(removed)).status).toBe(204);
-    expectErrorShape(await post(pathOf(removed), body, signed()), 404);
+    expect((await post(pathOf(removed), body, signed())).status).toBe(202);
+    expectErrorShape(await post(pathOf(removed), body, { 'X-Sandbox-Signature': 'forged' }), 401);
   });
 
   it('an adyen account -> 404 saying this version receives none for adyen (its adapter brings them)', async () => {

@@ -1,6 +1,6 @@
 import { generateApiKey } from '../../src/auth/apiKeys';
 import type { Merchant } from '../../src/generated/prisma/client';
-import { addTerminal, createPayment, openShop, paymentAction, type Shop, sim, statusBecomes } from '../payments/helpers';
+import { addTerminal, createPayment, openShop, paymentAction, type Shop, sim, statusBecomes, storeWithTerminal } from '../payments/helpers';
 import { uniqueId } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -94,22 +94,7 @@ describe('the decision at creation', () => {
   it("a live key's payments never reach a test account", async () => {
     const { key, hash, prefix } = generateApiKey('live');
     await stack.db.apiKey.create({ data: { merchantId: shop.merchantId, name: 'live', mode: 'live', prefix, keyHash: hash, scopes: ['payments'] } });
-    const store = await stack.db.store.create({
-      data: { merchantId: shop.merchantId, mode: 'live', externalId: uniqueId('store'), name: 'Live', country: 'DE', timezone: 'Europe/Berlin' },
-    });
-    const deviceId = uniqueId('dev');
-    const terminal = await stack.db.terminal.create({
-      data: { merchantId: shop.merchantId, storeId: store.id, externalId: uniqueId('term'), label: 'Live till', deviceId, linkedAt: new Date() },
-    });
-    const live: Shop = {
-      ...shop,
-      key,
-      storeExternalId: store.externalId,
-      terminalExternalId: terminal.externalId,
-      deviceId,
-      storeId: store.id,
-      terminalId: terminal.id,
-    };
+    const live = await storeWithTerminal(stack, { ...shop, key }, { mode: 'live' });
     await admin.saveRoutes({ mode: 'test', rules: [{ name: 'all', accountId: accounts.a, match: {} }], defaultAccountId: accounts.b });
     expect(expectErrorShape(await admin.saveRoutes({ mode: 'live', rules: [], defaultAccountId: accounts.a }), 400)).toMatch(
       /^defaultAccountId: account acct_\w+ is a test account; live routes name live accounts only/,

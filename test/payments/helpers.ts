@@ -23,13 +23,31 @@ export async function openShop(
   opts: { mode?: KeyMode; device?: Record<string, unknown>; twoStep?: boolean; voidSupported?: boolean } = {},
 ): Promise<Shop> {
   const { merchant, key } = await createMerchantWithKey(stack.db, { mode: opts.mode });
+  const shop = await storeWithTerminal(stack, { merchantId: merchant.id, merchantExternalId: merchant.externalId, key }, opts);
+  if (opts.device) await sim(stack).configure(shop.deviceId, opts.device);
+  return shop;
+}
+
+/** A store of `mode` with one linked terminal, in an existing business reached with `key`. */
+export async function storeWithTerminal(
+  stack: TestStack,
+  owner: { merchantId: string; merchantExternalId: string; key: string },
+  opts: { mode?: KeyMode; twoStep?: boolean; voidSupported?: boolean } = {},
+): Promise<Shop> {
   const store = await stack.db.store.create({
-    data: { merchantId: merchant.id, mode: opts.mode ?? 'live', externalId: uniqueId('store'), name: 'Main street', country: 'DE', timezone: 'Europe/Berlin' },
+    data: {
+      merchantId: owner.merchantId,
+      mode: opts.mode ?? 'live',
+      externalId: uniqueId('store'),
+      name: 'Main street',
+      country: 'DE',
+      timezone: 'Europe/Berlin',
+    },
   });
   const deviceId = uniqueId('dev');
   const terminal = await stack.db.terminal.create({
     data: {
-      merchantId: merchant.id,
+      merchantId: owner.merchantId,
       storeId: store.id,
       externalId: uniqueId('term'),
       label: 'Till 1',
@@ -39,11 +57,8 @@ export async function openShop(
       linkedAt: new Date(),
     },
   });
-  if (opts.device) await sim(stack).configure(deviceId, opts.device);
   return {
-    merchantId: merchant.id,
-    merchantExternalId: merchant.externalId,
-    key,
+    ...owner,
     storeExternalId: store.externalId,
     terminalExternalId: terminal.externalId,
     deviceId,

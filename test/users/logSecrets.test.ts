@@ -2,25 +2,15 @@
  * No password, session token, API key or MFA secret ever reaches a log line: a full sign-in, user,
  * password, MFA and key flow at LOG_LEVEL=debug, with every line the service writes captured.
  */
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { hashApiKey } from '../../src/auth/apiKeys';
 import { hashSessionToken } from '../../src/auth/sessions';
-import { REDACT_PATHS } from '../../src/logger';
 import { uniqueId } from '../support/fixtures';
 import { call } from '../support/http';
+import { capturedLogger } from '../support/capturedLogger';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createMerchant, createUser, login, PASSWORD, totpCode } from './helpers';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk, _encoding, done) {
-    lines.push(String(chunk));
-    done();
-  },
-});
-// The service's own logger settings (src/logger.ts), writing to memory instead of stdout.
-const logger = pino({ level: 'debug', base: { service: 'in-store-payments' }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, sink);
+const { logger, lines } = capturedLogger('debug');
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -24,6 +24,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/internal/acquirer/{accountId}/notifications',
+      operationId: 'receiveAccountNotification',
       summary: `Acquirer account notification (internal): a stripe account's events by ${STRIPE_SIGNATURE_HEADER} with its webhookSecret, a sandbox account's by ${SIGNATURE_HEADER}; then the account's payment re-reads the acquirer`,
       tag: 'Internal',
       auth: 'none',

@@ -16,6 +16,7 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/internal/acquirer/notifications',
+      operationId: 'receiveAcquirerNotification',
       summary: `Acquirer notification (internal): verified by ${SIGNATURE_HEADER} (t=<unix seconds>,v1=<HMAC of t.body>) within a tolerance, then the payment re-reads the acquirer`,
       tag: 'Internal',
       auth: 'none',

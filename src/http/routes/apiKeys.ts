@@ -33,6 +33,7 @@ export const apiKeyRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/api-keys',
+      operationId: 'createApiKey',
       summary: 'Issue an API key (live or test). The key is in this response only',
       tag: TAG,
       auth: 'session',
@@ -53,6 +54,7 @@ export const apiKeyRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/api-keys',
+      operationId: 'listApiKeys',
       summary: "The merchant's API keys, newest first, without secrets",
       tag: TAG,
       auth: 'session',
@@ -71,6 +73,7 @@ export const apiKeyRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/api-keys/{id}/rotate',
+      operationId: 'rotateApiKey',
       summary: 'Issue a replacement; the old key keeps working for KEY_ROTATION_GRACE_HOURS (24 h)',
       tag: TAG,
       auth: 'session',
@@ -91,6 +94,7 @@ export const apiKeyRoutes: RouteModule = (router, registry) => {
     {
       method: 'delete',
       path: '/api/api-keys/{id}',
+      operationId: 'revokeApiKey',
       summary: 'Revoke a key at once (also a rotated key in its grace period)',
       tag: TAG,
       auth: 'session',

@@ -17,6 +17,7 @@ export const auditLogRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/audit-logs',
+      operationId: 'listAuditLogs',
       summary: 'Security events (sign-ins, lockouts, role changes, password and MFA resets, key lifecycle), newest first',
       tag: 'Audit log',
       auth: 'session',

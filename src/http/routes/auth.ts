@@ -34,6 +34,7 @@ export const authRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/auth/login',
+      operationId: 'createSession',
       summary:
         'Sign in: a session token valid for SESSION_TTL_HOURS (12 h). Five wrong passwords in a row lock the account for the address that made them (429 with Retry-After); every other refusal is the same 401',
       tag: 'Authentication',
@@ -58,6 +59,7 @@ export const authRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/auth/logout',
+      operationId: 'deleteSession',
       summary: 'Sign out: the session token stops working at once',
       tag: 'Authentication',
       auth: 'session',

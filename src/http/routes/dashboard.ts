@@ -86,6 +86,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/dashboard/me',
+      operationId: 'getDashboardProfile',
       summary: 'The signed-in user and the areas their roles reach',
       tag: TAG,
       auth: 'session',
@@ -104,6 +105,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/dashboard/summary',
+      operationId: 'getDashboardSummary',
       summary: "Home figures: per store and currency today's payments, and payments per hour by status",
       tag: TAG,
       auth: 'session',
@@ -128,6 +130,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/dashboard/payments',
+      operationId: 'listDashboardPayments',
       summary: 'Payments of the business, live and test, newest first, filtered and paged',
       tag: TAG,
       auth: 'session',
@@ -149,6 +152,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/dashboard/payments/{id}',
+      operationId: 'getDashboardPayment',
       summary: 'One payment with its status history and (webhooks area) its webhook deliveries',
       tag: TAG,
       auth: 'session',

@@ -28,6 +28,7 @@ export const healthRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/health',
+      operationId: 'getHealth',
       summary: 'Liveness and readiness: 200 once the database and Temporal answer, 503 otherwise',
       tag: 'Health',
       auth: 'none',

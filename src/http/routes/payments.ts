@@ -26,6 +26,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: BASE,
+      operationId: 'createPayment',
       summary:
         'Create a payment: the bill goes to the terminal. 201 once it is on the device (AWAITING_TERMINAL) or refused (REFUSED, refusalReason); always branch on status. A repeat with the reference of an open payment returns that payment (header Idempotent-Replayed: true). 503 when the acquirer did not answer in time: retry with the same reference',
       tag: TAG,
@@ -50,6 +51,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: `${BASE}/{id}/sync-status`,
+      operationId: 'syncPaymentStatus',
       summary: 'The payment, refreshed from the acquirer first; safe to repeat. A final payment is answered as it stands',
       tag: TAG,
       auth: 'apiKey',
@@ -70,6 +72,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: `${BASE}/{id}/cancel`,
+      operationId: 'cancelPayment',
       summary:
         'Withdraw a bill still waiting at the terminal, or release a two-step authorisation (AUTHORIZED: 200 CANCELLED, previousStatus AUTHORIZED). 200 with the resulting payment: CANCELLED, CAPTURED when the customer completed first, AWAITING_TERMINAL when the acquirer could not be reached (the sweep settles it). 409 when the payment is already decided',
       tag: TAG,
@@ -91,6 +94,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: `${BASE}/{id}/capture`,
+      operationId: 'capturePayment',
       summary:
         'Complete a two-step authorisation, all of it or the amount given (at most the authorised amount). 200 CAPTURED with capturedAmount and capturedAt (the void window runs from this capture); 200 still AUTHORIZED when the acquirer could not be reached: the capture is kept and completed by the service later. 409 for any status but AUTHORIZED',
       tag: TAG,
@@ -113,6 +117,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: `${BASE}/{id}/void`,
+      operationId: 'voidPayment',
       summary:
         'Reverse a captured payment inside the void window (each call submits another reversal). 200 CANCELLED when the acquirer confirms in time, 200 CAPTURED when the reversal is not confirmed yet; 409 when a precondition fails, 404 when the store or terminal no longer exists',
       tag: TAG,

@@ -33,6 +33,7 @@ export const refundRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/dashboard/payments/{paymentId}/refunds',
+      operationId: 'createRefund',
       summary:
         'Refund a payment, all that is still refundable or the amount given (ADMIN, FINANCE). 201 with the refund: SUCCEEDED or FAILED when the acquirer decided within REFUND_CONFIRM_TIMEOUT_SECONDS, else PENDING and followed by the service until it decides. Optional Idempotency-Key header: the same key again within 24 h answers 200 with the same refund, with another body 409',
       tag: TAG,
@@ -85,6 +86,7 @@ export const refundRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/dashboard/payments/{paymentId}/refunds',
+      operationId: 'listRefunds',
       summary: "A payment's refunds, newest first (any dashboard role that sees payments)",
       tag: TAG,
       auth: 'session',
@@ -106,6 +108,7 @@ export const refundRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/transactions/{paymentId}/refunds',
+      operationId: 'listTransactionRefunds',
       summary: "A payment's refunds, newest first (read only: refunds are made by dashboard users)",
       tag: 'Transactions',
       auth: 'apiKey',

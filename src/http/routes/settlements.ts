@@ -78,6 +78,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: BASE,
+      operationId: 'closeSettlementBatch',
       summary: "Close the store's open batch: fetch the acquirer's report and reconcile",
       tag: TAG,
       auth: 'session',
@@ -101,6 +102,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: BASE,
+      operationId: 'listSettlements',
       summary: 'Settlement batches, newest first',
       tag: TAG,
       auth: 'session',
@@ -121,6 +123,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: `${BASE}/{id}`,
+      operationId: 'getSettlement',
       summary: 'One settlement batch',
       tag: TAG,
       auth: 'session',
@@ -140,6 +143,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: `${BASE}/{id}/lines`,
+      operationId: 'listSettlementLines',
       summary: "A batch's settled payments and refunds, paged",
       tag: TAG,
       auth: 'session',
@@ -162,6 +166,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: `${BASE}/{id}/lines.csv`,
+      operationId: 'exportSettlementLines',
       summary: "A batch's lines as CSV with a header row",
       tag: TAG,
       auth: 'session',

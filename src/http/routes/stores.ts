@@ -153,6 +153,7 @@ export function storeRoutesOn(surface: Surface<StoreOwners>): RouteModule {
         {
           method: 'get',
           path: BASE,
+          operationId: 'listStores',
           summary: 'Stores of the business, alphabetical by name (a JSON array), one page of them',
           params: owners.MerchantParams,
           query: ListQuery,
@@ -173,6 +174,7 @@ export function storeRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'get',
         path: owners.plainList ? `${BASE}/search` : BASE,
+        operationId: 'searchStores',
         summary: {
           apiKey: 'Search stores: free text, filters, sorting, paging',
           dashboard: 'Stores of the business, live and test, searched, sorted and paged',
@@ -195,6 +197,7 @@ export function storeRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'post',
         path: BASE,
+        operationId: 'createStore',
         summary: { apiKey: 'Register a store; the response carries its externalId', dashboard: 'Register a store (live unless mode is test)' },
         params: owners.MerchantParams,
         body: owners.CreateBody,
@@ -215,6 +218,7 @@ export function storeRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'get',
         path: `${BASE}/{storeExternalId}`,
+        operationId: 'getStore',
         summary: 'One store',
         params: owners.StoreParams,
         responses: { 200: { description: 'The store', schema: owners.Store } },
@@ -229,6 +233,7 @@ export function storeRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'put',
         path: `${BASE}/{storeExternalId}`,
+        operationId: 'updateStore',
         summary: {
           apiKey: 'Replace a store: same body as POST; omitted optional fields are cleared, an omitted status is kept',
           dashboard: 'Replace a store (as the API-key PUT); status INACTIVE deactivates it. Its mode never changes',
@@ -248,6 +253,7 @@ export function storeRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'delete',
         path: `${BASE}/{storeExternalId}`,
+        operationId: 'deleteStore',
         summary: {
           apiKey: 'Remove a store with its terminals and their device links; 409 after recent payments unless force=true',
           dashboard: 'Remove a store with its terminals; 409 after recent payments unless force=true',

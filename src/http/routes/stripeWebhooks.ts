@@ -18,6 +18,7 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/internal/acquirer/stripe/webhooks',
+      operationId: 'receiveStripeWebhook',
       summary: `Stripe webhook (internal): verified by the ${STRIPE_SIGNATURE_HEADER} header, then the payment re-reads Stripe`,
       tag: 'Internal',
       auth: 'none',

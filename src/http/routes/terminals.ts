@@ -23,6 +23,7 @@ export function terminalRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'get',
         path: BASE,
+        operationId: 'listTerminals',
         summary: {
           apiKey: "The store's terminals, ordered by label (a JSON array), one page of them",
           dashboard: "The store's terminals, ordered by label, one page of them",
@@ -49,6 +50,7 @@ export function terminalRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'post',
         path: BASE,
+        operationId: 'createTerminal',
         summary: {
           apiKey: 'Register a terminal in the store; the response carries its externalId. It takes payments once the operator links its device',
           dashboard: 'Register a terminal in the store; it takes payments once the operator links its device',
@@ -71,6 +73,7 @@ export function terminalRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'get',
         path: `${BASE}/{terminalExternalId}`,
+        operationId: 'getTerminal',
         summary: 'One terminal',
         params: owners.TerminalParams,
         responses: { 200: { description: 'The terminal', schema: owners.Terminal } },
@@ -86,6 +89,7 @@ export function terminalRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'put',
         path: `${BASE}/{terminalExternalId}`,
+        operationId: 'updateTerminal',
         summary: {
           apiKey: 'Replace a terminal: same body as POST; omitted optional fields are cleared, an omitted status is kept; the device link is untouched',
           dashboard: 'Replace a terminal (as the API-key PUT); status INACTIVE deactivates it; the device link is untouched',
@@ -105,6 +109,7 @@ export function terminalRoutesOn(surface: Surface<StoreOwners>): RouteModule {
       {
         method: 'delete',
         path: `${BASE}/{terminalExternalId}`,
+        operationId: 'deleteTerminal',
         summary: 'Remove a terminal and its device link; 409 after recent payments unless force=true',
         params: owners.TerminalParams,
         query: DeleteQuery,

@@ -27,6 +27,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/transactions/by-payment/{paymentId}',
+      operationId: 'listTransactionHistory',
       summary: 'Status history of a payment, newest first, one entry per status event',
       tag: 'Transactions',
       auth: 'apiKey',
@@ -47,6 +48,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/transactions/{id}',
+      operationId: 'getTransaction',
       summary: "A payment's current state, without contacting the terminal",
       tag: 'Transactions',
       auth: 'apiKey',
@@ -67,6 +69,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/transactions',
+      operationId: 'listTransactions',
       summary: 'Payments, newest first, filtered and paged',
       tag: 'Transactions',
       auth: 'apiKey',

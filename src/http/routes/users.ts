@@ -79,6 +79,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/users/me',
+      operationId: 'getOwnUser',
       summary: "The caller's own profile",
       tag: TAG,
       auth: 'session',
@@ -97,6 +98,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/users/me/mfa/enroll',
+      operationId: 'startMfaEnrollment',
       summary: 'Start authenticator (TOTP) enrolment: a new secret, active once a code from it is verified',
       tag: TAG,
       auth: 'session',
@@ -115,6 +117,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/users/me/mfa/verify',
+      operationId: 'verifyMfaEnrollment',
       summary: 'Finish enrolment with a code from the authenticator: MFA is on, and sign-in needs a code from now on',
       tag: TAG,
       auth: 'session',
@@ -135,6 +138,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/users',
+      operationId: 'createUser',
       summary: "Create a user in the caller's merchant (ADMIN)",
       tag: TAG,
       auth: 'session',
@@ -155,6 +159,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/users',
+      operationId: 'listUsers',
       summary: "Users of the caller's merchant, by id, paged",
       tag: TAG,
       auth: 'session',
@@ -175,6 +180,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'get',
       path: '/api/users/{id}',
+      operationId: 'getUser',
       summary: "One user of the caller's merchant",
       tag: TAG,
       auth: 'session',
@@ -194,6 +200,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'put',
       path: '/api/users/{id}',
+      operationId: 'updateUser',
       summary: 'Update a user: anyone their own displayName and email; ADMIN anyone, also roles and enabled',
       tag: TAG,
       auth: 'session',
@@ -214,6 +221,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'put',
       path: '/api/users/{id}/password',
+      operationId: 'resetUserPassword',
       summary: "Reset a user's password (ADMIN); every session of the user ends",
       tag: TAG,
       auth: 'session',
@@ -235,6 +243,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/users/{id}/unlock',
+      operationId: 'unlockUser',
       summary: 'Unlock an account locked by failed sign-ins (ADMIN)',
       tag: TAG,
       auth: 'session',
@@ -254,6 +263,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: '/api/users/{id}/mfa/reset',
+      operationId: 'resetUserMfa',
       summary: 'Force authenticator re-enrolment (ADMIN): MFA off, sessions end, the next sign-in can only enrol',
       tag: TAG,
       auth: 'session',
@@ -273,6 +283,7 @@ export const userRoutes: RouteModule = (router, registry) => {
     {
       method: 'delete',
       path: '/api/users/{id}',
+      operationId: 'disableUser',
       summary: 'Disable the account (soft delete, ADMIN): it cannot sign in and its sessions end',
       tag: TAG,
       auth: 'session',

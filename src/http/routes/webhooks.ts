@@ -106,6 +106,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'get',
         path: CONFIGS,
+        operationId: 'listWebhookConfigs',
         summary: {
           apiKey: 'Your webhook destinations, oldest first (a JSON array; no secrets)',
           dashboard: 'The business’s webhook destinations, live and test, oldest first (no secrets)',
@@ -126,6 +127,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'post',
         path: CONFIGS,
+        operationId: 'createWebhookConfig',
         summary: {
           apiKey: 'Create a webhook destination; the answer carries the signing secret (only here and after regenerate-key)',
           dashboard: 'Create a webhook destination; the answer carries the signing secret, shown only here and after regenerate-key',
@@ -147,6 +149,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'get',
         path: `${CONFIGS}/{id}`,
+        operationId: 'getWebhookConfig',
         summary: 'One webhook destination (no secret)',
         params: ConfigParams,
         responses: { 200: { description: 'The destination', schema: ConfigRecord } },
@@ -161,6 +164,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'put',
         path: `${CONFIGS}/{id}`,
+        operationId: 'updateWebhookConfig',
         summary: 'Change the URL, description or event selection; fields left out stay as they are',
         params: ConfigParams,
         body: UpdateConfigBody,
@@ -177,6 +181,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'delete',
         path: `${CONFIGS}/{id}`,
+        operationId: 'deleteWebhookConfig',
         summary: {
           apiKey: 'Remove a destination; its pending deliveries stop (FAILED) and are not attempted again',
           dashboard: 'Remove a destination; its pending deliveries stop (FAILED)',
@@ -196,6 +201,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'post',
         path: `${CONFIGS}/{id}/regenerate-key`,
+        operationId: 'regenerateWebhookSecret',
         summary: {
           apiKey: 'Rotate the signing secret; every later attempt, including retries, is signed with the new one',
           dashboard: 'Rotate the signing secret; the answer carries the new one, shown only here',
@@ -214,6 +220,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'post',
         path: `${CONFIGS}/{id}/test`,
+        operationId: 'sendWebhookTest',
         summary: {
           apiKey: 'Send a TEST event to this destination now (whatever its event selection); 202 with the event id',
           dashboard: 'Send a TEST event to this destination now; 202 with the event id',
@@ -233,6 +240,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'get',
         path: `${CONFIGS}/{id}/events`,
+        operationId: 'listWebhookDeliveries',
         summary: { apiKey: 'Delivery history of this destination, newest first, paged', dashboard: 'Deliveries to this destination, newest first, paged' },
         params: ConfigParams,
         query: HistoryQuery,
@@ -248,6 +256,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'get',
         path: `${EVENTS}/{eventId}/attempts`,
+        operationId: 'listWebhookAttempts',
         summary: {
           apiKey: 'Every delivery attempt of one event, to every destination, oldest first (a JSON array)',
           dashboard: 'Every delivery attempt of one event, to every destination, oldest first',
@@ -265,6 +274,7 @@ export function webhookRoutesOn(surface: Surface<WebhookOwners>): RouteModule {
       {
         method: 'post',
         path: `${EVENTS}/{eventId}/redeliver`,
+        operationId: 'redeliverWebhookEvent',
         summary: {
           apiKey:
             'Deliver an event again now: to the named destination, or to every live destination that had it or selects its type. 202; attempts continue the numbering',
