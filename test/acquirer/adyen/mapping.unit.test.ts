@@ -39,11 +39,11 @@ import { translate } from '../../../src/acquirer/adyen/adapter';
 
 /**
  * The Adyen mapping (docs/acquirers.md, "Adyen Terminal API (cloud)") against Adyen's own material
- * in ../shared/acquirers/adyen (contracts 11): every fixture file maps to a port state (a file
+ * in test/fixtures/adyen, copied from ../shared/acquirers/adyen (contracts 11): every fixture file maps to a port state (a file
  * without an entry below, or one that maps to none, fails), and every request we build validates
  * against TerminalAPI-v1.json.
  */
-const ADYEN = path.resolve(__dirname, '../../../../shared/acquirers/adyen');
+const ADYEN = path.resolve(__dirname, '../../fixtures/adyen'); // Adyen's own files, copied unchanged (its README)
 const read = (file: string): unknown => JSON.parse(fs.readFileSync(path.join(ADYEN, file), 'utf8'));
 
 function filesUnder(dir: string): string[] {
@@ -153,7 +153,7 @@ const EXPECTED: Record<string, string> = {
 describe('every fixture maps to a port state', () => {
   const files = [...filesUnder('fixtures/terminal-api'), ...filesUnder('fixtures/clouddevice')].map((f) => f.replace(/^fixtures\//, ''));
 
-  it('finds the fixtures (../shared/acquirers/adyen)', () => {
+  it('finds the fixtures (test/fixtures/adyen)', () => {
     expect(files.length).toBeGreaterThanOrEqual(Object.keys(EXPECTED).length);
   });
 
