@@ -11,6 +11,7 @@ import {
 } from '../../src/acquirer/port';
 import { ACCOUNT_KEY_FIELDS } from '../../src/acquirer/acquirers';
 import type { ActivityDeps } from '../index';
+import { WhoTookIt } from './whoTookIt';
 
 /**
  * The payment workflow's acquirer calls. Every one is safe to retry: send-bill is idempotent per
@@ -38,17 +39,28 @@ async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The acquirer that took a payment, from its row: its acquirer account (contracts 10), else the
- * installation's acquirer it names (test payments the sandbox, live ones ACQUIRER). Read on every
- * call, so a rotated credential is used at once and a deactivated account still finishes its payments.
+ * The acquirer that took a payment: its acquirer account (contracts 10), else the installation's
+ * acquirer it names (test payments the sandbox, live ones ACQUIRER). Which one is fixed at creation
+ * and remembered (WhoTookIt); an account's row is read on every call, so a rotated credential is
+ * used at once and a deactivated account still finishes its payments.
  */
 function acquirerOf({ acquirers, db }: ActivityDeps) {
+  const whoTookIt = new WhoTookIt();
   return async (where: { paymentId: string } | BillRef): Promise<AcquirerPort> => {
-    const row = await db.payment.findFirst({
-      where: 'paymentId' in where ? { id: where.paymentId } : { deviceId: where.deviceId, acquirerRef: where.acquirerRef },
-      select: { acquirerName: true, acquirerAccount: { select: ACCOUNT_KEY_FIELDS } },
-    });
-    return row ? acquirers.forPayment(row) : acquirers.live;
+    const key = 'paymentId' in where ? where.paymentId : `${where.deviceId}\u0000${where.acquirerRef}`;
+    let takenBy = whoTookIt.get(key);
+    if (!takenBy) {
+      const row = await db.payment.findFirst({
+        where: 'paymentId' in where ? { id: where.paymentId } : { deviceId: where.deviceId, acquirerRef: where.acquirerRef },
+        select: { acquirerName: true, acquirerAccountId: true },
+      });
+      if (!row) return acquirers.live;
+      takenBy = row;
+      whoTookIt.remember(key, row);
+    }
+    if (!takenBy.acquirerAccountId) return acquirers.byName(takenBy.acquirerName);
+    const account = await db.acquirerAccount.findUniqueOrThrow({ where: { id: takenBy.acquirerAccountId }, select: ACCOUNT_KEY_FIELDS });
+    return acquirers.forAccount(account);
   };
 }
 

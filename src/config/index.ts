@@ -60,6 +60,8 @@ export const configSchema = z
       .optional(),
     /** Where the Stripe API is; only for tests (stripe-mock on a loopback port). */
     STRIPE_API_BASE: z.string().url('must be a URL').optional(),
+    /** Where Adyen is for every adyen account (all its APIs, Adyen's own paths); only for tests (the loopback stand-in). */
+    ADYEN_API_BASE: z.string().url('must be a URL').optional(),
     SANDBOX_URL: z.string().url('must be a URL').optional(),
     SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
     /** A production start with ACQUIRER=sandbox refuses while live API keys exist, unless this is true. */

@@ -1,0 +1,26 @@
+/**
+ * Which acquirer took a payment, remembered per worker process: a payment's `acquirerName` and
+ * `acquirerAccountId` are fixed at creation and never change, so after the first read of a payment
+ * its installation-default calls need no database read at all. An account's own row (credentials,
+ * revision) is still read on every call, so a rotation takes effect at once.
+ */
+export interface TakenBy {
+  acquirerName: string;
+  acquirerAccountId: string | null;
+}
+
+const LIMIT = 10_000;
+
+export class WhoTookIt {
+  private readonly known = new Map<string, TakenBy>();
+
+  get(key: string): TakenBy | undefined {
+    return this.known.get(key);
+  }
+
+  remember(key: string, takenBy: TakenBy): void {
+    // Insertion order is age: the oldest goes first once the limit is reached.
+    if (this.known.size >= LIMIT) this.known.delete(this.known.keys().next().value!);
+    this.known.set(key, takenBy);
+  }
+}

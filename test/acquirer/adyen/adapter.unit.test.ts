@@ -1,0 +1,99 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AdyenAcquirer } from '../../../src/acquirer/adyen/adapter';
+import { AcquirerRejectedError, AcquirerUnreachableError, type SendBillRequest } from '../../../src/acquirer/port';
+
+/**
+ * The adapter's plumbing through the library and ADYEN_API_BASE, against a few canned answers on
+ * a loopback port: Adyen's paths, the API key header, the read before a send, errors. The full
+ * behaviour runs against the project's Adyen stand-in (test/support/adyenStandIn).
+ */
+interface Seen {
+  method: string;
+  url: string;
+  apiKey: string | undefined;
+  body: { SaleToPOIRequest?: { MessageHeader: { ServiceID: string; SaleID: string; MessageCategory: string } } } | null;
+}
+let server: http.Server;
+let base: string;
+const seen: Seen[] = [];
+let answer: (s: Seen) => { status: number; body: string } = () => ({ status: 500, body: '' });
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const s: Seen = { method: req.method!, url: req.url!, apiKey: req.headers['x-api-key'] as string | undefined, body: raw ? JSON.parse(raw) : null };
+      seen.push(s);
+      const a = answer(s);
+      res.writeHead(a.status, { 'Content-Type': 'application/json' }).end(a.body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+beforeEach(() => (seen.length = 0));
+
+const KEY = 'AQEtestKEYvalue9876';
+const adyen = () => new AdyenAcquirer({ apiKey: KEY, environment: 'TEST', merchantAccountId: 'ShopMID', apiBase: base, timeoutMs: 2000 });
+const bill: SendBillRequest = {
+  deviceId: 'V400m-1',
+  paymentId: 'pay_1',
+  pspReference: 'PSP1',
+  amount: '1.00',
+  currency: 'EUR',
+  modes: ['CARD'],
+  timeoutSeconds: 60,
+};
+
+/** The TransactionStatusResponse "NotFound" to the read the adapter just sent. */
+const notFound = (s: Seen) =>
+  JSON.stringify({
+    SaleToPOIResponse: {
+      MessageHeader: { ...s.body!.SaleToPOIRequest!.MessageHeader, MessageType: 'Response' },
+      TransactionStatusResponse: { Response: { Result: 'Failure', ErrorCondition: 'NotFound' } },
+    },
+  });
+
+describe('AdyenAcquirer through the library', () => {
+  it('sendBill: a status read on /sync, then the PaymentRequest on /async, on Adyen paths with the key', async () => {
+    answer = (s) => (s.url.endsWith('/sync') ? { status: 200, body: notFound(s) } : { status: 200, body: 'ok' });
+    await expect(adyen().sendBill(bill)).resolves.toEqual({ outcome: 'ON_DEVICE', acquirerRef: 'pay_1' });
+    expect(seen.map((s) => `${s.method} ${s.url} ${s.body?.SaleToPOIRequest?.MessageHeader.MessageCategory}`)).toEqual([
+      'POST /v1/merchants/ShopMID/devices/V400m-1/sync TransactionStatus',
+      'POST /v1/merchants/ShopMID/devices/V400m-1/async Payment',
+    ]);
+    expect(seen.every((s) => s.apiKey === KEY)).toBe(true);
+  });
+
+  it('getDevice: the cloud device API status; an unknown device is a 404 refusal', async () => {
+    answer = () => ({ status: 200, body: JSON.stringify({ deviceId: 'V400m-1', status: 'OFFLINE' }) });
+    await expect(adyen().getDevice('V400m-1')).resolves.toEqual({ deviceId: 'V400m-1', modes: ['CARD', 'QR_CODE'], twoStep: true, voidSupported: true });
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/v1/merchants/ShopMID/devices/V400m-1/status' });
+    answer = () => ({ status: 404, body: JSON.stringify({ status: 404, errorCode: '000', message: 'Device not found', errorType: 'validation' }) });
+    const err = await adyen()
+      .getDevice('nope')
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AcquirerRejectedError);
+    expect((err as AcquirerRejectedError).status).toBe(404);
+  });
+
+  it('a 5xx or no answer is unreachable; the key is never in the message', async () => {
+    answer = () => ({ status: 503, body: `{"status":503,"message":"down ${KEY}"}` });
+    const err = await adyen()
+      .getBillStatus('V400m-1', 'pay_1')
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AcquirerUnreachableError);
+    expect((err as Error).message).not.toContain(KEY);
+    const gone = new AdyenAcquirer({ apiKey: KEY, environment: 'TEST', merchantAccountId: 'M', apiBase: 'http://127.0.0.1:1', timeoutMs: 1000 });
+    await expect(gone.getBillStatus('V400m-1', 'pay_1')).rejects.toBeInstanceOf(AcquirerUnreachableError);
+  });
+
+  it('two-step completion, release and the settlement report are refused as not built yet (501)', async () => {
+    for (const call of [adyen().completeAuthorization(), adyen().releaseAuthorization(), adyen().closeBatch()]) {
+      await expect(call).rejects.toMatchObject({ status: 501, message: expect.stringContaining('not available for adyen accounts yet') });
+    }
+  });
+});

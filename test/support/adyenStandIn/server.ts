@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Notifier } from './notifications';
+import type { Terminals } from './terminals';
+import type { AdyenRequestValidator, CloudDeviceOperation } from './validation';
+
+/**
+ * The stand-in's HTTP side: every request is recorded and validated; one that does not validate
+ * is refused as Adyen refuses (RFC 7807 body) and kept in `invalid`; the rest reach the simulated
+ * terminals. The network's failures are played here: a dropped connection before anything
+ * happens (unreachable) or after the terminal acted (a lost answer).
+ */
+export interface RecordedAdyenRequest {
+  method: string;
+  path: string;
+  operation: CloudDeviceOperation | null;
+  merchantAccount?: string;
+  deviceId?: string;
+  /** The X-API-Key it came with: which account's credentials were used. */
+  apiKey?: string;
+  /** The parsed JSON body, when it is JSON. */
+  body?: any;
+  rawBody: string;
+  valid: boolean;
+  errors: string[];
+  /** answered; refused (invalid); lost (processed, connection dropped); dropped (unreachable, not processed). */
+  outcome: 'pending' | 'answered' | 'refused' | 'lost' | 'dropped';
+  status?: number;
+  answer?: any;
+  /** A repeat (same SaleID/ServiceID) that got the first one's answer. */
+  repeated?: boolean;
+}
+
+export interface HandlerDeps {
+  validator: AdyenRequestValidator;
+  terminals: Terminals;
+  notifier: Notifier;
+  requests: RecordedAdyenRequest[];
+  invalid: RecordedAdyenRequest[];
+  /** When set, only these API keys are accepted (401 otherwise). */
+  apiKeys?: string[];
+}
+
+const problem = (status: number, title: string, detail: string) => ({
+  type: `https://docs.adyen.com/errors/${status === 401 ? 'unauthorized' : 'validation'}`,
+  title,
+  status,
+  errorCode: `00_${status}`,
+  detail,
+});
+
+export function adyenHandler(deps: HandlerDeps) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void serve(deps, req, res, Buffer.concat(chunks).toString('utf8')));
+  };
+}
+
+async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, rawBody: string) {
+  const checked = deps.validator.check({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, rawBody });
+  const apiKey = req.headers['x-api-key'] as string | undefined;
+  if (apiKey && deps.apiKeys && !deps.apiKeys.includes(apiKey)) checked.errors.push('header X-API-Key is not a key of this stand-in');
+  const rec: RecordedAdyenRequest = {
+    method: req.method ?? 'GET',
+    path: new URL(req.url ?? '/', 'http://stand-in').pathname,
+    operation: checked.operation,
+    merchantAccount: checked.params.merchantAccount,
+    deviceId: checked.params.deviceId,
+    apiKey,
+    body: checked.body,
+    rawBody,
+    valid: checked.errors.length === 0,
+    errors: checked.errors,
+    outcome: 'pending',
+  };
+  deps.requests.push(rec);
+  if (!rec.valid) deps.invalid.push(rec);
+
+  const device = rec.deviceId !== undefined ? deps.terminals.device(rec.deviceId) : undefined;
+  if (device?.unreachable) return drop(rec, res, 'dropped');
+  if (!rec.valid) {
+    const auth = rec.errors.some((e) => e.startsWith('header X-API-Key'));
+    return send(rec, res, auth ? 401 : 400, problem(auth ? 401 : 400, auth ? 'Unauthorized' : 'Bad Request', rec.errors.join('; ')));
+  }
+  const lose = device?.loseNextAnswer ?? false;
+  if (device) device.loseNextAnswer = false;
+  const reply = (status: number, body: unknown) => (lose ? drop(rec, res, 'lost', body) : send(rec, res, status, body));
+
+  if (rec.operation === 'status') return reply(200, { deviceId: rec.deviceId, status: device!.status });
+  if (rec.operation === 'connectedDevices') {
+    const online = [...deps.terminals.devices.values()].filter((d) => d.status === 'ONLINE' && !d.unreachable).map((d) => d.poiid);
+    return reply(200, { uniqueDeviceIds: online });
+  }
+  const mode = rec.operation as 'sync' | 'async';
+  const handled = deps.terminals.handle(mode, rec.merchantAccount!, rec.deviceId!, rec.body.SaleToPOIRequest, rawBody);
+  rec.repeated = handled.repeated;
+  if (handled.immediate) return reply(200, handled.immediate);
+  if (mode === 'async') {
+    // The outcome goes to the event URL when the terminal has it; a repeat posts nothing new.
+    if (!handled.repeated) void handled.result.then((doc) => deps.notifier.event(doc));
+    return reply(200, 'ok');
+  }
+  reply(200, await handled.result);
+}
+
+function send(rec: RecordedAdyenRequest, res: ServerResponse, status: number, body: unknown) {
+  if (res.destroyed) return; // the client gave up on a held /sync request
+  rec.outcome = status < 300 ? 'answered' : 'refused';
+  rec.status = status;
+  rec.answer = body;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The connection ends without an answer, as when the network fails. */
+function drop(rec: RecordedAdyenRequest, res: ServerResponse, outcome: 'lost' | 'dropped', body?: unknown) {
+  rec.outcome = outcome;
+  rec.answer = body;
+  res.socket?.destroy();
+}
