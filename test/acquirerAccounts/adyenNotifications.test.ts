@@ -55,7 +55,10 @@ it('a standard notification with a valid HMAC: [accepted], and the payment re-re
 it('forged (another key, or an altered item): 401 and nothing changes; a replay of a genuine one: [accepted] and dropped', async () => {
   const { id, standard } = await paidUnheard();
   const item = standard.notificationItems[0].NotificationRequestItem;
-  const otherKey = { ...item, additionalData: { ...item.additionalData, hmacSignature: new hmacValidator().calculateHmac(item, randomBytes(32).toString('hex')) } };
+  const otherKey = {
+    ...item,
+    additionalData: { ...item.additionalData, hmacSignature: new hmacValidator().calculateHmac(item, randomBytes(32).toString('hex')) },
+  };
   const altered = { ...item, amount: { ...item.amount, value: item.amount.value + 1 } };
   const unsigned = { ...item, additionalData: {} };
   for (const forged of [otherKey, altered, unsigned]) {

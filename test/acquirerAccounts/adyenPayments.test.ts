@@ -54,7 +54,15 @@ it('a terminal busy with another sale system: the payment is REFUSED, nothing el
   const { shop, poiid } = await adyenTill(s);
   // Another till's sale system occupies the terminal first.
   const other = new AdyenAcquirer({ apiKey: 'AQEotherTill', environment: 'TEST', merchantAccountId: ADYEN_MID, apiBase: s.standIn.url });
-  await other.sendBill({ paymentId: 'pay_elsewhere', pspReference: 'ELSEWHERE1', deviceId: poiid, amount: '3.00', currency: 'EUR', modes: ['CARD'], timeoutSeconds: 60 });
+  await other.sendBill({
+    paymentId: 'pay_elsewhere',
+    pspReference: 'ELSEWHERE1',
+    deviceId: poiid,
+    amount: '3.00',
+    currency: 'EUR',
+    modes: ['CARD'],
+    timeoutSeconds: 60,
+  });
   const created = await createPayment(s.stack, shop, { amount: 5 });
   expect(created.status).toBe(201);
   expect(created.body.status).toBe('REFUSED');

@@ -60,7 +60,8 @@ export async function adyenTill(s: AdyenStack): Promise<{ shop: Shop; poiid: str
 }
 
 /** The payment as the dashboard shows it. */
-export const readPayment = (s: AdyenStack, id: string): Promise<HttpResult> => call(s.stack.apiUrl, 'GET', `/api/dashboard/payments/${id}`, { token: s.finance });
+export const readPayment = (s: AdyenStack, id: string): Promise<HttpResult> =>
+  call(s.stack.apiUrl, 'GET', `/api/dashboard/payments/${id}`, { token: s.finance });
 
 export const refundAs = (s: AdyenStack, paymentId: string, amount: number): Promise<HttpResult> =>
   call(s.stack.apiUrl, 'POST', `/api/dashboard/payments/${paymentId}/refunds`, { token: s.finance, body: { amount } });

@@ -31,6 +31,8 @@ export function adyenNotificationOf(body: unknown): AdyenNotification | null {
     return items.every(isObject) ? { kind: 'standard', items: items as NotificationRequestItem[] } : null;
   }
   if (isObject(body.SaleToPOIResponse)) return { kind: 'event', nudge: eventNudgeOf(body.SaleToPOIResponse) };
+  // The terminal's own events (display, maintenance: `SaleToPOIRequest.EventNotification`) name no payment.
+  if (isObject(body.SaleToPOIRequest)) return { kind: 'event', nudge: null };
   return null;
 }
 
