@@ -130,6 +130,7 @@ export function initialState(init: Partial<PaymentState> & Pick<PaymentState, 's
 }
 
 const DECLINED_AT_TERMINAL = 'declined at the terminal';
+const declinedBecause = (words: string | undefined): string => (words ? `${DECLINED_AT_TERMINAL}: ${words}` : DECLINED_AT_TERMINAL);
 
 export function transition(state: PaymentState, event: PaymentEvent, ctx: TransitionContext): TransitionResult {
   const unchanged: TransitionResult = { state, effects: [] };
@@ -246,7 +247,8 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
     case 'CAPTURED':
       return captured();
     case 'DECLINED':
-      return change(state, { status: 'REFUSED', acquirerRef, refusalReason: DECLINED_AT_TERMINAL }, ref, source, ctx);
+      // The acquirer's own words, when it gave any (Adyen's refusal reason, Stripe's decline message).
+      return change(state, { status: 'REFUSED', acquirerRef, refusalReason: declinedBecause(bill.errorMessage) }, ref, source, ctx);
     case 'CANCELLED':
       return change(state, { status: 'CANCELLED', acquirerRef, reason: REASONS.cancelledAtTerminal }, ref, source, ctx);
     case 'ERROR':

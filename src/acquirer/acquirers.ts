@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { openCredentials } from '../acquirerAccounts/credentials';
 import { HttpAcquirer } from './httpAdapter';
 import type { AcquirerPort } from './port';
+import { AdyenAcquirer } from './adyen/adapter';
 import { StripeAcquirer } from './stripe/adapter';
 
 /**
@@ -84,6 +85,14 @@ export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Ac
         return new HttpAcquirer(sandboxUrl, { merchantAccountId: account.merchantAccountId });
       case 'stripe':
         return new StripeAcquirer({ apiKey: credentials.apiKey!, apiBase: config.STRIPE_API_BASE, refundedBill });
+      case 'adyen':
+        // Built, but no route may name an adyen account yet (src/acquirerAccounts/adapterKinds.ts).
+        return new AdyenAcquirer({
+          apiKey: credentials.apiKey!,
+          environment: credentials.environment === 'LIVE' ? 'LIVE' : 'TEST',
+          merchantAccountId: account.merchantAccountId,
+          apiBase: config.ADYEN_API_BASE,
+        });
       default:
         throw new Error(`no adapter for ${account.acquirer} accounts in this version`);
     }

@@ -1,6 +1,7 @@
 /**
- * The acquirers this version has an adapter for (createAcquirers in src/acquirer/acquirers.ts builds them). An
- * account of another acquirer can be registered, but no route may send payments to it yet.
+ * The acquirers a route may send payments to. createAcquirers (src/acquirer/acquirers.ts) also
+ * builds adyen's adapter, but adyen stays out until its two-step completion/release and settlement
+ * report exist (issue 25): its accounts can be registered and notified, not routed to.
  */
 const WITH_ADAPTER = new Set(['sandbox', 'stripe']);
 

@@ -13,11 +13,15 @@ export interface NotifiedAccount {
   acquirer: AcquirerKind;
   /** stripe: the signing secret of the account's webhook endpoint. */
   webhookSecret?: string;
+  /** adyen: the HMAC key (hex) of the account's standard notifications. */
+  hmacKey?: string;
 }
 
 export async function accountForNotification(db: Pick<Db, 'acquirerAccount'>, id: string): Promise<NotifiedAccount> {
   const account = await db.acquirerAccount.findFirst({ where: { id }, select: { id: true, acquirer: true, credentials: true } });
   if (!account) throw notFound('acquirer account');
   const acquirer = account.acquirer as AcquirerKind;
-  return acquirer === 'stripe' ? { id: account.id, acquirer, webhookSecret: openCredentials(account.credentials).webhookSecret } : { id: account.id, acquirer };
+  if (acquirer === 'stripe') return { id: account.id, acquirer, webhookSecret: openCredentials(account.credentials).webhookSecret };
+  if (acquirer === 'adyen') return { id: account.id, acquirer, hmacKey: openCredentials(account.credentials).hmacKey };
+  return { id: account.id, acquirer };
 }

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { type AdyenNudge, adyenNotificationOf, allSigned, itemNudgeOf } from '../acquirer/adyen/notifications';
 import { SIGNATURE_HEADER, verifySandboxSignature } from '../acquirer/sandbox/notify';
 import { STRIPE_SIGNATURE_HEADER, verifyStripeEvent } from '../acquirer/stripe/webhooks';
 import { z } from '../domain/zod';
@@ -40,4 +41,19 @@ export function verifiedSandboxNotification(ctx: ApiContext): AcquirerNotificati
   if (check === 'stale') throw new ApiError(401, `notification signature timestamp is more than ${tolerance} seconds from now`);
   const parsed = SandboxNotification.safeParse(ctx.request.body);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Adyen's notifications for an account with `hmacKey`, as nudges: a standard notification only
+ * when every item's HMAC (the library's validator) holds, else 401 with nothing read; a Terminal
+ * API event notification is unsigned in the cloud API, so it is taken as a nudge only (the re-read
+ * decides). A body of neither shape: 401.
+ */
+export function verifiedAdyenNudges(ctx: ApiContext, hmacKey: string): AdyenNudge[] {
+  const notification = adyenNotificationOf(ctx.request.body);
+  // Neither of Adyen's shapes (another acquirer's signed body, say): no signature of this account.
+  if (!notification) throw new ApiError(401, 'not an Adyen notification: no HMAC signature of this account');
+  if (notification.kind === 'event') return notification.nudge ? [notification.nudge] : [];
+  if (!allSigned(notification.items, hmacKey)) throw new ApiError(401, 'notification HMAC signature missing or invalid');
+  return notification.items.map(itemNudgeOf).filter((n): n is AdyenNudge => n !== null);
 }

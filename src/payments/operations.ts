@@ -118,6 +118,9 @@ export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrinci
   if (isFinal(payment.status)) throw conflict(`payment already decided: it is ${payment.status}`);
   const answer = await askWorkflow(deps, payment, principal, 'cancel', []);
   const current = await reread(deps.db, payment.id);
+  // Decided while this call was under way (the acquirer's notification of our own withdrawal can
+  // reach the workflow before this update does): the resulting payment, as when the customer wins.
+  if (answer.kind !== 'outcome' && isFinal(current.status)) return current;
   if (answer.kind === 'rejected') throw refusalError(answer);
   if (answer.kind === 'closed') throw conflict(`payment already decided: it is ${current.status}`);
   return current;

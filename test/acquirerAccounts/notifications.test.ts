@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { hmacValidator } from '@adyen/api-library';
 import Stripe from 'stripe';
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import type { Payment } from '../../src/generated/prisma/client';
@@ -192,14 +193,32 @@ describe('accounts without a notification path', () => {
     expectErrorShape(await post(pathOf(removed), body, { 'X-Sandbox-Signature': 'forged' }), 401);
   });
 
-  it('an adyen account -> 404 saying this version receives none for adyen (its adapter brings them)', async () => {
+  it("an adyen account: items signed with its hmacKey [accepted], another key's (the sandbox's signature too) 401", async () => {
+    const hmacKey = '44782DEF547AAA06C910C43932B1EB0C';
     const adyen = await created({
       name: 'Adyen',
       acquirer: 'adyen',
       mode: 'test',
       merchantAccountId: 'Shop_POS',
-      credentials: { apiKey: 'AQEyhmfxK4PdvW0acomD', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'TEST' },
+      credentials: { apiKey: 'AQEyhmfxK4PdvW0acomD', hmacKey, environment: 'TEST' },
     });
-    expect(expectErrorShape(await post(pathOf(adyen), body, signed()), 404)).toMatch(/no notifications for adyen accounts/);
+    // More on Adyen's notifications: test/acquirerAccounts/adyenNotifications.test.ts.
+    const item = {
+      eventCode: 'AUTHORISATION',
+      merchantAccountCode: 'Shop_POS',
+      merchantReference: 'nothing-of-ours',
+      pspReference: 'QFQTPCQ8HXSKGK82',
+      success: 'true',
+      amount: { currency: 'EUR', value: 100 },
+    };
+    const signedWith = (key: string) =>
+      JSON.stringify({
+        live: 'false',
+        notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature: new hmacValidator().calculateHmac(item as never, key) } } }],
+      });
+    const ok = await post(pathOf(adyen), signedWith(hmacKey));
+    expect([ok.status, ok.body]).toEqual([200, '[accepted]']);
+    expectErrorShape(await post(pathOf(adyen), signedWith('AB'.repeat(16))), 401);
+    expectErrorShape(await post(pathOf(adyen), body, signed()), 401);
   });
 });

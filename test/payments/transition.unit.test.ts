@@ -67,6 +67,10 @@ describe('payment transition function', () => {
 
   it('AWAITING_TERMINAL -> REFUSED when the customer declines', () => {
     expect(expectChange(awaiting(), observed(bill('DECLINED')), 'REFUSED').state.refusalReason).toBe('declined at the terminal');
+    const words = '210 Not enough balance: NOT_ENOUGH_BALANCE (Refusal)';
+    expect(expectChange(awaiting(), observed(bill('DECLINED', { errorMessage: words })), 'REFUSED').state.refusalReason).toBe(
+      `declined at the terminal: ${words}`,
+    );
   });
 
   it('AWAITING_TERMINAL -> CANCELLED with reason CANCELLED_AT_TERMINAL when cancelled on the device', () => {

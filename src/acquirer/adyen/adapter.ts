@@ -95,7 +95,12 @@ export class AdyenAcquirer implements AcquirerPort {
     const prior = priorSendOf(await this.read(request.deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
     if (prior) return prior;
     const answer = await this.call('send the payment request', () => this.api.async(this.mid, request.deviceId, paymentRequestOf(request, new Date())));
-    return sendBillResultOf(answer, acquirerRef);
+    const sent = sendBillResultOf(answer, acquirerRef);
+    if (sent.outcome !== 'ON_DEVICE') return sent;
+    // /async answers only `ok`: a terminal busy with another sale says so in the outcome, which a
+    // read finds at once. No answer to the read: the bill is taken as placed (the workflow reads on).
+    const after = await this.read(request.deviceId, paymentMessageOf(acquirerRef)).catch(() => null);
+    return after && priorSendOf(after, acquirerRef)?.outcome === 'DEVICE_BUSY' ? { outcome: 'DEVICE_BUSY', currentReference: null } : sent;
   }
 
   async getBillStatus(deviceId: string, acquirerRef: string): Promise<BillStatus> {

@@ -1,19 +1,20 @@
 import { accountForNotification } from '../../acquirerAccounts/notifications';
 import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
 import { STRIPE_SIGNATURE_HEADER } from '../../acquirer/stripe/webhooks';
-import { DomainError } from '../../domain/errors';
 import { z } from '../../domain/zod';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
+import { relayAdyenNudges } from '../../payments/adyenNotification';
 import { relayStripeEvent } from '../../payments/stripeNotification';
 import type { RouteModule } from '../app';
-import { verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
+import { verifiedAdyenNudges, verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
 import { defineRoute } from '../route';
 
 /**
  * Each acquirer account's own notification path (contracts 10, its `notificationPath`): the
  * account's acquirer's notifications, verified with that account's secret, nudging only that
- * account's payments. Answers as the installation paths do: Stripe 200, the sandbox 202, a missing
- * or forged signature 401 with nothing changed (docs/acquirers.md, "Notifications per account").
+ * account's payments. Answers as each acquirer expects: Stripe 200, the sandbox 202, Adyen 200
+ * `[accepted]`; a missing or forged signature 401 with nothing changed (docs/acquirers.md,
+ * "Notifications per account").
  */
 const Params = z.object({ accountId: z.string().max(100, 'must be an account id') });
 
@@ -25,12 +26,12 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
       method: 'post',
       path: '/internal/acquirer/{accountId}/notifications',
       operationId: 'receiveAccountNotification',
-      summary: `Acquirer account notification (internal): a stripe account's events by ${STRIPE_SIGNATURE_HEADER} with its webhookSecret, a sandbox account's by ${SIGNATURE_HEADER}; then the account's payment re-reads the acquirer`,
+      summary: `Acquirer account notification (internal): a stripe account's events by ${STRIPE_SIGNATURE_HEADER} with its webhookSecret, a sandbox account's by ${SIGNATURE_HEADER}, an adyen account's standard notifications by each item's HMAC with its hmacKey (its Terminal API event notifications unsigned, a nudge only); then the account's payment re-reads the acquirer`,
       tag: 'Internal',
       auth: 'none',
       params: Params,
       responses: {
-        200: { description: 'A stripe account: received (also when the event concerns no open payment of the account)' },
+        200: { description: 'A stripe account: received; an adyen account: `[accepted]` (also when nothing of the account matches)' },
         202: { description: 'A sandbox account: accepted (also when no open payment of the account matches)' },
       },
       errors: [401, 404],
@@ -52,8 +53,12 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
         ctx.body = { accepted: true };
         if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
       } else {
-        // Adyen's HMAC-signed notifications arrive with its adapter (issue 25).
-        throw new DomainError('not_found', `this version receives no notifications for ${account.acquirer} accounts; they come with its adapter`);
+        const nudges = verifiedAdyenNudges(ctx, account.hmacKey!);
+        // Adyen retries until it reads exactly this.
+        ctx.status = 200;
+        ctx.type = 'text/plain';
+        ctx.body = '[accepted]';
+        await relayAdyenNudges({ db, temporal, acquirers, logger: log }, nudges, scope);
       }
     },
   );

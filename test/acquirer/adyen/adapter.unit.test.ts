@@ -58,12 +58,13 @@ const notFound = (s: Seen) =>
   });
 
 describe('AdyenAcquirer through the library', () => {
-  it('sendBill: a status read on /sync, then the PaymentRequest on /async, on Adyen paths with the key', async () => {
+  it('sendBill: a status read on /sync, the PaymentRequest on /async, then a read for a Busy outcome, on Adyen paths with the key', async () => {
     answer = (s) => (s.url.endsWith('/sync') ? { status: 200, body: notFound(s) } : { status: 200, body: 'ok' });
     await expect(adyen().sendBill(bill)).resolves.toEqual({ outcome: 'ON_DEVICE', acquirerRef: 'pay_1' });
     expect(seen.map((s) => `${s.method} ${s.url} ${s.body?.SaleToPOIRequest?.MessageHeader.MessageCategory}`)).toEqual([
       'POST /v1/merchants/ShopMID/devices/V400m-1/sync TransactionStatus',
       'POST /v1/merchants/ShopMID/devices/V400m-1/async Payment',
+      'POST /v1/merchants/ShopMID/devices/V400m-1/sync TransactionStatus',
     ]);
     expect(seen.every((s) => s.apiKey === KEY)).toBe(true);
   });

@@ -45,14 +45,16 @@ export interface AdyenStandIn {
   customer(poiid: string, action: Customer, card?: CardChoice): StandInTransaction;
   /** The customer acts so on every future transaction on the device, at once; null to stop. */
   autoCustomer(poiid: string, action: Customer | null, card?: CardChoice): void;
-  /** The device's next request is processed but its answer is lost (the connection drops). */
-  loseNextAnswer(poiid: string): void;
+  /** The device's next request (or, with `message`, its next such request: 'PaymentRequest') is processed but its answer is lost (the connection drops). */
+  loseNextAnswer(poiid: string, message?: string): void;
   /** While on, requests for the device get no answer at all (the connection drops, nothing is processed). */
   unreachable(poiid: string, on: boolean): void;
   /** While on, the device is OFFLINE at the cloud: status says so, /sync answers UnreachableHost, /async an EventNotification Reject (the library's fixtures). */
   deviceOffline(poiid: string, on: boolean): void;
   /** A payment taken on the device without the sale system (standalone); approved, notified, not answered to anyone. */
   offlinePayment(poiid: string, payment: { amount: number; currency: string; merchantAccount?: string } & CardChoice): StandInTransaction;
+  /** Where notifications are posted from now on (undefined: nowhere). */
+  notifyTo(url: string | undefined): void;
   /** The next standard notification is signed with a wrong key. */
   forgeNextNotification(): void;
   /** Posts an earlier notification again, unchanged (default the last). */
@@ -80,10 +82,11 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
     device,
     customer: (poiid, action, card) => terminals.customer(poiid, action, card),
     autoCustomer: (poiid, action, card) => void (device(poiid).autoCustomer = action ? { action, card } : null),
-    loseNextAnswer: (poiid) => void (device(poiid).loseNextAnswer = true),
+    loseNextAnswer: (poiid, message) => void (device(poiid).loseNextAnswer = message ?? true),
     unreachable: (poiid, on) => void (device(poiid).unreachable = on),
     deviceOffline: (poiid, on) => void (device(poiid).status = on ? 'OFFLINE' : 'ONLINE'),
     offlinePayment: (poiid, payment) => terminals.offlinePayment(poiid, payment),
+    notifyTo: (url) => void (notifier.url = url),
     forgeNextNotification: () => notifier.forgeNextNotification(),
     replayNotification: (index) => notifier.replayNotification(index),
     notificationsSettled: () => notifier.idle(),

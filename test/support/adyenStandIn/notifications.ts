@@ -36,7 +36,8 @@ export class Notifier {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly url: string | undefined,
+    /** Settable: the receiver's URL may be known only after the stand-in started (an account's notificationPath). */
+    public url: string | undefined,
     hmacKey: string | undefined,
   ) {
     this.hmacKey = hmacKey ?? randomBytes(32).toString('hex').toUpperCase();

@@ -82,8 +82,9 @@ async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
     const auth = rec.errors.some((e) => e.startsWith('header X-API-Key'));
     return send(rec, res, auth ? 401 : 400, problem(auth ? 401 : 400, auth ? 'Unauthorized' : 'Bad Request', rec.errors.join('; ')));
   }
-  const lose = device?.loseNextAnswer ?? false;
-  if (device) device.loseNextAnswer = false;
+  const wanted = device?.loseNextAnswer ?? false;
+  const lose = wanted === true || (typeof wanted === 'string' && rec.body?.SaleToPOIRequest?.[wanted] !== undefined);
+  if (device && lose) device.loseNextAnswer = false;
   const reply = (status: number, body: unknown) => (lose ? drop(rec, res, 'lost', body) : send(rec, res, status, body));
 
   if (rec.operation === 'status') return reply(200, { deviceId: rec.deviceId, status: device!.status });

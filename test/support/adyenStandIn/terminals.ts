@@ -57,8 +57,8 @@ export interface SimulatedDevice {
   status: 'ONLINE' | 'OFFLINE';
   /** No answer at all: every request for the device is dropped unprocessed. */
   unreachable: boolean;
-  /** The next request is processed, its answer lost (connection dropped). */
-  loseNextAnswer: boolean;
+  /** The next request (a message name: the next such request) is processed, its answer lost (connection dropped). */
+  loseNextAnswer: boolean | string;
   /** When set, the customer acts so on every new transaction at once. */
   autoCustomer: { action: Customer; card?: CardChoice } | null;
   current: StandInTransaction | null;
