@@ -27,6 +27,8 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   params?: P;
   query?: Q;
   body?: B;
+  /** Request headers the operation reads, for the document (the handler checks them itself). */
+  headers?: ZodType;
   /** Success responses: status -> schema (or description only). */
   responses: Record<number, { description: string; schema?: ZodType }>;
   /** Error statuses this route documents besides 400/401/429. */
@@ -72,6 +74,7 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
     request: {
       ...(spec.params ? { params: spec.params as any } : {}),
       ...(spec.query ? { query: spec.query as any } : {}),
+      ...(spec.headers ? { headers: spec.headers as any } : {}),
       ...(spec.body ? { body: { required: !spec.body.isOptional(), content: { 'application/json': { schema: spec.body } } } } : {}),
     },
     responses,

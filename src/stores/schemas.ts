@@ -111,11 +111,15 @@ export const TerminalParams = StoreParams.extend({ terminalExternalId: z.string(
 
 /** A whole number in a query string, with bounds; one message per problem. */
 const queryInt = (min: number, max: number | undefined, hint: string) =>
-  z.string().superRefine((v, ctx) => {
-    if (!/^\d{1,9}$/.test(v)) ctx.addIssue({ code: 'custom', message: `must be a whole number${hint}` });
-    else if (Number(v) < min) ctx.addIssue({ code: 'custom', message: `must be at least ${min}` });
-    else if (max !== undefined && Number(v) > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max}` });
-  });
+  z
+    .string()
+    .superRefine((v, ctx) => {
+      if (!/^\d{1,9}$/.test(v)) ctx.addIssue({ code: 'custom', message: `must be a whole number${hint}` });
+      else if (Number(v) < min) ctx.addIssue({ code: 'custom', message: `must be at least ${min}` });
+      else if (max !== undefined && Number(v) > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max}` });
+    })
+    // A query string is text on the wire; the document says what it means, so generated clients take a number.
+    .openapi({ type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) });
 
 export const STORE_SORTS = ['name', '-name', 'createdAt', '-createdAt'] as const;
 export const PAGE_SIZE_DEFAULT = 20;

@@ -60,6 +60,14 @@ it('every operation has an operationId: unique, lowerCamelCase, a verb then a re
   expect(byRoute['get /api/dashboard/webhooks/configs']).toBe('listDashboardWebhookConfigs');
 });
 
+it('documents what a generated client needs to type: the refund Idempotency-Key header, page and size as integers', () => {
+  const paths = apiDocument().paths as Record<string, Record<string, { parameters?: { name: string; in: string; schema: { type?: string } }[] }>>;
+  const refund = paths['/api/dashboard/payments/{paymentId}/refunds']!.post!.parameters!;
+  expect(refund.find((p) => p.in === 'header' && p.name === 'Idempotency-Key')).toBeDefined();
+  const stores = paths['/api/dashboard/stores']!.get!.parameters!;
+  for (const name of ['page', 'size']) expect(stores.find((p) => p.in === 'query' && p.name === name)?.schema.type).toBe('integer');
+});
+
 it("passes Redocly's linter with zero errors", () => {
   const root = path.resolve(__dirname, '../..');
   let out: string;

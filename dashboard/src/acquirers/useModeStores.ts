@@ -11,7 +11,7 @@ export function useModeStores(mode: 'live' | 'test') {
     queryFn: async () => {
       const out: Store[] = [];
       for (let page = 0; page < MAX_PAGES; page++) {
-        const { data: p } = await searchDashboardStores({ query: { mode, page: String(page), size: String(PAGE_SIZE) } });
+        const { data: p } = await searchDashboardStores({ query: { mode, page, size: PAGE_SIZE } });
         out.push(...p.content);
         if (page + 1 >= p.totalPages) break;
       }

@@ -67,7 +67,7 @@ export function Stores() {
   const [creating, setCreating] = useState(false);
   const client = useQueryClient();
   // The filters come from the address as text; the API validates them.
-  const query = present({ q, mode, page: String(page), size: '20' }) as SearchDashboardStoresData['query'];
+  const query = present({ q, mode, page, size: 20 }) as SearchDashboardStoresData['query'];
   const list = useQuery({ queryKey: ['stores', query], queryFn: async () => (await searchDashboardStores({ query })).data, placeholderData: keepPreviousData });
   const refresh = () => client.invalidateQueries({ queryKey: ['stores'] });
   const setStatus = useMutation({
@@ -246,7 +246,7 @@ export function StoreDetail() {
   const terminals = useQuery({
     queryKey: ['store', storeExternalId, 'terminals'],
     // The list is paged (at most 100 a page): a store with more shows its first 100, and says so.
-    queryFn: async () => (await listDashboardTerminals({ path, query: { size: String(TERMINALS_SHOWN) } })).data,
+    queryFn: async () => (await listDashboardTerminals({ path, query: { size: TERMINALS_SHOWN } })).data,
     enabled: store.isSuccess,
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['store', storeExternalId] });

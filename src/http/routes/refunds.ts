@@ -26,6 +26,15 @@ function idempotencyKeyOf(headers: Record<string, string | string[] | undefined>
   return key;
 }
 
+const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ description: 'The same key again within 24 h answers 200 with the same refund; with another body 409. Clients retry with the same key' }),
+});
+
 export const refundRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
@@ -40,6 +49,7 @@ export const refundRoutes: RouteModule = (router, registry) => {
       auth: 'session',
       area: 'finance',
       params: Params,
+      headers: IdempotencyHeaders,
       body: CreateRefundBody,
       responses: {
         201: { description: 'The refund', schema: RefundRecordSchema },
