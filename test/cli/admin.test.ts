@@ -136,7 +136,9 @@ describe('apikey:create', () => {
     const stores = `/api/merchants/${merchant.externalId}/stores`;
     expect((await call(stack.apiUrl, 'GET', stores, { key: live.json.key })).status).toBe(200);
     expect((await call(stack.apiUrl, 'GET', stores, { headers: { Authorization: `Bearer ${live.json.key}` } })).status).toBe(200);
-    expect((await call(stack.apiUrl, 'GET', stores, { key: `${live.json.key.slice(0, -1)}x` })).status).toBe(401);
+    // The last character changed (to another one: a key ending in 'x' once made this the same key).
+    const altered = `${live.json.key.slice(0, -1)}${live.json.key.endsWith('x') ? 'y' : 'x'}`;
+    expect((await call(stack.apiUrl, 'GET', stores, { key: altered })).status).toBe(401);
     const someoneElse = await createMerchant(stack.db, { externalId: uniqueId('m'), name: 'Other' });
     expect((await call(stack.apiUrl, 'GET', `/api/merchants/${someoneElse.externalId}/stores`, { key: live.json.key })).status).toBe(404);
   });
