@@ -86,7 +86,6 @@ export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Ac
       case 'stripe':
         return new StripeAcquirer({ apiKey: credentials.apiKey!, apiBase: config.STRIPE_API_BASE, refundedBill });
       case 'adyen':
-        // Built, but no route may name an adyen account yet (src/acquirerAccounts/adapterKinds.ts).
         return new AdyenAcquirer({
           apiKey: credentials.apiKey!,
           environment: credentials.environment === 'LIVE' ? 'LIVE' : 'TEST',

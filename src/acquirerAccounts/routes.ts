@@ -2,7 +2,6 @@ import { auditFor, type AuditSource } from '../audit/audit';
 import type { Db } from '../db/client';
 import { invalid } from '../domain/errors';
 import { Prisma, type AcquirerRoutes } from '../generated/prisma/client';
-import { hasAdapter } from './adapterKinds';
 import type { Routes } from './decision';
 import type { RoutesBody, RoutesRecord } from './schemas';
 
@@ -85,7 +84,6 @@ async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promis
     if (!a) return `no acquirer account ${id} in this business`;
     if (a.mode !== body.mode) return `account ${id} is a ${a.mode} account; ${body.mode} routes name ${body.mode} accounts only`;
     if (a.status !== 'ACTIVE') return `account ${id} is inactive`;
-    if (!hasAdapter(a.acquirer)) return `account ${id} is an ${a.acquirer} account, and this version cannot take payments through ${a.acquirer} yet`;
     return undefined;
   };
 

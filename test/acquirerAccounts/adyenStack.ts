@@ -21,9 +21,9 @@ export interface AdyenStack {
 
 export const ADYEN_MID = 'IspTestShopECOM';
 
-export async function startAdyenStack(): Promise<AdyenStack> {
+export async function startAdyenStack(env: Record<string, string> = {}): Promise<AdyenStack> {
   const standIn = await startAdyenStandIn();
-  const stack = await startTestStack({ ADYEN_API_BASE: standIn.url });
+  const stack = await startTestStack({ ...env, ADYEN_API_BASE: standIn.url });
   const shop = await openShop(stack, { mode: 'test' });
   const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
   const admin = await adminOf(stack, merchant);
@@ -36,11 +36,8 @@ export async function startAdyenStack(): Promise<AdyenStack> {
   });
   if (created.status !== 201) throw new Error(`adyen account not created: ${created.status} ${JSON.stringify(created.body)}`);
   const accountId = created.body.id as string;
-  // Routes may not name an adyen account yet (hasAdapter('adyen') is false until two-step and
-  // settlement exist, issue 25), so the test writes the business's routes row itself.
-  await stack.db.acquirerRoutes.create({
-    data: { merchantId: shop.merchantId, mode: 'test', rules: [], defaultAccountId: accountId, version: 1, updatedBy: 'adyen-test' },
-  });
+  const routed = await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: accountId });
+  if (routed.status !== 200) throw new Error(`routes not saved: ${routed.status} ${JSON.stringify(routed.body)}`);
   standIn.notifyTo(`${stack.apiUrl}${created.body.notificationPath}`);
   const { token: finance } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
   return { standIn, stack, shop, accountId, finance };
@@ -51,10 +48,13 @@ export async function stopAdyenStack(s: AdyenStack | undefined): Promise<void> {
   await s?.standIn.close();
 }
 
-/** A new till in the shop's store on a terminal of its own (a fresh POIID), so tests never share a device. */
-export async function adyenTill(s: AdyenStack): Promise<{ shop: Shop; poiid: string }> {
+/**
+ * A new till on a terminal of its own (a fresh POIID), so tests never share a device: a new
+ * terminal in the shop's store, or `till`'s terminal moved to the POIID.
+ */
+export async function adyenTill(s: AdyenStack, till?: Shop): Promise<{ shop: Shop; poiid: string }> {
   const poiid = `V400m-${crypto.randomInt(100_000_000, 999_999_999)}`;
-  const shop = await addTerminal(s.stack, s.shop);
+  const shop = till ?? (await addTerminal(s.stack, s.shop));
   await s.stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: poiid } });
   return { shop: { ...shop, deviceId: poiid }, poiid };
 }

@@ -1,0 +1,35 @@
+import { type AdyenStack, adyenTill, startAdyenStack, stopAdyenStack } from '../acquirerAccounts/adyenStack';
+import { storeWithTerminal } from '../payments/helpers';
+import { CONFORMANCE_ENV, conformanceSuite } from './conformance';
+
+/**
+ * The shared acquirer behaviour (./conformance.ts) for an adyen account against the Adyen
+ * stand-in: every request the adapter sends validated against Adyen's schemas.
+ */
+let s: AdyenStack;
+
+afterEach(() => expect(s.standIn.invalid).toEqual([]));
+
+conformanceSuite(
+  async () => {
+    s = await startAdyenStack(CONFORMANCE_ENV);
+    return {
+      stack: s.stack,
+      finance: s.finance,
+      till: async ({ twoStep = false } = {}) => {
+        // A store of its own (the account is the business's default route), on a fresh POIID.
+        const store = await storeWithTerminal(s.stack, s.shop, { mode: 'test', twoStep });
+        return (await adyenTill(s, store)).shop;
+      },
+      customer: async (shop, action) => void s.standIn.customer(shop.deviceId, action),
+      unreachable: async (shop, on) => s.standIn.unreachable(shop.deviceId, on),
+      moneyAt: async (shop, paymentId) => {
+        const device = s.standIn.device(shop.deviceId);
+        const mine = device.transactions.filter((t) => t.saleTransactionId.TransactionID === paymentId && t.state === 'APPROVED');
+        const psps = new Set(mine.map((t) => t.pspReference));
+        return { captures: mine.length, reversed: device.reversals.filter((r) => psps.has(r.originalPsp)).map((r) => r.amount) };
+      },
+    };
+  },
+  () => stopAdyenStack(s),
+);
