@@ -64,16 +64,22 @@ export interface LoadOptions {
   /** How long a cashier waits for a payment to be final before moving on. */
   waitFinalMs: number;
   log: (line: string) => void;
+  /** The customer at the till's device; default the sandbox's control endpoint. Answers its HTTP status (0: no answer). */
+  customer?: (till: Till, action: CashierAction) => Promise<number>;
 }
 
 export class Cashiers {
   readonly payments = new Map<string, TrackedPayment>();
   readonly stats: LoadStats = { createRequests: 0, createAnswers: {}, createsGivenUp: 0, actions: {}, syncCalls: 0, syncAnswers: {} };
 
-  constructor(private readonly opts: LoadOptions) {}
+  /** `firstCashier`: a second group of cashiers in the same run keeps references of its own. */
+  constructor(
+    private readonly opts: LoadOptions,
+    private readonly firstCashier = 1,
+  ) {}
 
   run(): Promise<void> {
-    return Promise.all(this.opts.shop.tills.map((till, i) => this.cashier(i + 1, till))).then(() => undefined);
+    return Promise.all(this.opts.shop.tills.map((till, i) => this.cashier(this.firstCashier + i, till))).then(() => undefined);
   }
 
   private count(map: Record<string, number>, key: string | number): void {
@@ -102,7 +108,9 @@ export class Cashiers {
       if (action === 'pos-cancel') {
         created.actionAnswer = (await request('POST', `${apiUrl}/api/in-store/payments/${created.id}/cancel`, { key: shop.key })).status;
       } else if (action !== 'walk-away') {
-        created.actionAnswer = (await request('POST', `${sandboxUrl}/sim/devices/${till.deviceId}/customer`, { body: { action } })).status;
+        created.actionAnswer = this.opts.customer
+          ? await this.opts.customer(till, action)
+          : (await request('POST', `${sandboxUrl}/sim/devices/${till.deviceId}/customer`, { body: { action } })).status;
       }
       await this.waitFinal(created, Math.random() < 0.3);
     }

@@ -41,6 +41,8 @@ export interface FaultContext {
   receiver: ChaosReceiver;
   shop: Shop;
   log: (line: string) => void;
+  /** Other acquirers' devices of the run (the Adyen stand-in's), made unreachable with the sandbox's. */
+  otherAcquirers?: { setReachable(reachable: boolean): void }[];
 }
 
 /** Temporal TS SDK's default stickyQueueScheduleToStartTimeout. */
@@ -77,6 +79,7 @@ async function killAndRestart(ctx: FaultContext, part: PartName, downMs: number)
 }
 
 async function setReachable(ctx: FaultContext, reachable: boolean): Promise<void> {
+  for (const other of ctx.otherAcquirers ?? []) other.setReachable(reachable);
   for (const till of ctx.shop.tills) {
     // Bounded retries: the sandbox is up during this fault, a failure here is a harness problem.
     for (let attempt = 0; ; attempt++) {

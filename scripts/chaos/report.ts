@@ -50,6 +50,7 @@ export interface ChaosReport {
   longestTimeToFinalMs: number | null;
   longestTimeToFinalRawMs: number | null;
   eventsUndelivered: number;
+  adyen: AdyenPhase | null;
   refunds: (Omit<RefundPhase, 'faults' | 'findings'> & { faults: FaultRow[]; findings: RefundFindings }) | null;
   nondeterminism: NondeterminismSeen;
   targets: Target[];
@@ -76,6 +77,23 @@ function refundTargets(r: RefundFindings): Target[] {
   ];
 }
 
+/** The adyen store's part of the payment phase (its payments are judged with the others). */
+export interface AdyenPhase {
+  tills: number;
+  payments: number;
+  captured: number;
+  load: LoadStats;
+  /** Requests the adapter sent that Adyen's schemas refuse. */
+  invalidRequests: string[];
+}
+
+function adyenTargets(a: AdyenPhase): Target[] {
+  return [
+    { name: 'payments captured through the adyen account', value: a.captured, target: '> 0', ok: a.captured > 0 },
+    { name: "adyen requests refused by Adyen's schemas", value: a.invalidRequests.length, target: '0', ok: a.invalidRequests.length === 0 },
+  ];
+}
+
 const LIMIT = 20;
 
 export function buildReport(args: {
@@ -91,6 +109,7 @@ export function buildReport(args: {
   findings: Findings;
   refunds: RefundPhase | null;
   nondeterminism: NondeterminismSeen;
+  adyen: AdyenPhase | null;
 }): ChaosReport {
   const f = args.findings;
   const targets: Target[] = [
@@ -110,6 +129,7 @@ export function buildReport(args: {
     { name: 'status events with two event ids', value: f.eventsMintedTwice.length, target: '0', ok: f.eventsMintedTwice.length === 0 },
     { name: 'deliveries with a bad signature', value: f.badSignatures, target: '0', ok: f.badSignatures === 0 },
     ...(args.refunds ? refundTargets(args.refunds.findings) : []),
+    ...(args.adyen ? adyenTargets(args.adyen) : []),
   ];
   const rf = args.refunds?.findings;
   return {
@@ -141,6 +161,7 @@ export function buildReport(args: {
         }
       : null,
     nondeterminism: args.nondeterminism,
+    adyen: args.adyen ? { ...args.adyen, invalidRequests: args.adyen.invalidRequests.slice(0, LIMIT) } : null,
     targets,
     ok: targets.every((t) => t.ok),
     details: {

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
+import { ChaosAdyen } from './adyen';
 import { Cashiers } from './cashiers';
 import { type FaultRecord, type FaultStep, runFaults } from './faults';
 import { sleep } from '../../support/http';
@@ -58,6 +59,8 @@ if (temporal === 'server' && database !== 'postgresql') {
   process.exit(2);
 }
 const cashierCount = Number(arg('cashiers') ?? (short ? 4 : 8));
+/** Tills of the chaos business's adyen store (its account's terminals at the Adyen stand-in); 0: none. */
+const adyenTills = Number(arg('adyen-tills') ?? (short ? 2 : 4));
 const refundsOnly = flag('refunds-only');
 const withRefunds = !flag('no-refunds');
 const timeoutMinutes = Number(arg('terminal-timeout-minutes') ?? 0.2);
@@ -171,7 +174,9 @@ async function main(): Promise<number> {
     if (verbose) process.stdout.write(`  [${source}] ${line}\n`);
   };
   const postgresBin = database === 'postgresql' ? findPostgresBin() : undefined;
-  const stack = new ChaosStack({ root, database, temporal, postgresBin, externalDatabaseUrl: process.env.DATABASE_URL, serviceEnv: SETTINGS, log: childLog });
+  const adyen = adyenTills > 0 ? await ChaosAdyen.start() : null;
+  const serviceEnv = { ...SETTINGS, ...adyen?.env };
+  const stack = new ChaosStack({ root, database, temporal, postgresBin, externalDatabaseUrl: process.env.DATABASE_URL, serviceEnv, log: childLog });
   const receiver = new ChaosReceiver();
   let ok = false;
   try {
@@ -186,6 +191,8 @@ async function main(): Promise<number> {
     const shop = await openShop({ name: 'chaos', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashierCount, receiverUrl: receiver.url });
     receiver.secret = shop.webhookSecret;
     say(`shop ${shop.merchantExternalId}: ${shop.tills.length} tills, webhook receiver ${receiver.url}`);
+    const adyenShop = adyen ? await adyen.openStore({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, shop, tills: adyenTills }) : null;
+    if (adyenShop) say(`adyen store ${adyenShop.storeExternalId}: ${adyenShop.tills.length} Adyen terminals at the stand-in ${adyen!.standIn.url}`);
 
     // The load runs through warm-up, faults and tail; a hard cap bounds it whatever happens.
     let loadEndsAt = Date.now() + 30 * 60_000;
@@ -198,37 +205,64 @@ async function main(): Promise<number> {
       waitFinalMs: boundMs + 10_000,
       log: (l) => childLog('cashier', l),
     });
+    const adyenCashiers = adyenShop
+      ? new Cashiers(
+          {
+            apiUrl: stack.apiUrl,
+            sandboxUrl: stack.sandboxUrl,
+            shop: adyenShop,
+            timeouts: [timeoutMinutes],
+            loadEndsAt: () => loadEndsAt,
+            waitFinalMs: boundMs + 10_000,
+            log: (l) => childLog('adyen-cashier', l),
+            customer: (till, action) => adyen!.customer(till, action),
+          },
+          cashierCount + 1,
+        )
+      : null;
+    const faultContext = {
+      stack,
+      receiver,
+      shop,
+      log: say,
+      otherAcquirers: adyen && adyenShop ? [{ setReachable: (on: boolean) => adyen.setReachable(adyenShop.tills, on) }] : [],
+    };
+    const tracked = cashiers.payments; // and the adyen cashiers' payments, once their load is done
     let faults: FaultRecord[] = [];
     if (refundsOnly) {
       say('--refunds-only: no payment phase');
     } else {
-      const load = cashiers.run();
+      const load = Promise.all([cashiers.run(), adyenCashiers?.run()]);
       await sleep(PLAN.warmupMs);
       try {
-        faults = await runFaults({ stack, receiver, shop, log: say }, PLAN.steps, () => false);
+        faults = await runFaults(faultContext, PLAN.steps, () => false);
       } finally {
         loadEndsAt = Date.now() + PLAN.tailMs;
       }
       say(`faults done; load continues ${PLAN.tailMs / 1000} s`);
       await load;
-      say(`load done: ${cashiers.payments.size} payments acknowledged; waiting for every payment to be final`);
-      await waitSettled(stack.apiUrl, shop, cashiers.payments, Date.now() + boundMs + 60_000, say);
+      for (const [id, p] of adyenCashiers?.payments ?? []) tracked.set(id, p);
+      say(`load done: ${tracked.size} payments acknowledged (${adyenCashiers?.payments.size ?? 0} at Adyen); waiting for every payment to be final`);
+      await waitSettled(stack.apiUrl, shop, tracked, Date.now() + boundMs + 60_000, say);
     }
     const timing = {
       expiryGraceSeconds: Number(SETTINGS.EXPIRY_GRACE_SECONDS),
       sweepIntervalSeconds: Number(SETTINGS.SWEEP_INTERVAL_SECONDS),
       longestTerminalTimeoutMinutes: timeoutMinutes,
     };
-    const views = await readPayments(stack.apiUrl, shop, cashiers.payments, faults, timing);
+    const views = await readPayments(stack.apiUrl, shop, tracked, faults, timing);
     await waitEvents(views, receiver, Date.now() + 60_000, say);
-    const findings = judge(views, cashiers.payments, readSandboxBills(stack.dataDir), receiver);
+    const adyenBills = adyen && adyenShop ? adyen.bills(adyenShop.tills) : [];
+    const findings = judge(views, tracked, [...readSandboxBills(stack.dataDir), ...adyenBills], receiver);
+    const adyenIds = new Set(adyenCashiers?.payments.keys() ?? []);
     // After the payments are judged: refunds change their statuses and raise events of their own.
     const refunds = withRefunds
       ? await refundPhase(
           stack,
           shop,
           receiver,
-          views.filter((v) => v.status === 'CAPTURED' && v.capturedAmount !== null),
+          // The refund phase judges against the sandbox's books: the sandbox tills' payments.
+          views.filter((v) => v.status === 'CAPTURED' && v.capturedAmount !== null && !adyenIds.has(v.id)),
           childLog,
           nondeterminism,
         )
@@ -246,6 +280,15 @@ async function main(): Promise<number> {
       findings,
       refunds,
       nondeterminism,
+      adyen: adyenCashiers
+        ? {
+            tills: adyenTills,
+            payments: adyenCashiers.payments.size,
+            captured: views.filter((v) => adyenIds.has(v.id) && v.status === 'CAPTURED').length,
+            load: adyenCashiers.stats,
+            invalidRequests: adyen!.invalidRequests(),
+          }
+        : null,
     });
     process.stdout.write(`\n${formatReport(report)}\n`);
     if (out) {
@@ -261,6 +304,7 @@ async function main(): Promise<number> {
     ok = report.ok;
     return report.ok ? 0 : 1;
   } finally {
+    await adyen?.close().catch(() => undefined);
     await receiver.stop().catch(() => undefined);
     await stack.destroy().catch(() => undefined);
     await new Promise<void>((resolve) => logFile.end(() => resolve()));

@@ -146,7 +146,10 @@ export function conformanceSuite(start: () => Promise<AcquirerUnderTest>, stop: 
 
     it('nobody completes it: the service releases the hold at the end of the window', async () => {
       const { id } = await paid(11, { twoStep: true });
-      expect(await statusBecomes(a.stack, id, 'CANCELLED', WINDOW_MS + 30_000)).toMatchObject({ reason: 'AUTHORIZATION_EXPIRED', previousStatus: 'AUTHORIZED' });
+      expect(await statusBecomes(a.stack, id, 'CANCELLED', WINDOW_MS + 30_000)).toMatchObject({
+        reason: 'AUTHORIZATION_EXPIRED',
+        previousStatus: 'AUTHORIZED',
+      });
     });
   });
 
@@ -168,7 +171,11 @@ export function conformanceSuite(start: () => Promise<AcquirerUnderTest>, stop: 
       expect(closed.body.totals).toEqual([expect.objectContaining({ currency: 'EUR', paymentCount: 2, grossAmount: 35.5, refundCount: 1, refundAmount: 5.5 })]);
       const totals = closed.body.totals[0];
       expect(totals.netAmount).toBeCloseTo(35.5 - 5.5 - totals.feeAmount, 2);
-      const lines = (await settlementsApi(a.stack, a.finance).lines(closed.body.id, '?size=50')).body.content as { type: string; paymentId: string; amount: number }[];
+      const lines = (await settlementsApi(a.stack, a.finance).lines(closed.body.id, '?size=50')).body.content as {
+        type: string;
+        paymentId: string;
+        amount: number;
+      }[];
       expect(lines.map((l) => `${l.type} ${l.amount}`).sort()).toEqual(['PAYMENT 10', 'PAYMENT 25.5', 'REFUND 5.5']);
       expect(new Set(lines.map((l) => l.paymentId))).toEqual(new Set(ids));
       expect((await closeBatch(a.stack, a.finance, shop.storeExternalId)).status).toBe(409);
