@@ -3,6 +3,8 @@ import type { PendingRefund } from '../../core/payment/messages';
 import type { PaymentMode, PaymentStatus } from '../../core/payment/statuses';
 import { pendingRefundOf, pendingRefundsOf } from '../../src/refunds/pending';
 import { paymentStatusEvents } from '../../src/observability/metrics';
+import { expectedFeeAtCapture } from '../../src/fees/contracts';
+import type { Db } from '../../src/db/client';
 import type { ActivityDeps } from '../index';
 
 export interface RecordStatusEventInput {
@@ -50,6 +52,7 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
   return {
     async recordStatusEvent({ paymentId, event, fields, refund }: RecordStatusEventInput): Promise<void> {
       const occurredAt = new Date(event.occurredAt);
+      const expectedFee = event.status === 'CAPTURED' ? await expectedFeeOfCapture(db, paymentId, fields) : undefined;
       const [written] = await db.$transaction([
         db.$executeRaw`
           INSERT INTO "PaymentHistory" ("paymentId", "sequence", "status", "previousStatus", "actionReference", "source", "occurredAt")
@@ -69,6 +72,7 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
             // Runs started before these fields existed carry none: the row keeps what it has.
             capturedAmount: fields.capturedAmount === undefined ? undefined : fields.capturedAmount,
             refundedAmount: fields.refundedAmount === undefined ? undefined : fields.refundedAmount,
+            ...(expectedFee !== undefined ? { expectedFee } : {}),
             historySequence: event.sequence,
           },
         }),
@@ -152,4 +156,19 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
       });
     },
   };
+}
+
+/** The cost contract's fee for a capture (contracts 13): priced once, when the payment's writer records it CAPTURED. */
+async function expectedFeeOfCapture(db: Db, paymentId: string, fields: ProjectedFields): Promise<string | null | undefined> {
+  if (!fields.capturedAt || !fields.capturedAmount) return undefined;
+  const p = await db.payment.findUnique({ where: { id: paymentId }, select: { acquirerAccountId: true, currency: true } });
+  if (!p?.acquirerAccountId) return undefined;
+  return expectedFeeAtCapture(db, {
+    acquirerAccountId: p.acquirerAccountId,
+    currency: p.currency,
+    capturedAt: new Date(fields.capturedAt),
+    capturedAmount: fields.capturedAmount,
+    paymentMethod: fields.paymentMethod,
+    cardBrand: fields.cardBrand,
+  });
 }

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'ACQUIRER_ACCOUNT_UPDATED',
   'ACQUIRER_ACCOUNT_DELETED',
   'ACQUIRER_ROUTES_UPDATED',
+  'COST_CONTRACT_UPDATED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -119,5 +119,9 @@ export const PaymentRecordSchema = z
     acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose (contracts 10); null: the installation default' }),
     acquirerName: z.string().openapi({ description: 'The acquirer that took it', example: 'sandbox' }),
     routeRule: z.string().openapi({ description: 'The route rule that chose the account: its name, `default`, or `installation`' }),
+    expectedFee: z
+      .number()
+      .nullable()
+      .openapi({ description: "The fee the account's cost contract in force at the capture gives it (contracts 13); null without a contract, or until captured" }),
   })
   .openapi('Payment');

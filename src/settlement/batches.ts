@@ -9,7 +9,7 @@ import { audit } from '../audit/audit';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { isSettleable, SETTLEABLE_STATUSES } from '../../core/payment/statuses';
 import type { SettlementCloseInput } from '../../core/settlement';
-import { type Claim, reconcile, type ReportedItem, totalsOf } from './reconcile';
+import { type Claim, feeMismatchOf, reconcile, type ReportedItem, totalsOf } from './reconcile';
 
 /** A reported item with the source (device and account) whose report carried it. */
 type SourcedItem = ReportedItem & { source: ReportSource };
@@ -129,8 +129,8 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
   const statuses = [...SETTLEABLE_STATUSES];
   // Only the store's own mode: a payment or refund of the other mode is never claimed by this batch.
   await db.$executeRaw`
-    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId")
-    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt", p."acquirerAccountId"
+    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId", "expectedFeeAmount")
+    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt", p."acquirerAccountId", p."expectedFee"
     FROM "Payment" p
     WHERE p."storeId" = ${store.id} AND p."mode" = ${store.mode} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")
@@ -215,6 +215,10 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
           netAmount: (m.claim.type === 'PAYMENT' ? new Decimal(m.item.amount).minus(fee) : new Decimal(m.item.amount).negated()).toFixed(),
         },
       });
+      if (m.claim.type === 'PAYMENT') {
+        const feeMismatch = feeMismatchOf(lines.find((l) => l.type === 'PAYMENT' && l.paymentId === m.claim.paymentId)?.expectedFeeAmount ?? null, fee);
+        if (feeMismatch) discrepancies.push({ ...feeMismatch, paymentId: m.claim.paymentId, acquirerRef: m.item.acquirerRef, currency: m.claim.currency });
+      }
       if (m.mismatch)
         discrepancies.push({
           type: 'AMOUNT_MISMATCH',
@@ -302,7 +306,11 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
           });
           continue;
         }
-        await tx.settlementLine.create({ data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference } });
+        await tx.settlementLine.create({
+          data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference, expectedFeeAmount: known.expectedFee },
+        });
+        const feeMismatch = feeMismatchOf(known.expectedFee, fee);
+        if (feeMismatch) discrepancies.push({ ...feeMismatch, paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency });
         const expected = known.capturedAmount ?? known.amount;
         if (!expected.equals(item.amount)) {
           discrepancies.push({
@@ -329,7 +337,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
       });
     }
     if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
-    const settled = await tx.settlementLine.findMany({ where: { batchId }, select: { type: true, amount: true, feeAmount: true, currency: true } });
+    const settled = await tx.settlementLine.findMany({ where: { batchId }, select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, currency: true } });
     await tx.settlementBatch.update({
       where: { id: batchId },
       data: { status: 'SETTLING', totals: totalsOf(settled) as unknown as object[] },

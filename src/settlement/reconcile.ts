@@ -52,10 +52,24 @@ export function reconcile<I extends ReportedItem>(claims: Claim[], items: I[]): 
   return { matched, missing: [...byKey.values()], unclaimed };
 }
 
+/**
+ * The fee audit (contracts 13): a reported fee other than the payment's expected fee (its cost
+ * contract's) is a FEE_MISMATCH; no expected fee (no contract), no audit.
+ */
+export function feeMismatchOf(
+  expected: Decimal.Value | null,
+  reported: Decimal.Value,
+): { type: 'FEE_MISMATCH'; expectedAmount: string; reportedAmount: string } | null {
+  if (expected === null || new Decimal(expected).equals(reported)) return null;
+  return { type: 'FEE_MISMATCH', expectedAmount: new Decimal(expected).toFixed(), reportedAmount: new Decimal(reported).toFixed() };
+}
+
 export interface TotalsLine {
   type: string;
   amount: Decimal.Value;
   feeAmount: Decimal.Value | null;
+  /** The cost contract's fee (payments with one); without one the reported fee stands for it. */
+  expectedFeeAmount?: Decimal.Value | null;
   currency: string;
 }
 
@@ -67,14 +81,23 @@ export interface CurrencyTotals {
   refundCount: number;
   refundAmount: string;
   feeAmount: string;
+  /** The fees the contracts give the lines (a line without a contract counts its reported fee): feeAmount - expectedFeeAmount is what was charged over contract. */
+  expectedFeeAmount: string;
   netAmount: string;
 }
 
 /** Totals per currency (sorted by code): netAmount = grossAmount - refundAmount - feeAmount. */
 export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
-  const acc = new Map<string, { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal }>();
+  const acc = new Map<string, { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal; expectedFees: Decimal }>();
   for (const l of lines) {
-    const t = acc.get(l.currency) ?? { paymentCount: 0, gross: new Decimal(0), refundCount: 0, refunds: new Decimal(0), fees: new Decimal(0) };
+    const t = acc.get(l.currency) ?? {
+      paymentCount: 0,
+      gross: new Decimal(0),
+      refundCount: 0,
+      refunds: new Decimal(0),
+      fees: new Decimal(0),
+      expectedFees: new Decimal(0),
+    };
     acc.set(l.currency, t);
     if (l.type === 'PAYMENT') {
       t.paymentCount += 1;
@@ -84,6 +107,7 @@ export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
       t.refunds = t.refunds.plus(l.amount);
     }
     t.fees = t.fees.plus(l.feeAmount ?? 0);
+    t.expectedFees = t.expectedFees.plus(l.expectedFeeAmount ?? l.feeAmount ?? 0);
   }
   return [...acc.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -94,6 +118,7 @@ export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
       refundCount: t.refundCount,
       refundAmount: t.refunds.toFixed(),
       feeAmount: t.fees.toFixed(),
+      expectedFeeAmount: t.expectedFees.toFixed(),
       netAmount: t.gross.minus(t.refunds).minus(t.fees).toFixed(),
     }));
 }

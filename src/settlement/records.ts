@@ -27,7 +27,16 @@ export interface BatchRecord {
   status: string;
   closedAt: string;
   closedBy: string;
-  totals: { currency: string; paymentCount: number; grossAmount: number; refundCount: number; refundAmount: number; feeAmount: number; netAmount: number }[];
+  totals: {
+    currency: string;
+    paymentCount: number;
+    grossAmount: number;
+    refundCount: number;
+    refundAmount: number;
+    feeAmount: number;
+    expectedFeeAmount: number;
+    netAmount: number;
+  }[];
   discrepancies: {
     type: string;
     paymentId: string | null;
@@ -55,6 +64,8 @@ export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDi
       refundCount: t.refundCount,
       refundAmount: num(t.refundAmount)!,
       feeAmount: num(t.feeAmount)!,
+      // Batches closed before the fee audit (migration 0021) had no contracts: their fees stand.
+      expectedFeeAmount: num(t.expectedFeeAmount ?? t.feeAmount)!,
       netAmount: num(t.netAmount)!,
     })),
     discrepancies: [...b.discrepancies]
@@ -77,6 +88,8 @@ export interface LineRecord {
   reference: string | null;
   amount: number;
   feeAmount: number;
+  /** A payment line's fee under its account's cost contract (contracts 13); null without one. */
+  expectedFeeAmount: number | null;
   netAmount: number;
   currency: string;
   occurredAt: string;
@@ -92,6 +105,7 @@ export function toLineRecord(l: SettlementLine): LineRecord {
     reference: l.reference,
     amount: num(l.amount)!,
     feeAmount: num(l.feeAmount ?? 0)!,
+    expectedFeeAmount: num(l.expectedFeeAmount),
     netAmount: num(l.netAmount ?? l.amount)!,
     currency: l.currency,
     occurredAt: l.occurredAt.toISOString(),
@@ -150,13 +164,20 @@ const CSV_COLUMNS = [
   'currency',
   'occurredAt',
   'acquirerAccountId',
+  'expectedFeeAmount',
 ] as const;
 
 /** The lines as CSV with a header row, exact decimals (cells made safe by src/security/csvCell.ts). */
 export function linesCsv(lines: SettlementLine[]): string {
   const rows = lines.map((l) => {
     const r = toLineRecord(l);
-    const exact = { ...r, amount: l.amount.toFixed(), feeAmount: (l.feeAmount ?? 0).toString(), netAmount: (l.netAmount ?? l.amount).toString() };
+    const exact = {
+      ...r,
+      amount: l.amount.toFixed(),
+      feeAmount: (l.feeAmount ?? 0).toString(),
+      netAmount: (l.netAmount ?? l.amount).toString(),
+      expectedFeeAmount: l.expectedFeeAmount?.toFixed() ?? '',
+    };
     return CSV_COLUMNS.map((c) => exact[c]);
   });
   return csvText(CSV_COLUMNS, rows);

@@ -51,6 +51,29 @@ const offlineSchema = z
     path: ['amount'],
   });
 
+/** A MID's terms (contracts 13): percentages 0-100 with up to 4 decimals, fixed parts >= 0. */
+const percentSchema = z
+  .union([z.number(), z.string()])
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,3}(\.\d{1,4})?$/, 'must be a percentage such as 1.40')
+      .refine((v) => Number(v) <= 100, 'must be at most 100'),
+  );
+const fixedSchema = z
+  .union([z.number(), z.string()])
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .pipe(z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'must be 0 or a positive decimal such as 0.10'));
+const accountSchema = z.strictObject({
+  cardPercent: percentSchema.optional(),
+  cardFixed: fixedSchema.optional(),
+  qrPercent: percentSchema.optional(),
+  qrFixed: fixedSchema.optional(),
+  payoutOutcome: z.enum(['PAID', 'FAILED'], { error: "must be 'PAID' or 'FAILED'" }).optional(),
+  payoutDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
+});
+
 const decimalsOf = (v: string) => (v.split('.')[1] ?? '').replace(/0+$/, '').length;
 
 const customerSchema = z.discriminatedUnion(
@@ -86,6 +109,16 @@ export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): R
   router.post('/devices/:deviceId/customer', async (ctx) => {
     const deviceId = id(ctx.params.deviceId);
     ctx.body = await engine.customerAct(deviceId, parse(customerSchema, ctx.request.body ?? {}));
+  });
+
+  // A MID's terms: the fees its reports charge (and its payouts, contracts 13).
+  router.get('/accounts/:merchantAccountId', (ctx) => {
+    ctx.body = engine.accountView(parse(merchantAccountIdSchema, ctx.params.merchantAccountId, 'merchantAccountId'));
+  });
+
+  router.put('/accounts/:merchantAccountId', async (ctx) => {
+    const mid = parse(merchantAccountIdSchema, ctx.params.merchantAccountId, 'merchantAccountId');
+    ctx.body = await engine.configureAccount(mid, parse(accountSchema, ctx.request.body ?? {}));
   });
 
   router.post('/devices/:deviceId/offline-payments', async (ctx) => {

@@ -13,7 +13,7 @@ import type {
   VoidStatus,
 } from '../port';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
-import { type Bill, type Device, type DeviceSettings, type Reversal, SANDBOX_MID, type SandboxRefund, SandboxStore, type StateRecord } from './state';
+import { type Bill, type Device, type DeviceSettings, type Reversal, SANDBOX_MID, type SandboxAccount, type SandboxRefund, SandboxStore, type StateRecord } from './state';
 
 /**
  * What the sandbox acquirer does, free of HTTP: the bill on each device, the customer's actions,
@@ -134,6 +134,18 @@ export class SandboxEngine {
     for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(device, { [key]: value });
     await this.store.save(device);
     return this.deviceView(deviceId);
+  }
+
+  accountView(merchantAccountId: string): SandboxAccount {
+    return { ...this.store.accountOrDefault(merchantAccountId) };
+  }
+
+  /** Sets a MID's terms (contracts 13); the fields left out keep their values. */
+  async configureAccount(merchantAccountId: string, patch: Partial<Omit<SandboxAccount, 'merchantAccountId'>>): Promise<SandboxAccount> {
+    const account = this.store.ensureAccount(merchantAccountId);
+    for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(account, { [key]: value });
+    await this.store.save(account);
+    return this.accountView(merchantAccountId);
   }
 
   billView(acquirerRef: string): BillView {

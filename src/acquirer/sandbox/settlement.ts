@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { SUPPORTED_CURRENCIES } from '../../money/currencies';
 import type { PaymentMode, SettlementReport, SettlementReportItem } from '../port';
-import { type Bill, SANDBOX_MID, type SandboxRefund, type SandboxStore } from './state';
+import { type Bill, DEFAULT_ACCOUNT, SANDBOX_MID, type SandboxAccount, type SandboxRefund, type SandboxStore } from './state';
 
 /**
  * The sandbox's settlement (contracts 8): per device and merchant account (MID, contracts 10), a
@@ -12,18 +12,18 @@ import { type Bill, SANDBOX_MID, type SandboxRefund, type SandboxStore } from '.
  * Acquirer references on the device's `omitFromReport` list are left out of the next report of
  * their MID only.
  */
-const CARD_RATE = new Decimal('0.014');
-const CARD_FIXED = new Decimal('0.10');
-const QR_RATE = new Decimal('0.009');
-
-/** The sandbox's fee on a payment: 1.40 % + 0.10 for CARD, 0.90 % for QR_CODE, rounded half up to the currency's minor unit. */
-export function sandboxFee(amount: string, currency: string, mode: PaymentMode): string {
+/**
+ * The sandbox's fee on a payment under its MID's terms (default 1.40 % + 0.10 for CARD, 0.90 % for
+ * QR_CODE): the percentage rounded half up to the currency's minor unit, plus the fixed part.
+ */
+export function sandboxFee(amount: string, currency: string, mode: PaymentMode, terms: Omit<SandboxAccount, 'merchantAccountId'> = DEFAULT_ACCOUNT): string {
   const digits = SUPPORTED_CURRENCIES[currency]?.minorUnits ?? 2;
-  const raw = mode === 'QR_CODE' ? new Decimal(amount).times(QR_RATE) : new Decimal(amount).times(CARD_RATE).plus(CARD_FIXED);
-  return raw.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toFixed(digits);
+  const [percent, fixed] = mode === 'QR_CODE' ? [terms.qrPercent, terms.qrFixed] : [terms.cardPercent, terms.cardFixed];
+  const variable = new Decimal(amount).times(percent).dividedBy(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
+  return variable.plus(fixed).toFixed(digits, Decimal.ROUND_HALF_UP);
 }
 
-function paymentItem(bill: Bill): SettlementReportItem {
+function paymentItem(bill: Bill, terms: SandboxAccount): SettlementReportItem {
   const mode = bill.paymentMethod ?? 'CARD';
   const amount = bill.capturedAmount ?? bill.amount; // a two-step completion may take less than authorised
   return {
@@ -33,7 +33,7 @@ function paymentItem(bill: Bill): SettlementReportItem {
     reference: bill.reference,
     amount,
     currency: bill.currency,
-    feeAmount: sandboxFee(amount, bill.currency, mode),
+    feeAmount: sandboxFee(amount, bill.currency, mode, terms),
     paymentMethod: mode,
     ...(bill.cardBrand ? { cardBrand: bill.cardBrand } : {}),
     ...(bill.last4 ? { last4: bill.last4 } : {}),
@@ -72,6 +72,7 @@ export function closeDeviceBatch(
   if (earlier) return { ...earlier, merchantAccountId }; // reports stored before MIDs existed lack it
   const device = store.ensureDevice(deviceId);
   const omit = new Set(device.omitFromReport ?? []);
+  const terms = store.accountOrDefault(merchantAccountId);
   const untilMs = Date.parse(until);
   const items: SettlementReportItem[] = [];
   const ours = (bill: Bill | undefined) => (bill?.merchantAccountId ?? SANDBOX_MID) === merchantAccountId;
@@ -80,7 +81,7 @@ export function closeDeviceBatch(
     if (Date.parse(bill.capturedAt ?? bill.decidedAt ?? bill.createdAt) > untilMs) continue;
     if (omit.has(bill.acquirerRef)) continue;
     bill.reportedIn = batchReference;
-    items.push(paymentItem(bill));
+    items.push(paymentItem(bill, terms));
   }
   for (const r of store.refundsOfDevice(deviceId)) {
     const bill = store.bill(r.acquirerRef);

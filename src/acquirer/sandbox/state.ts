@@ -106,6 +106,27 @@ export interface Reversal {
   message?: string;
 }
 
+/** A MID's terms at the sandbox (contracts 13, `PUT /sim/accounts/{merchantAccountId}`): the fees its reports charge, its payouts. */
+export interface SandboxAccount {
+  merchantAccountId: string;
+  /** Exact decimal text: percent of the amount, and the fixed part in the payment's currency. */
+  cardPercent: string;
+  cardFixed: string;
+  qrPercent: string;
+  qrFixed: string;
+  payoutOutcome: 'PAID' | 'FAILED';
+  payoutDelayMs: number;
+}
+
+export const DEFAULT_ACCOUNT: Omit<SandboxAccount, 'merchantAccountId'> = {
+  cardPercent: '1.40',
+  cardFixed: '0.10',
+  qrPercent: '0.90',
+  qrFixed: '0',
+  payoutOutcome: 'PAID',
+  payoutDelayMs: 0,
+};
+
 export interface StateFile {
   version: 1;
   devices: Record<string, Device>;
@@ -114,6 +135,8 @@ export interface StateFile {
   /** Settlement reports by reportKey(), so a retried close answers the same report. */
   reports?: Record<string, SettlementReport>;
   refunds?: Record<string, SandboxRefund>;
+  /** MIDs whose terms were set; any other MID has DEFAULT_ACCOUNT's. */
+  accounts?: Record<string, SandboxAccount>;
 }
 
 export const DEFAULT_SETTINGS: DeviceSettings = {
@@ -138,13 +161,14 @@ const CAPTURED_RETENTION_MS = 90 * 24 * 3600 * 1000;
 const JOURNAL_COMPACT_LINES = 5000;
 
 /** A record that changed: a device, a bill or a reversal (other changes save the whole state). */
-export type StateRecord = Device | Bill | Reversal | SandboxRefund;
+export type StateRecord = Device | Bill | Reversal | SandboxRefund | SandboxAccount;
 
 interface JournalLine {
   devices?: Device[];
   bills?: Bill[];
   voids?: Reversal[];
   refunds?: SandboxRefund[];
+  accounts?: SandboxAccount[];
 }
 
 /**
@@ -184,7 +208,15 @@ export function readStateFiles(dir: string): StateFile | undefined {
     // Devices saved before a setting existed take its default.
     const devices = dict<Device>();
     for (const [id, d] of Object.entries(parsed.devices)) devices[id] = { ...DEFAULT_SETTINGS, ...d };
-    data = { version: 1, devices, bills: dict(parsed.bills), voids: dict(parsed.voids), reports: dict(parsed.reports), refunds: dict(parsed.refunds) };
+    data = {
+      version: 1,
+      devices,
+      bills: dict(parsed.bills),
+      voids: dict(parsed.voids),
+      reports: dict(parsed.reports),
+      refunds: dict(parsed.refunds),
+      accounts: dict(parsed.accounts),
+    };
   }
   for (const raw of (journal ?? '').split('\n')) {
     if (!raw) continue;
@@ -198,6 +230,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const b of line.bills ?? []) data.bills[b.acquirerRef] = b;
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
     for (const r of line.refunds ?? []) (data.refunds ??= dict())[r.refundReference] = r;
+    for (const a of line.accounts ?? []) (data.accounts ??= dict())[a.merchantAccountId] = a;
   }
   // Bills written before MIDs existed were the installation default's.
   for (const b of Object.values(data.bills)) b.merchantAccountId ??= SANDBOX_MID;
@@ -287,6 +320,16 @@ export class SandboxStore {
     (this.data.reports ??= dict())[reportKey(r.deviceId, merchantAccountId, r.batchReference)] = r;
   }
 
+  /** The MID's terms: as set, else the defaults. Reading does not store them. */
+  accountOrDefault(merchantAccountId: string): SandboxAccount {
+    return this.data.accounts?.[merchantAccountId] ?? { merchantAccountId, ...DEFAULT_ACCOUNT };
+  }
+
+  /** The MID's terms, stored so that changes to them persist. */
+  ensureAccount(merchantAccountId: string): SandboxAccount {
+    return ((this.data.accounts ??= dict())[merchantAccountId] ??= this.accountOrDefault(merchantAccountId));
+  }
+
   refund(refundReference: string): SandboxRefund | undefined {
     return this.data.refunds?.[refundReference];
   }
@@ -345,7 +388,8 @@ export class SandboxStore {
     }
     const line: JournalLine = {};
     for (const r of records) {
-      if ('voidReference' in r) (line.voids ??= []).push(r);
+      if ('payoutOutcome' in r) (line.accounts ??= []).push(r);
+      else if ('voidReference' in r) (line.voids ??= []).push(r);
       else if ('refundReference' in r) (line.refunds ??= []).push(r);
       else if ('paymentId' in r) (line.bills ??= []).push(r);
       else (line.devices ??= []).push(r);

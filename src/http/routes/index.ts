@@ -4,6 +4,7 @@ import { accountNotificationRoutes } from './accountNotifications';
 import { acquirerNotificationRoutes } from './acquirerNotifications';
 import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
+import { costContractRoutes } from './costContracts';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
@@ -38,4 +39,5 @@ export const routeModules: RouteModule[] = [
   dashboardStoreRoutes,
   dashboardWebhookRoutes,
   acquirerAccountRoutes,
+  costContractRoutes,
 ];

@@ -17,10 +17,15 @@ const Totals = z.object({
   refundCount: z.number().int(),
   refundAmount: amount,
   feeAmount: amount,
+  expectedFeeAmount: amount.openapi({
+    description: "The fees the accounts' cost contracts give the lines, a line without a contract counting its reported fee: feeAmount - expectedFeeAmount is what was charged over contract",
+  }),
   netAmount: amount.openapi({ description: 'grossAmount - refundAmount - feeAmount' }),
 });
 const Discrepancy = z.object({
-  type: z.enum(['MISSING_FROM_REPORT', 'NOT_IN_PLATFORM', 'AMOUNT_MISMATCH']),
+  type: z
+    .enum(['MISSING_FROM_REPORT', 'NOT_IN_PLATFORM', 'AMOUNT_MISMATCH', 'FEE_MISMATCH'])
+    .openapi({ description: "FEE_MISMATCH: the reported fee (reportedAmount) is not the cost contract's (expectedAmount)" }),
   paymentId: z.string().nullable(),
   acquirerRef: z.string().nullable(),
   currency: z.string(),
@@ -49,6 +54,7 @@ const Line = z
     reference: z.string().nullable(),
     amount,
     feeAmount: amount,
+    expectedFeeAmount: amount.nullable().openapi({ description: "A payment's fee under its account's cost contract (contracts 13); null without one" }),
     netAmount: amount.openapi({ description: 'amount - feeAmount for a payment; minus the amount for a refund' }),
     currency: z.string(),
     occurredAt: z.string(),
@@ -172,7 +178,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
       auth: 'session',
       area: 'finance',
       params: IdParams,
-      responses: { 200: { description: 'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt' } },
+      responses: { 200: { description: 'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount' } },
       errors: [403, 404],
     },
     async (ctx, { params }) => {
