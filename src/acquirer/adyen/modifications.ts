@@ -1,5 +1,10 @@
 import Decimal from 'decimal.js';
-import type { PaymentCancelRequest, PaymentCancelResponse, PaymentCaptureRequest, PaymentCaptureResponse } from '@adyen/api-library/lib/src/typings/checkout/models';
+import type {
+  PaymentCancelRequest,
+  PaymentCancelResponse,
+  PaymentCaptureRequest,
+  PaymentCaptureResponse,
+} from '@adyen/api-library/lib/src/typings/checkout/models';
 import type { PaymentResponse } from '@adyen/api-library/lib/src/typings/tapi/models';
 import { SUPPORTED_CURRENCIES } from '../../money/currencies';
 import { AcquirerRejectedError, type BillStatus } from '../port';
@@ -63,8 +68,10 @@ export interface PreAuthorisation {
 
 /** The approved pre-authorisation the read found; anything else cannot be completed or released (409, with Adyen's words). */
 export function preAuthorisationOf(read: StatusRead, acquirerRef: string): PreAuthorisation {
-  if (!parseBillRef(acquirerRef).twoStep) throw new AcquirerRejectedError(`${acquirerRef} is not a pre-authorisation at adyen (a one-step payment is captured)`, 409);
-  if (read.found !== 'payment') throw new AcquirerRejectedError(`adyen has no approved pre-authorisation for ${acquirerRef} (${read.found === 'nothing' ? read.words : read.found})`, 409);
+  if (!parseBillRef(acquirerRef).twoStep)
+    throw new AcquirerRejectedError(`${acquirerRef} is not a pre-authorisation at adyen (a one-step payment is captured)`, 409);
+  if (read.found !== 'payment')
+    throw new AcquirerRejectedError(`adyen has no approved pre-authorisation for ${acquirerRef} (${read.found === 'nothing' ? read.words : read.found})`, 409);
   const bill = billStatusOfPayment(read.payment, acquirerRef);
   if (bill.state !== 'AUTHORIZED') {
     throw new AcquirerRejectedError(`adyen has no approved pre-authorisation for ${acquirerRef} (${bill.state}: ${wordsOf(read.payment.Response)})`, 409);
@@ -91,7 +98,12 @@ export function cancelRequestOf(merchantAccount: string, acquirerRef: string): P
 }
 
 /** An answer must be `received` for the payment and reference we named; any other is not believed. */
-function checkReceived(answer: { status?: string; paymentPspReference?: string; reference?: string }, preAuth: PreAuthorisation, reference: string, what: string) {
+function checkReceived(
+  answer: { status?: string; paymentPspReference?: string; reference?: string },
+  preAuth: PreAuthorisation,
+  reference: string,
+  what: string,
+) {
   if (answer?.status !== 'received') throw new UntrustedAnswerError(`the ${what} was answered ${answer?.status ?? 'without a status'}, not received`);
   if (answer.paymentPspReference !== preAuth.pspReference) {
     throw new UntrustedAnswerError(`the ${what} answer names payment ${answer.paymentPspReference ?? 'none'}, not ${preAuth.pspReference}`);

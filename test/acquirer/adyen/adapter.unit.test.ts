@@ -25,7 +25,13 @@ beforeAll(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const s: Seen = { method: req.method!, url: req.url!, apiKey: req.headers['x-api-key'] as string | undefined, idempotencyKey: req.headers['idempotency-key'] as string | undefined, body: raw ? JSON.parse(raw) : null };
+      const s: Seen = {
+        method: req.method!,
+        url: req.url!,
+        apiKey: req.headers['x-api-key'] as string | undefined,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        body: raw ? JSON.parse(raw) : null,
+      };
       seen.push(s);
       const a = answer(s);
       res.writeHead(a.status, { 'Content-Type': 'application/json' }).end(a.body);
@@ -103,7 +109,14 @@ describe('AdyenAcquirer through the library', () => {
       const body = s.body as unknown as { reference: string; amount?: unknown };
       return {
         status: 201,
-        body: JSON.stringify({ merchantAccount: 'ShopMID', paymentPspReference: 'PSPOFTHEPREAUTH1', pspReference: 'MODIFICATION0001', reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) }),
+        body: JSON.stringify({
+          merchantAccount: 'ShopMID',
+          paymentPspReference: 'PSPOFTHEPREAUTH1',
+          pspReference: 'MODIFICATION0001',
+          reference: body.reference,
+          status: 'received',
+          ...(body.amount ? { amount: body.amount } : {}),
+        }),
       };
     };
     const captured = await adyen().completeAuthorization('V400m-1', 'pay_1:preauth', { amount: '7.25', captureReference: 'CAPTURE-PSP1' });
@@ -128,7 +141,10 @@ describe('AdyenAcquirer through the library', () => {
     await expect(adyen().releaseAuthorization('V400m-1', 'pay_1:preauth')).rejects.toBeInstanceOf(AcquirerUnreachableError);
     answer = (s) => ({ status: 200, body: approvedRead(s) });
     const live = new AdyenAcquirer({ apiKey: KEY, environment: 'LIVE', merchantAccountId: 'ShopMID', apiBase: base, timeoutMs: 2000 });
-    await expect(live.releaseAuthorization('V400m-1', 'pay_1:preauth')).rejects.toMatchObject({ status: 501, message: expect.stringContaining('live endpoint URL prefix') });
+    await expect(live.releaseAuthorization('V400m-1', 'pay_1:preauth')).rejects.toMatchObject({
+      status: 501,
+      message: expect.stringContaining('live endpoint URL prefix'),
+    });
   });
 });
 
