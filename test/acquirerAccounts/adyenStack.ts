@@ -21,9 +21,10 @@ export interface AdyenStack {
 
 export const ADYEN_MID = 'IspTestShopECOM';
 
-export async function startAdyenStack(): Promise<AdyenStack> {
+/** `env`: more of the service's configuration (a short AUTHORIZATION_WINDOW_MINUTES, ...). */
+export async function startAdyenStack(env: Record<string, string> = {}): Promise<AdyenStack> {
   const standIn = await startAdyenStandIn();
-  const stack = await startTestStack({ ADYEN_API_BASE: standIn.url });
+  const stack = await startTestStack({ ...env, ADYEN_API_BASE: standIn.url });
   const shop = await openShop(stack, { mode: 'test' });
   const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
   const admin = await adminOf(stack, merchant);
@@ -51,11 +52,14 @@ export async function stopAdyenStack(s: AdyenStack | undefined): Promise<void> {
   await s?.standIn.close();
 }
 
-/** A new till in the shop's store on a terminal of its own (a fresh POIID), so tests never share a device. */
-export async function adyenTill(s: AdyenStack): Promise<{ shop: Shop; poiid: string }> {
+/**
+ * A new till in the shop's store on a terminal of its own (a fresh POIID), so tests never share a
+ * device; `twoStep`: linked as `terminal:link --two-step` (its bills are pre-authorisations).
+ */
+export async function adyenTill(s: AdyenStack, opts: { twoStep?: boolean } = {}): Promise<{ shop: Shop; poiid: string }> {
   const poiid = `V400m-${crypto.randomInt(100_000_000, 999_999_999)}`;
   const shop = await addTerminal(s.stack, s.shop);
-  await s.stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: poiid } });
+  await s.stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: poiid, twoStep: opts.twoStep ?? false } });
   return { shop: { ...shop, deviceId: poiid }, poiid };
 }
 

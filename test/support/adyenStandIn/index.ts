@@ -60,8 +60,9 @@ export interface AdyenStandIn {
   /**
    * The next Checkout modification call (capture or cancel) fails in the network: 'dropped' never
    * reaches Adyen; 'lost' is processed and its answer lost. Either way the caller gets no answer.
+   * `times`: so many modification calls in a row (default 1).
    */
-  loseNextModification(how?: 'dropped' | 'lost'): void;
+  loseNextModification(how?: 'dropped' | 'lost', times?: number): void;
   /** Every capture and cancel Adyen took, in order, with the payment (pre-authorisation) each modified. */
   modifications(): { tx: StandInTransaction; modification: StandInModification }[];
   /** Where notifications are posted from now on (undefined: nowhere). */
@@ -82,7 +83,7 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
   const invalid: RecordedAdyenRequest[] = [];
   const validator = new AdyenRequestValidator(opts.strict ?? true);
   const modifications = new Modifications(terminals);
-  const faults: { nextModification: 'dropped' | 'lost' | null } = { nextModification: null };
+  const faults: { nextModification: 'dropped' | 'lost' | null; times: number } = { nextModification: null, times: 0 };
   const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, modifications, faults }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const device = (poiid: string) => terminals.device(poiid);
@@ -99,7 +100,7 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
     unreachable: (poiid, on) => void (device(poiid).unreachable = on),
     deviceOffline: (poiid, on) => void (device(poiid).status = on ? 'OFFLINE' : 'ONLINE'),
     offlinePayment: (poiid, payment) => terminals.offlinePayment(poiid, payment),
-    loseNextModification: (how = 'lost') => void (faults.nextModification = how),
+    loseNextModification: (how = 'lost', times = 1) => void Object.assign(faults, { nextModification: how, times }),
     modifications: () =>
       [...terminals.devices.values()]
         .flatMap((d) => d.transactions)

@@ -44,7 +44,7 @@ export interface HandlerDeps {
   apiKeys?: string[];
   modifications: Modifications;
   /** The network's failure for the next modification call: dropped unprocessed, or processed and its answer lost. */
-  faults: { nextModification: 'dropped' | 'lost' | null };
+  faults: { nextModification: 'dropped' | 'lost' | null; times: number };
 }
 
 const problem = (status: number, title: string, detail: string) => ({
@@ -117,7 +117,7 @@ async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
 /** A Checkout modification: refused in Adyen's ServiceError shape when invalid; else played by ./modifications.ts. */
 function modify(deps: HandlerDeps, rec: RecordedAdyenRequest, res: ServerResponse) {
   const fault = deps.faults.nextModification;
-  deps.faults.nextModification = null;
+  if (--deps.faults.times <= 0) deps.faults.nextModification = null;
   if (fault === 'dropped') return drop(rec, res, 'dropped');
   if (!rec.valid) {
     const auth = rec.errors.some((e) => e.startsWith('header X-API-Key'));
