@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CloudDeviceAPI, Client, EnvironmentEnum, HttpClientException } from '@adyen/api-library';
+import { CheckoutAPI, CloudDeviceAPI, Client, EnvironmentEnum, HttpClientException } from '@adyen/api-library';
+import type { ModificationsApi } from '@adyen/api-library/lib/src/services/checkout/modificationsApi';
 import type { CloudDeviceApi } from '@adyen/api-library/lib/src/services/clouddevice/cloudDeviceApi';
 import type { CloudDeviceApiResponse } from '@adyen/api-library/lib/src/typings/clouddevice/models';
 import {
@@ -7,6 +8,7 @@ import {
   AcquirerRejectedError,
   AcquirerUnreachableError,
   type BillStatus,
+  type CompleteAuthorizationRequest,
   type DeviceCapabilities,
   type RefundRequest,
   type RefundStatus,
@@ -38,6 +40,7 @@ import {
   voidMessageOf,
   voidStatusOf,
 } from './mapping';
+import { cancelRequestOf, captureRequestOf, capturedBillOf, preAuthorisationOf, releasedBillOf, releaseReferenceOf } from './modifications';
 import { readServiceIdOf } from './references';
 import { AdyenHttpClient } from './transport';
 
@@ -49,9 +52,11 @@ export interface AdyenAcquirerOptions {
   /** Tests only (ADYEN_API_BASE): where Adyen is; default Adyen's own URL for the environment. */
   apiBase?: string;
   timeoutMs?: number;
+  /** LIVE only: the account's live URL prefix, which Adyen's Checkout (modification) calls need. */
+  liveEndpointUrlPrefix?: string;
 }
 
-/** Two-step completion and release, and the settlement report, are not built yet (issue 25). */
+/** The settlement report is not built yet (issue 25). */
 const notYet = (what: string) => new AcquirerRejectedError(`${what} is not available for adyen accounts yet`, 501);
 
 /**
@@ -66,6 +71,8 @@ export class AdyenAcquirer implements AcquirerPort {
   private readonly api: CloudDeviceApi;
   private readonly mid: string;
   private readonly apiKey: string;
+  private readonly client: Client;
+  private modificationsApi?: ModificationsApi;
 
   constructor(options: AdyenAcquirerOptions) {
     this.mid = options.merchantAccountId;
@@ -75,9 +82,11 @@ export class AdyenAcquirer implements AcquirerPort {
         apiKey: options.apiKey,
         environment: options.environment === 'LIVE' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST,
         connectionTimeoutMillis: options.timeoutMs ?? 30_000,
+        ...(options.liveEndpointUrlPrefix ? { liveEndpointUrlPrefix: options.liveEndpointUrlPrefix } : {}),
       },
       new AdyenHttpClient(options.apiBase),
     );
+    this.client = client;
     this.api = new CloudDeviceAPI(client).CloudDeviceApi;
   }
 
@@ -170,12 +179,42 @@ export class AdyenAcquirer implements AcquirerPort {
     throw new AcquirerRejectedError(`no refund ${refundReference} at adyen (${read.found === 'nothing' ? read.words : read.found})`, 404);
   }
 
-  completeAuthorization(): Promise<BillStatus> {
-    return Promise.reject(notYet('completing a pre-authorisation'));
+  /**
+   * Completes a pre-authorisation: a read of the bill at the terminal (its pspReference, currency
+   * and card), then Adyen's capture of `amount` with our captureReference as reference and
+   * Idempotency-Key, so a retry after a lost answer is the same capture. `received`: CAPTURED.
+   */
+  async completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus> {
+    const preAuth = preAuthorisationOf(await this.read(deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
+    const { amount, captureReference } = request;
+    const answer = await this.call('capture the pre-authorisation', () =>
+      this.modifications().captureAuthorisedPayment(preAuth.pspReference, captureRequestOf(this.mid, preAuth, amount, captureReference), {
+        idempotencyKey: captureReference,
+      }),
+    );
+    return capturedBillOf(answer, preAuth, captureReference, new Date());
   }
 
-  releaseAuthorization(): Promise<BillStatus> {
-    return Promise.reject(notYet('releasing a pre-authorisation'));
+  /** Releases a pre-authorisation: Adyen's cancel of its pspReference, once per bill (RELEASE-<paymentId>). `received`: RELEASED. */
+  async releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    const preAuth = preAuthorisationOf(await this.read(deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
+    const answer = await this.call('release (cancel) the pre-authorisation', () =>
+      this.modifications().cancelAuthorisedPaymentByPspReference(preAuth.pspReference, cancelRequestOf(this.mid, acquirerRef), {
+        idempotencyKey: releaseReferenceOf(acquirerRef),
+      }),
+    );
+    return releasedBillOf(answer, preAuth, acquirerRef, new Date());
+  }
+
+  /** Adyen's Checkout modifications, built on first use: the library refuses a LIVE one without the account's live URL prefix. */
+  private modifications(): ModificationsApi {
+    if (!this.modificationsApi) {
+      if (this.client.config.environment === EnvironmentEnum.LIVE && !this.client.config.liveEndpointUrlPrefix) {
+        throw new AcquirerRejectedError('adyen modifications (capture, cancel) of a LIVE account need its live endpoint URL prefix, which is not set', 501);
+      }
+      this.modificationsApi = new CheckoutAPI(this.client).ModificationsApi;
+    }
+    return this.modificationsApi;
   }
 
   closeBatch(): Promise<SettlementReport> {

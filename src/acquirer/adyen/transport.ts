@@ -11,7 +11,9 @@ import LibraryConstants from '@adyen/api-library/lib/src/constants/libraryConsta
  * only. So when a base is set, this client (the library's extension point: `new Client(config,
  * httpClient)`) swaps the origin of every URL the library built for the base and sends the same
  * request, same headers, over plain HTTP if the base says so: a stand-in on a loopback port gets
- * exactly Adyen's paths (`/v1/merchants/{merchantAccount}/devices/{deviceId}/sync`, ...). Errors
+ * exactly Adyen's paths (`/v1/merchants/{merchantAccount}/devices/{deviceId}/sync`, ..., and the
+ * Checkout modifications' `/v72/payments/{paymentPspReference}/captures`, from checkout-test.adyen.com,
+ * or `/checkout/v72/...` from a LIVE account's prefixed host). Errors
  * are the library's own (HttpClientException with the status and body). Without a base the
  * library's client does everything.
  */
@@ -52,11 +54,26 @@ export class AdyenHttpClient implements ClientInterface {
       throw new HttpClientException({ message: `no answer from ${url.origin}: ${(err as Error).message}` });
     }
     const body = await res.text();
-    if (res.status < 200 || res.status >= 300) {
-      throw new HttpClientException({ message: `HTTP Exception: ${res.status}. ${res.statusText}`, statusCode: res.status, responseBody: body });
-    }
+    if (res.status < 200 || res.status >= 300) throw failureOf(res, body);
     return body;
   }
+}
+
+/** As the library's client reads a refusal: Adyen's error object (`{ status, errorCode, message, errorType }`) kept as `apiError`. */
+function failureOf(res: globalThis.Response, body: string): HttpClientException {
+  let said: { status?: number; errorCode?: string; message?: string } | undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'status' in parsed) said = parsed as typeof said;
+  } catch {
+    // not JSON: the body is kept as it came
+  }
+  return new HttpClientException({
+    message: `HTTP Exception: ${res.status}. ${res.statusText}${said?.message ? `: ${said.message}` : ''}`,
+    statusCode: res.status,
+    responseBody: body,
+    ...(said ? { errorCode: said.errorCode, apiError: said as HttpClientException['apiError'] } : {}),
+  });
 }
 
 /** The library's URL with its origin swapped for the base (a path in the base goes in front). */

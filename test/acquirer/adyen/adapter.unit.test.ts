@@ -12,6 +12,7 @@ interface Seen {
   method: string;
   url: string;
   apiKey: string | undefined;
+  idempotencyKey: string | undefined;
   body: { SaleToPOIRequest?: { MessageHeader: { ServiceID: string; SaleID: string; MessageCategory: string } } } | null;
 }
 let server: http.Server;
@@ -24,7 +25,13 @@ beforeAll(async () => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const s: Seen = { method: req.method!, url: req.url!, apiKey: req.headers['x-api-key'] as string | undefined, body: raw ? JSON.parse(raw) : null };
+      const s: Seen = {
+        method: req.method!,
+        url: req.url!,
+        apiKey: req.headers['x-api-key'] as string | undefined,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        body: raw ? JSON.parse(raw) : null,
+      };
       seen.push(s);
       const a = answer(s);
       res.writeHead(a.status, { 'Content-Type': 'application/json' }).end(a.body);
@@ -92,9 +99,79 @@ describe('AdyenAcquirer through the library', () => {
     await expect(gone.getBillStatus('V400m-1', 'pay_1')).rejects.toBeInstanceOf(AcquirerUnreachableError);
   });
 
-  it('two-step completion, release and the settlement report are refused as not built yet (501)', async () => {
-    for (const call of [adyen().completeAuthorization(), adyen().releaseAuthorization(), adyen().closeBatch()]) {
-      await expect(call).rejects.toMatchObject({ status: 501, message: expect.stringContaining('not available for adyen accounts yet') });
-    }
+  it('the settlement report is refused as not built yet (501)', async () => {
+    await expect(adyen().closeBatch()).rejects.toMatchObject({ status: 501, message: expect.stringContaining('not available for adyen accounts yet') });
+  });
+
+  it('two-step: a read of the pre-authorisation, then the capture or cancel on Checkout paths with our reference as Idempotency-Key', async () => {
+    answer = (s) => {
+      if (s.url.endsWith('/sync')) return { status: 200, body: approvedRead(s) };
+      const body = s.body as unknown as { reference: string; amount?: unknown };
+      return {
+        status: 201,
+        body: JSON.stringify({
+          merchantAccount: 'ShopMID',
+          paymentPspReference: 'PSPOFTHEPREAUTH1',
+          pspReference: 'MODIFICATION0001',
+          reference: body.reference,
+          status: 'received',
+          ...(body.amount ? { amount: body.amount } : {}),
+        }),
+      };
+    };
+    const captured = await adyen().completeAuthorization('V400m-1', 'pay_1:preauth', { amount: '7.25', captureReference: 'CAPTURE-PSP1' });
+    expect(captured).toMatchObject({ acquirerRef: 'pay_1:preauth', state: 'CAPTURED', capturedAmount: '7.25', cardBrand: 'MC', last4: '3511' });
+    expect(seen[1]).toMatchObject({ method: 'POST', url: '/v72/payments/PSPOFTHEPREAUTH1/captures', apiKey: KEY, idempotencyKey: 'CAPTURE-PSP1' });
+    expect(seen[1].body).toEqual({ merchantAccount: 'ShopMID', amount: { value: 725, currency: 'EUR' }, reference: 'CAPTURE-PSP1' });
+    seen.length = 0;
+    await expect(adyen().releaseAuthorization('V400m-1', 'pay_1:preauth')).resolves.toMatchObject({ state: 'RELEASED' });
+    expect(seen[1]).toMatchObject({ url: '/v72/payments/PSPOFTHEPREAUTH1/cancels', idempotencyKey: 'RELEASE-pay_1' });
+    expect(seen[1].body).toEqual({ merchantAccount: 'ShopMID', reference: 'RELEASE-pay_1' });
+  });
+
+  it("two-step: Adyen's 422 is a refusal in Adyen's words, a 500 unreachable; a LIVE account without its URL prefix is refused", async () => {
+    const refusal = { status: 422, errorCode: '167', message: 'Original pspReference required for this operation', errorType: 'validation' };
+    answer = (s) => (s.url.endsWith('/sync') ? { status: 200, body: approvedRead(s) } : { status: 422, body: JSON.stringify(refusal) });
+    const err = await adyen()
+      .completeAuthorization('V400m-1', 'pay_1:preauth', { amount: '1.00', captureReference: 'CAPTURE-PSP1' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AcquirerRejectedError);
+    expect(err).toMatchObject({ status: 422, code: '167', message: expect.stringContaining('Original pspReference required for this operation') });
+    answer = (s) => (s.url.endsWith('/sync') ? { status: 200, body: approvedRead(s) } : { status: 500, body: '{"status":500,"message":"oops"}' });
+    await expect(adyen().releaseAuthorization('V400m-1', 'pay_1:preauth')).rejects.toBeInstanceOf(AcquirerUnreachableError);
+    answer = (s) => ({ status: 200, body: approvedRead(s) });
+    const live = new AdyenAcquirer({ apiKey: KEY, environment: 'LIVE', merchantAccountId: 'ShopMID', apiBase: base, timeoutMs: 2000 });
+    await expect(live.releaseAuthorization('V400m-1', 'pay_1:preauth')).rejects.toMatchObject({
+      status: 501,
+      message: expect.stringContaining('live endpoint URL prefix'),
+    });
   });
 });
+
+/** The read of an approved pre-authorisation (psp PSPOFTHEPREAUTH1, 10.00 EUR), answering the read the adapter just sent. */
+function approvedRead(s: Seen): string {
+  const header = s.body!.SaleToPOIRequest!.MessageHeader;
+  const read = s.body!.SaleToPOIRequest as unknown as { TransactionStatusRequest: { MessageReference: { SaleID: string; ServiceID: string } } };
+  const original = read.TransactionStatusRequest.MessageReference;
+  return JSON.stringify({
+    SaleToPOIResponse: {
+      MessageHeader: { ...header, MessageType: 'Response' },
+      TransactionStatusResponse: {
+        Response: { Result: 'Success' },
+        RepeatedMessageResponse: {
+          MessageHeader: { ...header, MessageCategory: 'Payment', MessageType: 'Response', SaleID: original.SaleID, ServiceID: original.ServiceID },
+          RepeatedResponseMessageBody: {
+            PaymentResponse: {
+              POIData: { POITransactionID: { TransactionID: 'v4W5001.PSPOFTHEPREAUTH1', TimeStamp: '2026-11-26T10:00:00Z' } },
+              PaymentResult: {
+                AmountsResp: { AuthorizedAmount: 10, Currency: 'EUR' },
+                PaymentInstrumentData: { PaymentInstrumentType: 'Card', CardData: { PaymentBrand: 'mc', MaskedPan: '541333 **** 3511' } },
+              },
+              Response: { Result: 'Success', AdditionalResponse: 'pspReference=PSPOFTHEPREAUTH1' },
+            },
+          },
+        },
+      },
+    },
+  });
+}

@@ -39,6 +39,7 @@ export const FIXTURE = {
   authorisation: 'fixtures/notification/authorisationTrue.json',
   terminalApi: 'openapi/TerminalAPI-v1.json',
   cloudDevice: 'openapi/CloudDeviceService-v1.json',
+  checkout: 'openapi/CheckoutService-v72.json',
 } as const;
 
 /**

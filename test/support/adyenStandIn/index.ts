@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Modifications, type StandInModification } from './modifications';
 import { Notifier, type SentNotification } from './notifications';
 import type { Customer } from './responses';
 import { adyenHandler, type RecordedAdyenRequest } from './server';
@@ -8,13 +9,16 @@ import { AdyenRequestValidator } from './validation';
 
 export type { RecordedAdyenRequest } from './server';
 export type { SentNotification } from './notifications';
+export type { StandInModification } from './modifications';
 export type { CardChoice, SimulatedDevice, StandInReversal, StandInTransaction, TransactionState } from './terminals';
 export type { Customer } from './responses';
 
 /**
  * A loopback Adyen for the tests (contracts 11): the cloud device API (`/v1/merchants/{merchantAccount}/devices/{deviceId}/sync`,
  * `/async`, `/status`, and `/v1/merchants/{merchantAccount}/connectedDevices`, the paths
- * @adyen/api-library's CloudDeviceApi sends under https://device-api-test.adyen.com), every
+ * @adyen/api-library's CloudDeviceApi sends under https://device-api-test.adyen.com) and Checkout's
+ * modifications of a pre-authorisation (`/v72/payments/{paymentPspReference}/captures` and
+ * `/cancels`, under https://checkout-test.adyen.com; `/checkout/v72/...` as a LIVE host has them), every
  * request validated against Adyen's OpenAPI documents, answered from Adyen's fixtures by
  * simulated terminals that the test drives (the customer, the network).
  */
@@ -53,6 +57,14 @@ export interface AdyenStandIn {
   deviceOffline(poiid: string, on: boolean): void;
   /** A payment taken on the device without the sale system (standalone); approved, notified, not answered to anyone. */
   offlinePayment(poiid: string, payment: { amount: number; currency: string; merchantAccount?: string } & CardChoice): StandInTransaction;
+  /**
+   * The next Checkout modification call (capture or cancel) fails in the network: 'dropped' never
+   * reaches Adyen; 'lost' is processed and its answer lost. Either way the caller gets no answer.
+   * `times`: so many modification calls in a row (default 1).
+   */
+  loseNextModification(how?: 'dropped' | 'lost', times?: number): void;
+  /** Every capture and cancel Adyen took, in order, with the payment (pre-authorisation) each modified. */
+  modifications(): { tx: StandInTransaction; modification: StandInModification }[];
   /** Where notifications are posted from now on (undefined: nowhere). */
   notifyTo(url: string | undefined): void;
   /** The next standard notification is signed with a wrong key. */
@@ -70,7 +82,9 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
   const requests: RecordedAdyenRequest[] = [];
   const invalid: RecordedAdyenRequest[] = [];
   const validator = new AdyenRequestValidator(opts.strict ?? true);
-  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys }));
+  const modifications = new Modifications(terminals);
+  const faults: { nextModification: 'dropped' | 'lost' | null; times: number } = { nextModification: null, times: 0 };
+  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, modifications, faults }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const device = (poiid: string) => terminals.device(poiid);
   return {
@@ -86,6 +100,12 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
     unreachable: (poiid, on) => void (device(poiid).unreachable = on),
     deviceOffline: (poiid, on) => void (device(poiid).status = on ? 'OFFLINE' : 'ONLINE'),
     offlinePayment: (poiid, payment) => terminals.offlinePayment(poiid, payment),
+    loseNextModification: (how = 'lost', times = 1) => void Object.assign(faults, { nextModification: how, times }),
+    modifications: () =>
+      [...terminals.devices.values()]
+        .flatMap((d) => d.transactions)
+        .flatMap((tx) => tx.modifications.map((modification) => ({ tx, modification })))
+        .sort((a, b) => a.modification.at.localeCompare(b.modification.at)),
     notifyTo: (url) => void (notifier.url = url),
     forgeNextNotification: () => notifier.forgeNextNotification(),
     replayNotification: (index) => notifier.replayNotification(index),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hmacValidator } from '@adyen/api-library';
 import { adyenFile, FIXTURE } from './fixtures';
+import type { StandInModification } from './modifications';
 import type { StandInReversal, StandInTransaction } from './terminals';
 import { SUPPORTED_CURRENCIES } from '../../../src/money/currencies';
 
@@ -82,6 +83,20 @@ export class Notifier {
       merchantReference: rev.merchantReference,
       originalReference: rev.originalPsp,
       pspReference: rev.pspReference,
+      success: 'true',
+    });
+  }
+
+  /** Adyen books a modification later and says so: CAPTURE or CANCELLATION, naming the payment (originalReference). */
+  modification(tx: StandInTransaction, mod: StandInModification): void {
+    this.standard({
+      amount: mod.amount ?? { currency: tx.currency, value: toMinor(tx.amount, tx.currency) },
+      eventCode: mod.kind === 'capture' ? 'CAPTURE' : 'CANCELLATION',
+      eventDate: mod.at,
+      merchantAccountCode: mod.merchantAccount,
+      merchantReference: tx.saleTransactionId.TransactionID,
+      originalReference: mod.paymentPspReference,
+      pspReference: mod.pspReference,
       success: 'true',
     });
   }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Modifications } from './modifications';
 import type { Notifier } from './notifications';
 import type { Terminals } from './terminals';
-import type { AdyenRequestValidator, CloudDeviceOperation } from './validation';
+import type { AdyenOperation, AdyenRequestValidator } from './validation';
 
 /**
  * The stand-in's HTTP side: every request is recorded and validated; one that does not validate
@@ -12,9 +13,12 @@ import type { AdyenRequestValidator, CloudDeviceOperation } from './validation';
 export interface RecordedAdyenRequest {
   method: string;
   path: string;
-  operation: CloudDeviceOperation | null;
+  operation: AdyenOperation | null;
   merchantAccount?: string;
   deviceId?: string;
+  /** A Checkout modification's payment (its path) and Idempotency-Key. */
+  paymentPspReference?: string;
+  idempotencyKey?: string;
   /** The X-API-Key it came with: which account's credentials were used. */
   apiKey?: string;
   /** The parsed JSON body, when it is JSON. */
@@ -26,7 +30,7 @@ export interface RecordedAdyenRequest {
   outcome: 'pending' | 'answered' | 'refused' | 'lost' | 'dropped';
   status?: number;
   answer?: any;
-  /** A repeat (same SaleID/ServiceID) that got the first one's answer. */
+  /** A repeat (same SaleID/ServiceID, or a modification's same Idempotency-Key) that got the first one's answer. */
   repeated?: boolean;
 }
 
@@ -38,6 +42,9 @@ export interface HandlerDeps {
   invalid: RecordedAdyenRequest[];
   /** When set, only these API keys are accepted (401 otherwise). */
   apiKeys?: string[];
+  modifications: Modifications;
+  /** The network's failure for the next modification call: dropped unprocessed, or processed and its answer lost. */
+  faults: { nextModification: 'dropped' | 'lost' | null; times: number };
 }
 
 const problem = (status: number, title: string, detail: string) => ({
@@ -64,8 +71,10 @@ async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
     method: req.method ?? 'GET',
     path: new URL(req.url ?? '/', 'http://stand-in').pathname,
     operation: checked.operation,
-    merchantAccount: checked.params.merchantAccount,
+    merchantAccount: checked.params.merchantAccount ?? checked.body?.merchantAccount,
     deviceId: checked.params.deviceId,
+    paymentPspReference: checked.params.paymentPspReference,
+    idempotencyKey: checked.idempotencyKey,
     apiKey,
     body: checked.body,
     rawBody,
@@ -76,6 +85,7 @@ async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
   deps.requests.push(rec);
   if (!rec.valid) deps.invalid.push(rec);
 
+  if (rec.operation === 'captures' || rec.operation === 'cancels') return modify(deps, rec, res);
   const device = rec.deviceId !== undefined ? deps.terminals.device(rec.deviceId) : undefined;
   if (device?.unreachable) return drop(rec, res, 'dropped');
   if (!rec.valid) {
@@ -102,6 +112,31 @@ async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
     return reply(200, 'ok');
   }
   reply(200, await handled.result);
+}
+
+/** A Checkout modification: refused in Adyen's ServiceError shape when invalid; else played by ./modifications.ts. */
+function modify(deps: HandlerDeps, rec: RecordedAdyenRequest, res: ServerResponse) {
+  const fault = deps.faults.nextModification;
+  if (--deps.faults.times <= 0) deps.faults.nextModification = null;
+  if (fault === 'dropped') return drop(rec, res, 'dropped');
+  if (!rec.valid) {
+    const auth = rec.errors.some((e) => e.startsWith('header X-API-Key'));
+    const body = auth
+      ? { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' }
+      : { status: 400, errorCode: '702', message: rec.errors.join('; '), errorType: 'validation' };
+    return send(rec, res, body.status, body);
+  }
+  const answer = deps.modifications.handle({
+    operation: rec.operation as 'captures' | 'cancels',
+    paymentPspReference: rec.paymentPspReference!,
+    apiKey: rec.apiKey,
+    idempotencyKey: rec.idempotencyKey,
+    body: rec.body,
+  });
+  rec.repeated = answer.repeated;
+  if (answer.made) deps.notifier.modification(answer.made.tx, answer.made.modification);
+  if (fault === 'lost') return drop(rec, res, 'lost', answer.body);
+  send(rec, res, answer.status, answer.body);
 }
 
 function send(rec: RecordedAdyenRequest, res: ServerResponse, status: number, body: unknown) {

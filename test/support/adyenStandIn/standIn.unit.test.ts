@@ -456,3 +456,154 @@ describe("through @adyen/api-library's CloudDeviceApi", () => {
     expect(standIn.invalid).toEqual([]);
   });
 });
+
+describe('Checkout modifications of a pre-authorisation (capture, cancel)', () => {
+  const CHECKOUT_HEADERS = (idempotencyKey?: string) => ({ ...HEADERS, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) });
+  const modify = async (psp: string, what: string, body: unknown, idempotencyKey?: string, prefix = '/v72'): Promise<{ status: number; json: any }> => {
+    const res = await fetch(`${standIn.url}${prefix}/payments/${psp}/${what}`, {
+      method: 'POST',
+      headers: CHECKOUT_HEADERS(idempotencyKey),
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, json: await res.json() };
+  };
+
+  /** A payment approved at the terminal; a pre-authorisation when asked (SaleToAcquirerData as the library encodes it). */
+  async function approved(poiid: string, amount: number, preAuth = true) {
+    standIn.autoCustomer(poiid, 'pay');
+    const pay = payment(amount, poiid);
+    if (preAuth)
+      pay.SaleToPOIRequest.PaymentRequest.SaleData.SaleToAcquirerData = Buffer.from(JSON.stringify({ authorisationType: 'PreAuth' })).toString('base64');
+    await send('sync', pay, HEADERS, poiid);
+    standIn.autoCustomer(poiid, null);
+    return standIn.device(poiid).transactions.at(-1)!;
+  }
+
+  test('a capture is received (201) for what is asked, recorded on the transaction and notified as CAPTURE; the same Idempotency-Key answers the same', async () => {
+    const tx = await approved('V400m-capture01', 20);
+    expect(tx.preAuth).toBe(true);
+    const body = { merchantAccount: MERCHANT, amount: { value: 1525, currency: 'EUR' }, reference: 'CAPTURE-1' };
+    const first = await modify(tx.pspReference, 'captures', body, 'CAPTURE-1');
+    expect(first).toEqual({
+      status: 201,
+      json: {
+        merchantAccount: MERCHANT,
+        paymentPspReference: tx.pspReference,
+        pspReference: expect.stringMatching(/^[A-Z0-9]{16}$/),
+        reference: 'CAPTURE-1',
+        status: 'received',
+        amount: { value: 1525, currency: 'EUR' },
+      },
+    });
+    expect(await modify(tx.pspReference, 'captures', body, 'CAPTURE-1')).toEqual(first);
+    expect(tx.captured).toBe(15.25);
+    expect(tx.modifications).toEqual([expect.objectContaining({ kind: 'capture', idempotencyKey: 'CAPTURE-1', amount: { value: 1525, currency: 'EUR' } })]);
+    expect(standIn.requests.at(-1)).toMatchObject({
+      operation: 'captures',
+      paymentPspReference: tx.pspReference,
+      idempotencyKey: 'CAPTURE-1',
+      repeated: true,
+      valid: true,
+    });
+    await standIn.notificationsSettled();
+    const capture = received.map((n) => n.notificationItems?.[0]?.NotificationRequestItem).find((i) => i?.eventCode === 'CAPTURE');
+    expect(capture).toMatchObject({ originalReference: tx.pspReference, pspReference: first.json.pspReference, amount: { value: 1525, currency: 'EUR' } });
+    // A second capture under another key, or a cancel after it: 422 in Adyen's error shape.
+    const again = await modify(tx.pspReference, 'captures', { ...body, reference: 'CAPTURE-2' }, 'CAPTURE-2');
+    expect(again).toEqual({
+      status: 422,
+      json: { status: 422, errorCode: '907', message: expect.stringContaining('already captured'), errorType: 'validation' },
+    });
+    expect((await modify(tx.pspReference, 'cancels', { merchantAccount: MERCHANT }, 'RELEASE-1')).status).toBe(422);
+    expect(standIn.invalid).toEqual([]);
+  });
+
+  test('refused with 422: an unknown pspReference, a one-step payment, a cancelled one, more than authorised; another merchant account 403', async () => {
+    const refusedAs = (r: { status: number; json: any }, errorCode: string) =>
+      expect(r).toEqual({ status: 422, json: expect.objectContaining({ status: 422, errorCode, errorType: 'validation' }) });
+    const capture = (value: number, merchantAccount = MERCHANT) => ({ merchantAccount, amount: { value, currency: 'EUR' } });
+    refusedAs(await modify('NOSUCHPSP0000000', 'captures', capture(100)), '167');
+    const oneStep = await approved('V400m-capture02', 5, false);
+    refusedAs(await modify(oneStep.pspReference, 'captures', capture(100)), '907');
+    const preAuth = await approved('V400m-capture02', 5);
+    refusedAs(await modify(preAuth.pspReference, 'captures', capture(501)), '137');
+    expect((await modify(preAuth.pspReference, 'captures', capture(100, 'SomeoneElse'))).status).toBe(403);
+    const cancelled = await modify(preAuth.pspReference, 'cancels', { merchantAccount: MERCHANT, reference: 'RELEASE-2' }, 'RELEASE-2');
+    expect(cancelled).toEqual({
+      status: 201,
+      json: expect.objectContaining({ status: 'received', paymentPspReference: preAuth.pspReference, reference: 'RELEASE-2' }),
+    });
+    expect(preAuth.cancelled).toBe(true);
+    refusedAs(await modify(preAuth.pspReference, 'captures', capture(100)), '907');
+    expect(standIn.invalid).toEqual([]);
+  });
+
+  test('every request is validated against CheckoutService-v72.json: a misspelt field, a missing amount or key fail', async () => {
+    const tx = await approved('V400m-capture03', 8);
+    const bad = await modify(tx.pspReference, 'captures', { merchantAccount: MERCHANT, amount: { value: 100, currency: 'EUR' }, refrence: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({
+      status: 400,
+      errorCode: '702',
+      errorType: 'validation',
+      message: expect.stringContaining('additional properties (refrence)'),
+    });
+    expect((await modify(tx.pspReference, 'captures', { merchantAccount: MERCHANT })).json.message).toContain("must have required property 'amount'");
+    expect((await modify(tx.pspReference, 'captures', { merchantAccount: MERCHANT, amount: { value: 1.5, currency: 'EUR' } })).status).toBe(400);
+    const keyless = await fetch(`${standIn.url}/v72/payments/${tx.pspReference}/cancels`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ merchantAccount: MERCHANT }),
+    });
+    expect(keyless.status).toBe(401);
+    expect(await modify(tx.pspReference, 'refunds', { merchantAccount: MERCHANT })).toMatchObject({ status: 400 });
+    expect(standIn.invalid.map((r) => r.errors.join('; '))).toEqual([
+      expect.stringContaining('refrence'),
+      expect.stringContaining('amount'),
+      expect.stringContaining('/amount/value'),
+      expect.stringContaining('X-API-Key'),
+      expect.stringContaining('no such modification path'),
+    ]);
+    standIn.invalid.length = 0;
+    // Nothing was modified by the invalid ones; a LIVE host's /checkout prefix is Adyen's path too.
+    expect(tx.modifications).toEqual([]);
+    expect((await modify(tx.pspReference, 'cancels', { merchantAccount: MERCHANT }, undefined, '/checkout/v72')).status).toBe(201);
+  });
+
+  test('the next modification unreachable: dropped, nothing done; lost, done and the answer gone, a retry with the key answers it', async () => {
+    const tx = await approved('V400m-capture04', 10);
+    const body = { merchantAccount: MERCHANT, amount: { value: 1000, currency: 'EUR' }, reference: 'CAPTURE-4' };
+    standIn.loseNextModification('dropped');
+    await expect(modify(tx.pspReference, 'captures', body, 'CAPTURE-4')).rejects.toThrow();
+    expect(tx.modifications).toEqual([]);
+    standIn.loseNextModification('lost');
+    await expect(modify(tx.pspReference, 'captures', body, 'CAPTURE-4')).rejects.toThrow();
+    expect(tx.modifications).toHaveLength(1);
+    const retried = await modify(tx.pspReference, 'captures', body, 'CAPTURE-4');
+    expect(retried.status).toBe(201);
+    expect(retried.json.pspReference).toBe(tx.modifications[0].pspReference);
+    expect(standIn.modifications().filter((m) => m.tx === tx)).toHaveLength(1);
+    expect(standIn.requests.filter((r) => r.paymentPspReference === tx.pspReference).map((r) => r.outcome)).toEqual(['dropped', 'lost', 'answered']);
+  });
+
+  test('a referenced refund (ReversalRequest) of a pre-authorisation: refused until captured, then up to what was captured', async () => {
+    const poiid = 'V400m-capture05';
+    const tx = await approved(poiid, 40);
+    const refund = (amount: number) =>
+      message(
+        'reversal/reversalRequest.json',
+        (m) => {
+          m.ReversalRequest.OriginalPOITransaction.POITransactionID = tx.poiTransactionId;
+          delete m.ReversalRequest.SaleData;
+          m.ReversalRequest.ReversedAmount = amount;
+        },
+        poiid,
+      );
+    const result = async (amount: number) => (await send('sync', refund(amount), HEADERS, poiid)).json.SaleToPOIResponse.ReversalResponse.Response;
+    expect(await result(5)).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed', AdditionalResponse: expect.stringContaining('not%20captured') });
+    await modify(tx.pspReference, 'captures', { merchantAccount: MERCHANT, amount: { value: 3000, currency: 'EUR' } }, 'CAPTURE-5');
+    expect(await result(30.01)).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' });
+    expect(await result(30)).toMatchObject({ Result: 'Success' });
+    expect(standIn.invalid).toEqual([]);
+  });
+});

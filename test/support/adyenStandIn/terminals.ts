@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { StandInModification } from './modifications';
 import * as answer from './responses';
 import type { Customer, PaymentFacts, TransactionID } from './responses';
 
@@ -26,6 +27,12 @@ export interface StandInTransaction extends PaymentFacts {
   response?: any;
   /** Sum of the reversals (void or refunds) so far. */
   reversedAmount: number;
+  /** A pre-authorisation's Checkout modifications (capture, cancel), in order. */
+  modifications: StandInModification[];
+  /** What a capture of the pre-authorisation took (major units); unset until captured. */
+  captured?: number;
+  /** The pre-authorisation was cancelled (released). */
+  cancelled?: boolean;
   createdAt: string;
   decidedAt?: string;
 }
@@ -189,7 +196,7 @@ export class Terminals {
     if (seen?.tx) return { result: this.waiters.get(seen.tx)!.promise, repeated: true };
     const req = message.PaymentRequest;
     const amounts = req.PaymentTransaction.AmountsReq;
-    const preAuth = /(^|&)authorisationType=PreAuth(&|$)/.test(req.SaleData.SaleToAcquirerData ?? '');
+    const preAuth = preAuthAsked(req.SaleData.SaleToAcquirerData);
     const tx = this.newTransaction(operation, merchantAccount, poiid, h, req.SaleData.SaleTransactionID, amounts.RequestedAmount, amounts.Currency, preAuth);
     this.seen.set(key(h.SaleID, h.ServiceID), { category: 'Payment', tx });
     const device = this.device(poiid);
@@ -231,6 +238,7 @@ export class Terminals {
       preAuth,
       offline: false,
       reversedAmount: 0,
+      modifications: [],
       createdAt: answer.nowStamp(),
     };
     let resolve!: (v: any) => void;
@@ -280,11 +288,16 @@ export class Terminals {
     const tx = [...this.devices.values()]
       .flatMap((d) => d.transactions)
       .find((t) => t.poiTransactionId.TransactionID === original || t.pspReference === original);
-    const remaining = tx ? round(tx.amount - tx.reversedAmount) : 0;
+    // A pre-authorisation is reversible once captured, for what the capture took (docs/acquirers.md).
+    const reversible = tx?.preAuth ? (tx.captured ?? 0) : (tx?.amount ?? 0);
+    const remaining = tx ? round(reversible - tx.reversedAmount) : 0;
     const amount = req.ReversedAmount ?? remaining;
     let doc: any;
     if (!tx) doc = answer.reversal(h, { error: 'NotFound', message: `Original transaction ${original} not found` });
     else if (tx.state !== 'APPROVED') doc = answer.reversal(h, { error: 'NotAllowed', message: `Original transaction is ${tx.state}` });
+    else if (tx.preAuth && tx.cancelled) doc = answer.reversal(h, { error: 'NotAllowed', message: 'Original pre-authorisation is cancelled' });
+    else if (tx.preAuth && tx.captured === undefined)
+      doc = answer.reversal(h, { error: 'NotAllowed', message: 'Original pre-authorisation is not captured: cancel it instead' });
     else if (amount <= 0 || amount > remaining + 1e-9)
       doc = answer.reversal(h, { error: 'NotAllowed', message: `Amount ${amount} exceeds what remains (${remaining})` });
     else {
@@ -310,6 +323,17 @@ export class Terminals {
     }
     this.seen.set(k, { category: 'Reversal', answer: doc });
     return { result: Promise.resolve(doc), repeated: false };
+  }
+}
+
+/** SaleToAcquirerData in either of Adyen's formats: `key=value&...`, or base64 JSON (the library's SaleToAcquirerDataParser). */
+function preAuthAsked(data: string | undefined): boolean {
+  if (!data) return false;
+  if (/(^|&)authorisationType=PreAuth(&|$)/.test(data)) return true;
+  try {
+    return JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.authorisationType === 'PreAuth';
+  } catch {
+    return false;
   }
 }
 

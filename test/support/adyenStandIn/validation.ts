@@ -1,19 +1,24 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { type CheckoutOperation, CheckoutRequestValidator } from './checkoutValidation';
 import { adyenFile, FIXTURE } from './fixtures';
 
 /**
  * Checks every request against Adyen's own OpenAPI documents: the cloud device API
  * (CloudDeviceService-v1.json) for the path, method, parameters and credentials, and the Terminal
  * API (TerminalAPI-v1.json) for the SaleToPOIRequest body, whose `$ref`s resolve to that
- * document's `#/components/schemas/...`.
+ * document's `#/components/schemas/...`; Checkout's modification calls against
+ * CheckoutService-v72.json (./checkoutValidation.ts).
  */
 export type CloudDeviceOperation = 'sync' | 'async' | 'status' | 'connectedDevices';
+export type AdyenOperation = CloudDeviceOperation | CheckoutOperation;
 
 export interface CheckedRequest {
-  operation: CloudDeviceOperation | null;
-  /** The path's parameters: merchantAccount, deviceId. */
+  operation: AdyenOperation | null;
+  /** The path's parameters: merchantAccount, deviceId; paymentPspReference for a modification. */
   params: Record<string, string>;
+  /** A modification's Idempotency-Key header. */
+  idempotencyKey?: string;
   /** The parsed JSON body (POST), undefined when there is none or it is not JSON. */
   body?: any;
   errors: string[];
@@ -86,6 +91,7 @@ export class AdyenRequestValidator {
   private readonly routes: Route[];
   private readonly ajv: Ajv2020;
   private readonly body: ValidateFunction;
+  private readonly checkout = new CheckoutRequestValidator();
 
   constructor(strict = true) {
     const cloud = adyenFile(FIXTURE.cloudDevice);
@@ -106,6 +112,7 @@ export class AdyenRequestValidator {
 
   check(req: IncomingRequest): CheckedRequest {
     const url = new URL(req.url, 'http://stand-in');
+    if (this.checkout.owns(url.pathname)) return this.checkout.check(req);
     const errors: string[] = [];
     const byPath = this.routes.filter((r) => r.pattern.test(url.pathname));
     const route = byPath.find((r) => r.method === req.method);
