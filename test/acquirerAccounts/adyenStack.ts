@@ -21,10 +21,7 @@ export interface AdyenStack {
 
 export const ADYEN_MID = 'IspTestShopECOM';
 
-<<<<<<< HEAD
-=======
 /** `env`: more of the service's configuration (a short AUTHORIZATION_WINDOW_MINUTES, ...). */
->>>>>>> adyen2step
 export async function startAdyenStack(env: Record<string, string> = {}): Promise<AdyenStack> {
   const standIn = await startAdyenStandIn();
   const stack = await startTestStack({ ...env, ADYEN_API_BASE: standIn.url });
@@ -53,23 +50,14 @@ export async function stopAdyenStack(s: AdyenStack | undefined): Promise<void> {
 }
 
 /**
-<<<<<<< HEAD
  * A new till on a terminal of its own (a fresh POIID), so tests never share a device: a new
- * terminal in the shop's store, or `till`'s terminal moved to the POIID.
+ * terminal in the shop's store, or `till`'s terminal moved to the POIID; `twoStep`: linked as
+ * `terminal:link --two-step` (its bills are pre-authorisations).
  */
-export async function adyenTill(s: AdyenStack, till?: Shop): Promise<{ shop: Shop; poiid: string }> {
+export async function adyenTill(s: AdyenStack, opts: { twoStep?: boolean; till?: Shop } = {}): Promise<{ shop: Shop; poiid: string }> {
   const poiid = `V400m-${crypto.randomInt(100_000_000, 999_999_999)}`;
-  const shop = till ?? (await addTerminal(s.stack, s.shop));
-  await s.stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: poiid } });
-=======
- * A new till in the shop's store on a terminal of its own (a fresh POIID), so tests never share a
- * device; `twoStep`: linked as `terminal:link --two-step` (its bills are pre-authorisations).
- */
-export async function adyenTill(s: AdyenStack, opts: { twoStep?: boolean } = {}): Promise<{ shop: Shop; poiid: string }> {
-  const poiid = `V400m-${crypto.randomInt(100_000_000, 999_999_999)}`;
-  const shop = await addTerminal(s.stack, s.shop);
+  const shop = opts.till ?? (await addTerminal(s.stack, s.shop));
   await s.stack.db.terminal.update({ where: { id: shop.terminalId }, data: { deviceId: poiid, twoStep: opts.twoStep ?? false } });
->>>>>>> adyen2step
   return { shop: { ...shop, deviceId: poiid }, poiid };
 }
 

@@ -19,7 +19,7 @@ conformanceSuite(
       till: async ({ twoStep = false } = {}) => {
         // A store of its own (the account is the business's default route), on a fresh POIID.
         const store = await storeWithTerminal(s.stack, s.shop, { mode: 'test', twoStep });
-        return (await adyenTill(s, store)).shop;
+        return (await adyenTill(s, { till: store, twoStep })).shop;
       },
       customer: async (shop, action) => void s.standIn.customer(shop.deviceId, action),
       unreachable: async (shop, on) => s.standIn.unreachable(shop.deviceId, on),
