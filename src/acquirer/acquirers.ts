@@ -90,6 +90,7 @@ export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Ac
           apiKey: credentials.apiKey!,
           environment: credentials.environment === 'LIVE' ? 'LIVE' : 'TEST',
           merchantAccountId: account.merchantAccountId,
+          liveEndpointUrlPrefix: credentials.liveEndpointUrlPrefix,
           apiBase: config.ADYEN_API_BASE,
         });
       default:

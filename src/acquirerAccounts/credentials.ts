@@ -26,6 +26,11 @@ const SCHEMAS = {
     apiKey: secret('an Adyen API key'),
     hmacKey: secret('a hex HMAC key').regex(/^[0-9A-Fa-f]+$/, 'must be the hex HMAC key of the notification webhook'),
     environment: z.enum(['TEST', 'LIVE'], { error: 'must be TEST or LIVE' }),
+    // Optional (LIVE only): the company's live Checkout prefix, for two-step capture and release.
+    liveEndpointUrlPrefix: z
+      .string({ error: 'must be a string' })
+      .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,99}$/, "must be the account's live endpoint URL prefix, e.g. 1797a841fbb37ca7-AdyenDemo")
+      .optional(),
   }),
 } as const;
 
@@ -46,6 +51,8 @@ export function checkCredentials(acquirer: AcquirerKind, mode: AccountMode, inpu
     throw invalid(`credentials${field ? `.${field}` : ''}: ${reason}`);
   }
   const credentials = parsed.data as Credentials;
+  if (acquirer === 'adyen' && credentials.liveEndpointUrlPrefix && credentials.environment !== 'LIVE')
+    throw invalid('credentials.liveEndpointUrlPrefix: only a LIVE account has a live endpoint URL prefix');
   const wrong = modeOf(acquirer, credentials);
   if (wrong && wrong !== mode) throw invalid(`credentials: ${wrong}-mode credentials cannot serve a ${mode} account`);
   return credentials;

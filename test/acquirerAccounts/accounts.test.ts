@@ -69,6 +69,24 @@ describe('creating an account', () => {
       { acquirer: 'adyen', mode: 'test', credentials: { apiKey: 'AQEyhmfxK4', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'LIVE' } },
       /credentials: live-mode/,
     ],
+    [
+      'an Adyen live URL prefix for a TEST account',
+      {
+        acquirer: 'adyen',
+        mode: 'test',
+        credentials: { apiKey: 'AQEyhmfxK4', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'TEST', liveEndpointUrlPrefix: 'abc-Demo' },
+      },
+      /credentials\.liveEndpointUrlPrefix: only a LIVE account/,
+    ],
+    [
+      'an Adyen live URL prefix that is not one',
+      {
+        acquirer: 'adyen',
+        mode: 'live',
+        credentials: { apiKey: 'AQEyhmfxK4', hmacKey: '44782DEF547AAA06C910C43932B1EB0C', environment: 'LIVE', liveEndpointUrlPrefix: 'https://x' },
+      },
+      /credentials\.liveEndpointUrlPrefix: must be the account's live endpoint URL prefix/,
+    ],
     ['a missing field', { acquirer: 'stripe', mode: 'test', credentials: { apiKey: STRIPE_TEST.apiKey } }, /credentials\.webhookSecret: is required/],
     ['an unknown field', { acquirer: 'sandbox', mode: 'test', credentials: { token: 'x' } }, /credentials\.token: unknown field/],
     ['no credentials object', { acquirer: 'sandbox', mode: 'test', credentials: 'x' }, /credentials: must be an object/],
@@ -93,6 +111,21 @@ describe('creating an account', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.credentials).toEqual({ apiKey: '••••comD', hmacKey: '••••EB0C', environment: '••••LIVE' });
+    // With the live Checkout prefix two-step terminals need (docs/acquirers.md).
+    const withPrefix = await admin.createAccount({
+      name: 'Adyen NL two-step',
+      acquirer: 'adyen',
+      mode: 'live',
+      merchantAccountId: 'ShopNL_POS2',
+      credentials: {
+        apiKey: 'AQEyhmfxK4PdvW0acomD',
+        hmacKey: '44782DEF547AAA06C910C43932B1EB0C',
+        environment: 'LIVE',
+        liveEndpointUrlPrefix: '1797a841fbb37ca7-AdyenDemo',
+      },
+    });
+    expect(withPrefix.status).toBe(201);
+    expect(withPrefix.body.credentials.liveEndpointUrlPrefix).toBe('••••Demo');
   });
 });
 

@@ -40,7 +40,9 @@ describe('closing a batch', () => {
     expect(batch).toMatchObject({ storeExternalId: shop.storeExternalId, timezone: 'Europe/Berlin', status: 'DISCREPANCY', closedBy: expect.any(String) });
     expect(batch.date).toMatch(/^\d{4}-\d\d-\d\d$/);
     // 100 CARD (1.50) + 50 QR (0.45) + 30 offline CARD (0.52); the omitted 20 is not settled
-    expect(batch.totals).toEqual([{ currency: 'EUR', paymentCount: 3, grossAmount: 180, refundCount: 0, refundAmount: 0, feeAmount: 2.47, netAmount: 177.53 }]);
+    expect(batch.totals).toEqual([
+      { currency: 'EUR', paymentCount: 3, grossAmount: 180, refundCount: 0, refundAmount: 0, feeAmount: 2.47, expectedFeeAmount: 2.47, netAmount: 177.53 },
+    ]);
     const byType = Object.fromEntries(batch.discrepancies.map((d: any) => [d.type, d]));
     expect(byType.MISSING_FROM_REPORT).toMatchObject({
       paymentId: omitted.id,
@@ -104,6 +106,7 @@ describe('closing a batch', () => {
           currency: 'EUR',
           occurredAt: expect.stringMatching(/Z$/),
           acquirerAccountId: null, // the installation default (contracts 10)
+          expectedFeeAmount: null, // no cost contract (contracts 13)
         },
         expect.objectContaining({ paymentId: qr.id, amount: 50, feeAmount: 0.45, netAmount: 49.55 }),
         expect.objectContaining({ paymentId: reportOnly.id, amount: 30, feeAmount: 0.52, netAmount: 29.48 }),
@@ -113,7 +116,7 @@ describe('closing a batch', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const rows = (csv.body as string).trim().split('\r\n');
-    expect(rows[0]).toBe('type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId');
+    expect(rows[0]).toBe('type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount');
     expect(rows).toHaveLength(4);
     expect(rows.find((r) => r.includes(card.id))).toMatch(/^PAYMENT,[^,]+,PSP\w+,[^,]*,100,1\.5,98\.5,EUR,\d{4}-/);
 

@@ -38,16 +38,25 @@ describe('reconcile', () => {
 });
 
 describe('totalsOf', () => {
-  it('adds exactly per currency: net = gross - refunds - fees', () => {
+  it('adds exactly per currency: net = gross - refunds - fees; expected fees count a line without a contract at its charged fee', () => {
     const lines = [
-      { type: 'PAYMENT', amount: '0.1', feeAmount: '0.01', currency: 'EUR' },
+      { type: 'PAYMENT', amount: '0.1', feeAmount: '0.01', expectedFeeAmount: '0.005', currency: 'EUR' },
       { type: 'PAYMENT', amount: '0.2', feeAmount: '0.01', currency: 'EUR' },
       { type: 'REFUND', amount: '0.05', feeAmount: '0', currency: 'EUR' },
       { type: 'PAYMENT', amount: '1000', feeAmount: '14', currency: 'JPY' },
     ];
     expect(totalsOf(lines)).toEqual([
-      { currency: 'EUR', paymentCount: 2, grossAmount: '0.3', refundCount: 1, refundAmount: '0.05', feeAmount: '0.02', netAmount: '0.23' },
-      { currency: 'JPY', paymentCount: 1, grossAmount: '1000', refundCount: 0, refundAmount: '0', feeAmount: '14', netAmount: '986' },
+      {
+        currency: 'EUR',
+        paymentCount: 2,
+        grossAmount: '0.3',
+        refundCount: 1,
+        refundAmount: '0.05',
+        feeAmount: '0.02',
+        expectedFeeAmount: '0.015',
+        netAmount: '0.23',
+      },
+      { currency: 'JPY', paymentCount: 1, grossAmount: '1000', refundCount: 0, refundAmount: '0', feeAmount: '14', expectedFeeAmount: '14', netAmount: '986' },
     ]);
   });
 });

@@ -60,6 +60,12 @@ export interface AdyenAcquirerOptions {
 const notYet = (what: string) => new AcquirerRejectedError(`${what} is not available for adyen accounts yet`, 501);
 
 /**
+ * The account's live URL prefix for Checkout; under ADYEN_API_BASE (tests) the host is replaced
+ * anyway, so a LIVE account there needs none.
+ */
+const livePrefixOf = (o: AdyenAcquirerOptions): string | undefined => o.liveEndpointUrlPrefix || (o.apiBase ? 'api-base' : undefined);
+
+/**
  * The acquirer port over Adyen's cloud Terminal API (the cloud device API's /sync and /async),
  * through the official library. A device id is the terminal's POIID; a bill's acquirer reference
  * is our payment id (./references.ts). Every write's ServiceID comes from our own ids and is read
@@ -82,7 +88,7 @@ export class AdyenAcquirer implements AcquirerPort {
         apiKey: options.apiKey,
         environment: options.environment === 'LIVE' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST,
         connectionTimeoutMillis: options.timeoutMs ?? 30_000,
-        ...(options.liveEndpointUrlPrefix ? { liveEndpointUrlPrefix: options.liveEndpointUrlPrefix } : {}),
+        ...(livePrefixOf(options) ? { liveEndpointUrlPrefix: livePrefixOf(options) } : {}),
       },
       new AdyenHttpClient(options.apiBase),
     );

@@ -42,7 +42,7 @@ export const costContractRoutes: RouteModule = (router, registry) => {
       area: 'acquirerAccounts',
       method: 'put',
       path: PATH,
-      operationId: 'saveCostContract',
+      operationId: 'replaceCostContract',
       summary: "Replace the account's cost contract for a currency from now on (a new version; earlier ones keep pricing what they priced)",
       params: CostContractParams,
       body: CostContractBody,
