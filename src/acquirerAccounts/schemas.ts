@@ -13,7 +13,10 @@ export const ModeSchema = z.enum(['live', 'test'], { error: 'must be live or tes
 const AccountStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' });
 const CredentialsInput = z
   .record(z.string(), z.unknown(), { error: 'must be an object' })
-  .openapi({ description: 'sandbox: {}; stripe: { apiKey, webhookSecret }; adyen: { apiKey, hmacKey, environment ("TEST" or "LIVE"), liveEndpointUrlPrefix? (LIVE only: for two-step capture and release) }. Write-only' });
+  .openapi({
+    description:
+      'sandbox: {}; stripe: { apiKey, webhookSecret }; adyen: { apiKey, hmacKey, environment ("TEST" or "LIVE"), liveEndpointUrlPrefix? (LIVE only: for two-step capture and release) }. Write-only',
+  });
 
 export const CreateAccountBody = z
   .strictObject({

@@ -49,7 +49,8 @@ export const CostContractBody = z
       if (decimalsOf(line.fixed) > minor)
         ctx.addIssue({ code: 'custom', path: ['lines', i, 'fixed'], message: `must have at most ${minor} decimal places for ${body.currency}` });
       const key = `${line.paymentMode} ${line.cardBrand ?? ''}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['lines', i], message: `prices ${line.paymentMode}${line.cardBrand ? ` ${line.cardBrand}` : ''} a second time` });
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['lines', i], message: `prices ${line.paymentMode}${line.cardBrand ? ` ${line.cardBrand}` : ''} a second time` });
       seen.add(key);
     });
     if (body.disputeFee !== undefined && decimalsOf(body.disputeFee) > minor)

@@ -122,6 +122,8 @@ export const PaymentRecordSchema = z
     expectedFee: z
       .number()
       .nullable()
-      .openapi({ description: "The fee the account's cost contract in force at the capture gives it (contracts 13); null without a contract, or until captured" }),
+      .openapi({
+        description: "The fee the account's cost contract in force at the capture gives it (contracts 13); null without a contract, or until captured",
+      }),
   })
   .openapi('Payment');

@@ -337,7 +337,10 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
       });
     }
     if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
-    const settled = await tx.settlementLine.findMany({ where: { batchId }, select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, currency: true } });
+    const settled = await tx.settlementLine.findMany({
+      where: { batchId },
+      select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, currency: true },
+    });
     await tx.settlementBatch.update({
       where: { id: batchId },
       data: { status: 'SETTLING', totals: totalsOf(settled) as unknown as object[] },

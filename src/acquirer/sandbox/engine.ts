@@ -13,7 +13,17 @@ import type {
   VoidStatus,
 } from '../port';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
-import { type Bill, type Device, type DeviceSettings, type Reversal, SANDBOX_MID, type SandboxAccount, type SandboxRefund, SandboxStore, type StateRecord } from './state';
+import {
+  type Bill,
+  type Device,
+  type DeviceSettings,
+  type Reversal,
+  SANDBOX_MID,
+  type SandboxAccount,
+  type SandboxRefund,
+  SandboxStore,
+  type StateRecord,
+} from './state';
 
 /**
  * What the sandbox acquirer does, free of HTTP: the bill on each device, the customer's actions,

@@ -18,7 +18,8 @@ const Totals = z.object({
   refundAmount: amount,
   feeAmount: amount,
   expectedFeeAmount: amount.openapi({
-    description: "The fees the accounts' cost contracts give the lines, a line without a contract counting its reported fee: feeAmount - expectedFeeAmount is what was charged over contract",
+    description:
+      "The fees the accounts' cost contracts give the lines, a line without a contract counting its reported fee: feeAmount - expectedFeeAmount is what was charged over contract",
   }),
   netAmount: amount.openapi({ description: 'grossAmount - refundAmount - feeAmount' }),
 });
@@ -178,7 +179,11 @@ export const settlementRoutes: RouteModule = (router, registry) => {
       auth: 'session',
       area: 'finance',
       params: IdParams,
-      responses: { 200: { description: 'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount' } },
+      responses: {
+        200: {
+          description: 'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount',
+        },
+      },
       errors: [403, 404],
     },
     async (ctx, { params }) => {
