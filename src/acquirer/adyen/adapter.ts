@@ -39,6 +39,8 @@ import {
   voidStatusOf,
 } from './mapping';
 import { readServiceIdOf } from './references';
+import { ReportDownloader } from './reports';
+import { parseReport, reportDatesOf, reportFileOf, settlementItemsOfReport } from './settlement';
 import { AdyenHttpClient } from './transport';
 
 export interface AdyenAcquirerOptions {
@@ -51,7 +53,7 @@ export interface AdyenAcquirerOptions {
   timeoutMs?: number;
 }
 
-/** Two-step completion and release, and the settlement report, are not built yet (issue 25). */
+/** Two-step completion and release are not built yet (issue 25). */
 const notYet = (what: string) => new AcquirerRejectedError(`${what} is not available for adyen accounts yet`, 501);
 
 /**
@@ -66,10 +68,12 @@ export class AdyenAcquirer implements AcquirerPort {
   private readonly api: CloudDeviceApi;
   private readonly mid: string;
   private readonly apiKey: string;
+  private readonly reports: ReportDownloader;
 
   constructor(options: AdyenAcquirerOptions) {
     this.mid = options.merchantAccountId;
     this.apiKey = options.apiKey;
+    this.reports = new ReportDownloader(options);
     const client = new Client(
       {
         apiKey: options.apiKey,
@@ -178,8 +182,21 @@ export class AdyenAcquirer implements AcquirerPort {
     return Promise.reject(notYet('releasing a pre-authorisation'));
   }
 
-  closeBatch(): Promise<SettlementReport> {
-    return Promise.reject(notYet('the settlement report'));
+  /**
+   * The terminal's settlement for (since, until]: Adyen's daily Payment accounting reports of the
+   * days around the period, their Settled and Refunded lines of this terminal booked in it
+   * (./settlement.ts). The files of past days do not change, so the same close answers the same
+   * report; a day without a file has nothing booked.
+   */
+  async closeBatch(deviceId: string, batchReference: string, until: string, since?: string | null): Promise<SettlementReport> {
+    const items = [];
+    for (const date of reportDatesOf(until, since)) {
+      const fileName = reportFileOf(date);
+      const csv = await this.reports.download(fileName);
+      if (csv === null) continue;
+      items.push(...settlementItemsOfReport(parseReport(csv, fileName), { merchantAccount: this.mid, deviceId, since, until }));
+    }
+    return { deviceId, batchReference, closedAt: until, items };
   }
 
   /** A TransactionStatusRequest naming `original`, in a pair of its own. */

@@ -16,7 +16,9 @@ export type { Customer } from './responses';
  * `/async`, `/status`, and `/v1/merchants/{merchantAccount}/connectedDevices`, the paths
  * @adyen/api-library's CloudDeviceApi sends under https://device-api-test.adyen.com), every
  * request validated against Adyen's OpenAPI documents, answered from Adyen's fixtures by
- * simulated terminals that the test drives (the customer, the network).
+ * simulated terminals that the test drives (the customer, the network); and Adyen's report
+ * downloads (`/reports/download/MerchantAccount/{merchantAccount}/{fileName}`, ./reports.ts), the
+ * daily Payment accounting report built from those terminals' transactions.
  */
 export interface AdyenStandInOptions {
   /** Where Adyen's event and standard notifications are posted; none are posted without it. */
@@ -49,6 +51,8 @@ export interface AdyenStandIn {
   loseNextAnswer(poiid: string, message?: string): void;
   /** While on, requests for the device get no answer at all (the connection drops, nothing is processed). */
   unreachable(poiid: string, on: boolean): void;
+  /** While on, report downloads (`/reports/download/...`) get no answer at all (the connection drops). */
+  reportsUnreachable(on: boolean): void;
   /** While on, the device is OFFLINE at the cloud: status says so, /sync answers UnreachableHost, /async an EventNotification Reject (the library's fixtures). */
   deviceOffline(poiid: string, on: boolean): void;
   /** A payment taken on the device without the sale system (standalone); approved, notified, not answered to anyone. */
@@ -70,7 +74,8 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
   const requests: RecordedAdyenRequest[] = [];
   const invalid: RecordedAdyenRequest[] = [];
   const validator = new AdyenRequestValidator(opts.strict ?? true);
-  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys }));
+  const reports = { unreachable: false };
+  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, reports }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const device = (poiid: string) => terminals.device(poiid);
   return {
@@ -84,6 +89,7 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
     autoCustomer: (poiid, action, card) => void (device(poiid).autoCustomer = action ? { action, card } : null),
     loseNextAnswer: (poiid, message) => void (device(poiid).loseNextAnswer = message ?? true),
     unreachable: (poiid, on) => void (device(poiid).unreachable = on),
+    reportsUnreachable: (on) => void (reports.unreachable = on),
     deviceOffline: (poiid, on) => void (device(poiid).status = on ? 'OFFLINE' : 'ONLINE'),
     offlinePayment: (poiid, payment) => terminals.offlinePayment(poiid, payment),
     notifyTo: (url) => void (notifier.url = url),

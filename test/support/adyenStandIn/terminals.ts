@@ -41,7 +41,10 @@ export interface StandInReversal {
   merchantAccount: string;
   pspReference: string;
   originalPsp: string;
+  /** The original payment's merchant reference (its SaleTransactionID). */
   merchantReference: string;
+  /** The reversal's own reference (its SaleTransactionID): Adyen's modification merchant reference. */
+  reference: string;
   response: any;
   at: string;
 }
@@ -302,6 +305,7 @@ export class Terminals {
         pspReference: psp,
         originalPsp: tx.pspReference,
         merchantReference: tx.saleTransactionId.TransactionID,
+        reference: req.SaleData?.SaleTransactionID?.TransactionID ?? '',
         response: doc,
         at: answer.nowStamp(),
       };
