@@ -190,9 +190,22 @@ export interface SettlementScope {
   merchantAccount: string;
   /** The terminal (POIID) whose lines the close wants. */
   deviceId: string;
-  /** The period (since, until]; since null: from the first report fetched. */
+  /** The close's period (since, until]; since null: from the first report fetched. */
   since: string | null | undefined;
   until: string;
+}
+
+/**
+ * Which bookings a close of (since, until] reports. Adyen books in whole seconds, so a booking at
+ * second b may stand for any instant of that second: the close takes the seconds from since's up
+ * to, not including, until's, `[floor(since), floor(until))`. Consecutive closes meet exactly,
+ * and a booking in until's own second (perhaps made after this close read the file) is the next
+ * close's, never lost.
+ */
+export function inPeriod(bookedAt: string, since: string | null | undefined, until: string): boolean {
+  const second = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const b = second(bookedAt);
+  return (since ? b >= second(since) : true) && b < second(until);
 }
 
 /**
@@ -204,15 +217,12 @@ export interface SettlementScope {
  * Merchant Reference `CAPTURE-...`) was a two-step payment, so its acquirerRef is the pre-authorisation's.
  */
 export function settlementItemsOfReport(rows: ReportRow[], scope: SettlementScope): SettlementReportItem[] {
-  const since = scope.since ? Date.parse(scope.since) : -Infinity;
-  const until = Date.parse(scope.until);
   const items: SettlementReportItem[] = [];
   for (const row of rows) {
     const type = row[COLUMNS.recordType] === 'Settled' ? 'PAYMENT' : row[COLUMNS.recordType] === 'Refunded' ? 'REFUND' : null;
     if (!type || row[COLUMNS.terminalId] !== scope.deviceId || row[COLUMNS.merchantAccount] !== scope.merchantAccount) continue;
     const occurredAt = bookedAtOf(row[COLUMNS.bookingDate], row[COLUMNS.timeZone]);
-    const at = Date.parse(occurredAt);
-    if (!(at > since && at <= until)) continue;
+    if (!inPeriod(occurredAt, scope.since, scope.until)) continue;
     items.push(itemOf(row, type, occurredAt));
   }
   return items;

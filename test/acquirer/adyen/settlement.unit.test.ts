@@ -92,13 +92,15 @@ describe('the mapping of the report', () => {
     expect(items.map((i) => [i.type, i.paymentId, i.amount, i.feeAmount])).toEqual([['PAYMENT', 'pay_2', '20.00', '0.36']]);
   });
 
-  it('consecutive periods meet exactly: a line booked at the cut belongs to the earlier one only', () => {
+  it("consecutive periods meet exactly: a line booked in the cut's second belongs to the later one only", () => {
     const rows = parseReport(CSV);
-    const cut = '2026-11-26T09:00:00.000Z'; // pay_1's booking, 10:00:00 CET
+    const cut = '2026-11-26T09:00:00.400Z'; // in pay_1's booking second, 10:00:00 CET
     const before = settlementItemsOfReport(rows, { ...PERIOD, deviceId: A, until: cut });
     const after = settlementItemsOfReport(rows, { ...PERIOD, deviceId: A, since: cut });
-    expect(before.map((i) => i.paymentId)).toEqual(['pay_1']);
-    expect(after.map((i) => `${i.type} ${i.paymentId}`)).toEqual(['PAYMENT pay_3', 'REFUND pay_1']);
+    expect(before.map((i) => i.paymentId)).toEqual([]);
+    expect(after.map((i) => `${i.type} ${i.paymentId}`)).toEqual(['PAYMENT pay_1', 'PAYMENT pay_3', 'REFUND pay_1']);
+    const justAfter = settlementItemsOfReport(rows, { ...PERIOD, deviceId: A, until: '2026-11-26T09:00:01.000Z' });
+    expect(justAfter.map((i) => i.paymentId)).toEqual(['pay_1']);
     const later = settlementItemsOfReport(rows, { ...PERIOD, deviceId: A, since: PERIOD.until, until: '2026-11-27T00:00:00.000Z' });
     expect(later.map((i) => i.paymentId)).toEqual(['pay_6']);
   });
