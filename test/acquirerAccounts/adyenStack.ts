@@ -23,7 +23,8 @@ export const ADYEN_MID = 'IspTestShopECOM';
 
 export async function startAdyenStack(): Promise<AdyenStack> {
   const standIn = await startAdyenStandIn();
-  const stack = await startTestStack({ ADYEN_API_BASE: standIn.url });
+  // The stand-in writes a day's report on request, so its closes need no lag behind Adyen's file generation.
+  const stack = await startTestStack({ ADYEN_API_BASE: standIn.url, ADYEN_REPORT_LAG_HOURS: '0' });
   const shop = await openShop(stack, { mode: 'test' });
   const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
   const admin = await adminOf(stack, merchant);

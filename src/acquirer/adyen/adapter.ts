@@ -40,7 +40,7 @@ import {
 } from './mapping';
 import { readServiceIdOf } from './references';
 import { ReportDownloader } from './reports';
-import { parseReport, reportDatesOf, reportFileOf, settlementItemsOfReport } from './settlement';
+import { parseReport, reportDatesOf, reportFileOf, reportPeriodOf, settlementItemsOfReport } from './settlement';
 import { AdyenHttpClient } from './transport';
 
 export interface AdyenAcquirerOptions {
@@ -51,6 +51,8 @@ export interface AdyenAcquirerOptions {
   /** Tests only (ADYEN_API_BASE): where Adyen is; default Adyen's own URL for the environment. */
   apiBase?: string;
   timeoutMs?: number;
+  /** How many hours the settlement report's period trails a close (ADYEN_REPORT_LAG_HOURS; default none). */
+  reportLagHours?: number;
 }
 
 /** Two-step completion and release are not built yet (issue 25). */
@@ -69,11 +71,13 @@ export class AdyenAcquirer implements AcquirerPort {
   private readonly mid: string;
   private readonly apiKey: string;
   private readonly reports: ReportDownloader;
+  private readonly reportLagHours: number;
 
   constructor(options: AdyenAcquirerOptions) {
     this.mid = options.merchantAccountId;
     this.apiKey = options.apiKey;
     this.reports = new ReportDownloader(options);
+    this.reportLagHours = options.reportLagHours ?? 0;
     const client = new Client(
       {
         apiKey: options.apiKey,
@@ -183,18 +187,19 @@ export class AdyenAcquirer implements AcquirerPort {
   }
 
   /**
-   * The terminal's settlement for (since, until]: Adyen's daily Payment accounting reports of the
-   * days around the period, their Settled and Refunded lines of this terminal booked in it
-   * (./settlement.ts). The files of past days do not change, so the same close answers the same
-   * report; a day without a file has nothing booked.
+   * The terminal's settlement for (since, until], trailing by the report lag: Adyen's daily
+   * Payment accounting reports of the days around the period, their Settled and Refunded lines of
+   * this terminal booked in it (./settlement.ts). The files of past days do not change, so the
+   * same close answers the same report; a day without a file has nothing booked.
    */
   async closeBatch(deviceId: string, batchReference: string, until: string, since?: string | null): Promise<SettlementReport> {
+    const period = reportPeriodOf(until, since, this.reportLagHours);
     const items = [];
-    for (const date of reportDatesOf(until, since)) {
+    for (const date of reportDatesOf(period.until, period.since)) {
       const fileName = reportFileOf(date);
       const csv = await this.reports.download(fileName);
       if (csv === null) continue;
-      items.push(...settlementItemsOfReport(parseReport(csv, fileName), { merchantAccount: this.mid, deviceId, since, until }));
+      items.push(...settlementItemsOfReport(parseReport(csv, fileName), { merchantAccount: this.mid, deviceId, ...period }));
     }
     return { deviceId, batchReference, closedAt: until, items };
   }

@@ -26,6 +26,17 @@ export const reportUrlOf = (environment: 'TEST' | 'LIVE', merchantAccount: strin
 export const FIRST_CLOSE_LOOKBACK_DAYS = 31;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The bookings a close of (since, until] reads: the same period `lagHours` earlier. Adyen writes
+ * a day's report the morning after (about 04:00 CET), so a period that ended at the close would
+ * miss what its last day's file does not hold yet, and the next close would not look there again;
+ * a constant lag keeps consecutive closes meeting exactly while every file read already exists.
+ */
+export function reportPeriodOf(until: string, since: string | null | undefined, lagHours: number): { since: string | null; until: string } {
+  const earlier = (iso: string) => new Date(Date.parse(iso) - lagHours * 3_600_000).toISOString();
+  return { since: since ? earlier(since) : null, until: earlier(until) };
+}
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**

@@ -1,6 +1,14 @@
 import { AcquirerRejectedError, AcquirerUnreachableError } from '../../../src/acquirer/port';
 import { AdyenAcquirer } from '../../../src/acquirer/adyen/adapter';
-import { bookedAtOf, parseReport, reportDatesOf, reportFileOf, reportUrlOf, settlementItemsOfReport } from '../../../src/acquirer/adyen/settlement';
+import {
+  bookedAtOf,
+  parseReport,
+  reportDatesOf,
+  reportFileOf,
+  reportPeriodOf,
+  reportUrlOf,
+  settlementItemsOfReport,
+} from '../../../src/acquirer/adyen/settlement';
 import { type AdyenStandIn, startAdyenStandIn } from '../../support/adyenStandIn';
 
 /**
@@ -141,6 +149,11 @@ describe('the files asked for', () => {
   it("a period's days, one either side for the account's time zone; a first close looks back 31 days", () => {
     expect(reportDatesOf('2026-11-26T20:00:00.000Z', '2026-11-25T22:00:00.000Z')).toEqual(['2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27']);
     expect(reportDatesOf('2026-11-26T20:00:00.000Z', null)).toHaveLength(34);
+    expect(reportPeriodOf('2026-11-26T20:00:00.000Z', '2026-11-25T20:00:00.000Z', 48)).toEqual({
+      since: '2026-11-23T20:00:00.000Z',
+      until: '2026-11-24T20:00:00.000Z',
+    });
+    expect(reportPeriodOf('2026-11-26T20:00:00.000Z', null, 0)).toEqual({ since: null, until: '2026-11-26T20:00:00.000Z' });
     expect(reportFileOf('2026-11-26')).toBe('payments_accounting_report_2026_11_26.csv');
     expect(reportUrlOf('LIVE', 'Isp Shop', 'payments_accounting_report_2026_11_26.csv')).toBe(
       'https://ca-live.adyen.com/reports/download/MerchantAccount/Isp%20Shop/payments_accounting_report_2026_11_26.csv',
@@ -151,7 +164,8 @@ describe('the files asked for', () => {
 describe('the adapter against the stand-in', () => {
   let standIn: AdyenStandIn;
   const KEY = 'AQEreportKey0000';
-  const adyen = (apiKey = KEY) => new AdyenAcquirer({ apiKey, environment: 'TEST', merchantAccountId: MID, apiBase: standIn.url, timeoutMs: 2000 });
+  const adyen = (apiKey = KEY, reportLagHours?: number) =>
+    new AdyenAcquirer({ apiKey, environment: 'TEST', merchantAccountId: MID, apiBase: standIn.url, timeoutMs: 2000, reportLagHours });
 
   beforeAll(async () => {
     standIn = await startAdyenStandIn({ apiKeys: [KEY] });
@@ -206,6 +220,18 @@ describe('the adapter against the stand-in', () => {
     expect((await adyen().submitVoid(A, 'pay_v1', 'VOID-v1')).state).toBe('CONFIRMED');
     const { items } = await adyen().closeBatch(A, 'batch-v', new Date(Date.now() + 1000).toISOString(), since);
     expect(items.filter((i) => i.paymentId === 'pay_v1')).toEqual([]);
+  });
+
+  it('with a report lag, a close reads the bookings of its period that many hours earlier', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    await paid(A, 'pay_l1', '6.00');
+    const until = new Date(Date.now() + 1000).toISOString();
+    const hourLater = (iso: string) => new Date(Date.parse(iso) + 3_600_000).toISOString();
+    const mine = (items: { paymentId?: string }[]) => items.filter((i) => i.paymentId === 'pay_l1');
+    expect(mine((await adyen(KEY, 1).closeBatch(A, 'lag-1', until, since)).items)).toEqual([]);
+    expect(mine((await adyen(KEY, 1).closeBatch(A, 'lag-2', hourLater(until), hourLater(since))).items)).toEqual([
+      expect.objectContaining({ amount: '6.00', feeAmount: '0.18' }),
+    ]);
   });
 
   it('Adyen unreachable: retryable; a key without the report role: refused, the key never in the message', async () => {
