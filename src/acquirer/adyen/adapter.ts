@@ -194,7 +194,7 @@ export class AdyenAcquirer implements AcquirerPort {
    */
   async closeBatch(deviceId: string, batchReference: string, until: string, since?: string | null): Promise<SettlementReport> {
     const period = reportPeriodOf(until, since, this.reportLagHours);
-    const items = [];
+    const items: SettlementReport['items'] = [];
     for (const date of reportDatesOf(period.until, period.since)) {
       const fileName = reportFileOf(date);
       const csv = await this.reports.download(fileName);
