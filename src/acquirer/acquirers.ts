@@ -92,6 +92,7 @@ export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Ac
           merchantAccountId: account.merchantAccountId,
           liveEndpointUrlPrefix: credentials.liveEndpointUrlPrefix,
           apiBase: config.ADYEN_API_BASE,
+          reportLagHours: config.ADYEN_REPORT_LAG_HOURS,
         });
       default:
         throw new Error(`no adapter for ${account.acquirer} accounts in this version`);

@@ -62,6 +62,12 @@ export const configSchema = z
     STRIPE_API_BASE: z.string().url('must be a URL').optional(),
     /** Where Adyen is for every adyen account (all its APIs, Adyen's own paths); only for tests (the loopback stand-in). */
     ADYEN_API_BASE: z.string().url('must be a URL').optional(),
+    /**
+     * How far an adyen close's report period trails the close (docs/acquirers.md, "Adyen:
+     * settlement"): Adyen writes a day's Payment accounting report the morning after, so a close
+     * reads the bookings of the period this many hours earlier, whose files exist. Keep it constant.
+     */
+    ADYEN_REPORT_LAG_HOURS: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(48),
     SANDBOX_URL: z.string().url('must be a URL').optional(),
     SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
     /** A production start with ACQUIRER=sandbox refuses while live API keys exist, unless this is true. */

@@ -24,7 +24,8 @@ export const ADYEN_MID = 'IspTestShopECOM';
 /** `env`: more of the service's configuration (a short AUTHORIZATION_WINDOW_MINUTES, ...). */
 export async function startAdyenStack(env: Record<string, string> = {}): Promise<AdyenStack> {
   const standIn = await startAdyenStandIn();
-  const stack = await startTestStack({ ...env, ADYEN_API_BASE: standIn.url });
+  // The stand-in writes a day's report on request, so its closes need no lag behind Adyen's file generation.
+  const stack = await startTestStack({ ...env, ADYEN_API_BASE: standIn.url, ADYEN_REPORT_LAG_HOURS: '0' });
   const shop = await openShop(stack, { mode: 'test' });
   const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
   const admin = await adminOf(stack, merchant);

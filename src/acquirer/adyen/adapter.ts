@@ -42,6 +42,8 @@ import {
 } from './mapping';
 import { cancelRequestOf, captureRequestOf, capturedBillOf, preAuthorisationOf, releasedBillOf, releaseReferenceOf } from './modifications';
 import { readServiceIdOf } from './references';
+import { ReportDownloader } from './reports';
+import { parseReport, reportDatesOf, reportFileOf, reportPeriodOf, settlementItemsOfReport } from './settlement';
 import { AdyenHttpClient } from './transport';
 
 export interface AdyenAcquirerOptions {
@@ -54,10 +56,9 @@ export interface AdyenAcquirerOptions {
   timeoutMs?: number;
   /** LIVE only: the account's live URL prefix, which Adyen's Checkout (modification) calls need. */
   liveEndpointUrlPrefix?: string;
+  /** How many hours the settlement report's period trails a close (ADYEN_REPORT_LAG_HOURS; default none). */
+  reportLagHours?: number;
 }
-
-/** The settlement report is not built yet (issue 25). */
-const notYet = (what: string) => new AcquirerRejectedError(`${what} is not available for adyen accounts yet`, 501);
 
 /**
  * The account's live URL prefix for Checkout; under ADYEN_API_BASE (tests) the host is replaced
@@ -79,10 +80,14 @@ export class AdyenAcquirer implements AcquirerPort {
   private readonly apiKey: string;
   private readonly client: Client;
   private modificationsApi?: ModificationsApi;
+  private readonly reports: ReportDownloader;
+  private readonly reportLagHours: number;
 
   constructor(options: AdyenAcquirerOptions) {
     this.mid = options.merchantAccountId;
     this.apiKey = options.apiKey;
+    this.reports = new ReportDownloader(options);
+    this.reportLagHours = options.reportLagHours ?? 0;
     const client = new Client(
       {
         apiKey: options.apiKey,
@@ -191,10 +196,11 @@ export class AdyenAcquirer implements AcquirerPort {
    * Idempotency-Key, so a retry after a lost answer is the same capture. `received`: CAPTURED.
    */
   async completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus> {
+    const modifications = this.modifications(); // before any call: a LIVE account without its prefix is refused at once
     const preAuth = preAuthorisationOf(await this.read(deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
     const { amount, captureReference } = request;
     const answer = await this.call('capture the pre-authorisation', () =>
-      this.modifications().captureAuthorisedPayment(preAuth.pspReference, captureRequestOf(this.mid, preAuth, amount, captureReference), {
+      modifications.captureAuthorisedPayment(preAuth.pspReference, captureRequestOf(this.mid, preAuth, amount, captureReference), {
         idempotencyKey: captureReference,
       }),
     );
@@ -203,9 +209,10 @@ export class AdyenAcquirer implements AcquirerPort {
 
   /** Releases a pre-authorisation: Adyen's cancel of its pspReference, once per bill (RELEASE-<paymentId>). `received`: RELEASED. */
   async releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus> {
+    const modifications = this.modifications();
     const preAuth = preAuthorisationOf(await this.read(deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
     const answer = await this.call('release (cancel) the pre-authorisation', () =>
-      this.modifications().cancelAuthorisedPaymentByPspReference(preAuth.pspReference, cancelRequestOf(this.mid, acquirerRef), {
+      modifications.cancelAuthorisedPaymentByPspReference(preAuth.pspReference, cancelRequestOf(this.mid, acquirerRef), {
         idempotencyKey: releaseReferenceOf(acquirerRef),
       }),
     );
@@ -223,8 +230,22 @@ export class AdyenAcquirer implements AcquirerPort {
     return this.modificationsApi;
   }
 
-  closeBatch(): Promise<SettlementReport> {
-    return Promise.reject(notYet('the settlement report'));
+  /**
+   * The terminal's settlement for (since, until], trailing by the report lag: Adyen's daily
+   * Payment accounting reports of the days around the period, their Settled and Refunded lines of
+   * this terminal booked in it (./settlement.ts). The files of past days do not change, so the
+   * same close answers the same report; a day without a file has nothing booked.
+   */
+  async closeBatch(deviceId: string, batchReference: string, until: string, since?: string | null): Promise<SettlementReport> {
+    const period = reportPeriodOf(until, since, this.reportLagHours);
+    const items: SettlementReport['items'] = [];
+    for (const date of reportDatesOf(period.until, period.since)) {
+      const fileName = reportFileOf(date);
+      const csv = await this.reports.download(fileName);
+      if (csv === null) continue;
+      items.push(...settlementItemsOfReport(parseReport(csv, fileName), { merchantAccount: this.mid, deviceId, ...period }));
+    }
+    return { deviceId, batchReference, closedAt: until, items };
   }
 
   /** A TransactionStatusRequest naming `original`, in a pair of its own. */

@@ -20,7 +20,9 @@ export type { Customer } from './responses';
  * modifications of a pre-authorisation (`/v72/payments/{paymentPspReference}/captures` and
  * `/cancels`, under https://checkout-test.adyen.com; `/checkout/v72/...` as a LIVE host has them), every
  * request validated against Adyen's OpenAPI documents, answered from Adyen's fixtures by
- * simulated terminals that the test drives (the customer, the network).
+ * simulated terminals that the test drives (the customer, the network); and Adyen's report
+ * downloads (`/reports/download/MerchantAccount/{merchantAccount}/{fileName}`, ./reports.ts), the
+ * daily Payment accounting report built from those terminals' transactions.
  */
 export interface AdyenStandInOptions {
   /** Where Adyen's event and standard notifications are posted; none are posted without it. */
@@ -53,6 +55,8 @@ export interface AdyenStandIn {
   loseNextAnswer(poiid: string, message?: string): void;
   /** While on, requests for the device get no answer at all (the connection drops, nothing is processed). */
   unreachable(poiid: string, on: boolean): void;
+  /** While on, report downloads (`/reports/download/...`) get no answer at all (the connection drops). */
+  reportsUnreachable(on: boolean): void;
   /** While on, the device is OFFLINE at the cloud: status says so, /sync answers UnreachableHost, /async an EventNotification Reject (the library's fixtures). */
   deviceOffline(poiid: string, on: boolean): void;
   /** A payment taken on the device without the sale system (standalone); approved, notified, not answered to anyone. */
@@ -84,7 +88,8 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
   const validator = new AdyenRequestValidator(opts.strict ?? true);
   const modifications = new Modifications(terminals);
   const faults: { nextModification: 'dropped' | 'lost' | null; times: number } = { nextModification: null, times: 0 };
-  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, modifications, faults }));
+  const reports = { unreachable: false };
+  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, modifications, faults, reports }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const device = (poiid: string) => terminals.device(poiid);
   return {
@@ -98,6 +103,7 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
     autoCustomer: (poiid, action, card) => void (device(poiid).autoCustomer = action ? { action, card } : null),
     loseNextAnswer: (poiid, message) => void (device(poiid).loseNextAnswer = message ?? true),
     unreachable: (poiid, on) => void (device(poiid).unreachable = on),
+    reportsUnreachable: (on) => void (reports.unreachable = on),
     deviceOffline: (poiid, on) => void (device(poiid).status = on ? 'OFFLINE' : 'ONLINE'),
     offlinePayment: (poiid, payment) => terminals.offlinePayment(poiid, payment),
     loseNextModification: (how = 'lost', times = 1) => void Object.assign(faults, { nextModification: how, times }),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Modifications } from './modifications';
 import type { Notifier } from './notifications';
+import { paymentsAccountingReport, type ReportPath, reportPathOf, reportToday } from './reports';
 import type { Terminals } from './terminals';
 import type { AdyenOperation, AdyenRequestValidator } from './validation';
 
@@ -13,7 +14,7 @@ import type { AdyenOperation, AdyenRequestValidator } from './validation';
 export interface RecordedAdyenRequest {
   method: string;
   path: string;
-  operation: AdyenOperation | null;
+  operation: AdyenOperation | 'reportDownload' | null;
   merchantAccount?: string;
   deviceId?: string;
   /** A Checkout modification's payment (its path) and Idempotency-Key. */
@@ -45,10 +46,12 @@ export interface HandlerDeps {
   modifications: Modifications;
   /** The network's failure for the next modification call: dropped unprocessed, or processed and its answer lost. */
   faults: { nextModification: 'dropped' | 'lost' | null; times: number };
+  /** While true, report downloads get no answer (the connection drops). */
+  reports: { unreachable: boolean };
 }
 
 const problem = (status: number, title: string, detail: string) => ({
-  type: `https://docs.adyen.com/errors/${status === 401 ? 'unauthorized' : 'validation'}`,
+  type: `https://docs.adyen.com/errors/${status === 401 ? 'unauthorized' : status === 404 ? 'not-found' : 'validation'}`,
   title,
   status,
   errorCode: `00_${status}`,
@@ -64,6 +67,8 @@ export function adyenHandler(deps: HandlerDeps) {
 }
 
 async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, rawBody: string) {
+  const report = reportPathOf(req.method ?? 'GET', new URL(req.url ?? '/', 'http://stand-in').pathname, rawBody);
+  if (report) return serveReport(deps, req, res, rawBody, report);
   const checked = deps.validator.check({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, rawBody });
   const apiKey = req.headers['x-api-key'] as string | undefined;
   if (apiKey && deps.apiKeys && !deps.apiKeys.includes(apiKey)) checked.errors.push('header X-API-Key is not a key of this stand-in');
@@ -139,13 +144,46 @@ function modify(deps: HandlerDeps, rec: RecordedAdyenRequest, res: ServerRespons
   send(rec, res, answer.status, answer.body);
 }
 
-function send(rec: RecordedAdyenRequest, res: ServerResponse, status: number, body: unknown) {
+/**
+ * A report download (./reports.ts): recorded like every request; a malformed path or a missing or
+ * unknown API key is refused and kept in `invalid` (the adapter must never send one); an unknown
+ * file or a day not yet reported is 404, as Adyen answers.
+ */
+function serveReport(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse, rawBody: string, report: ReportPath) {
+  const apiKey = req.headers['x-api-key'] as string | undefined;
+  const errors = report.kind === 'malformed' ? [report.error] : [];
+  if (!apiKey) errors.push('header X-API-Key is missing (report downloads take an API key)');
+  else if (deps.apiKeys && !deps.apiKeys.includes(apiKey)) errors.push('header X-API-Key is not a key of this stand-in');
+  const rec: RecordedAdyenRequest = {
+    method: req.method ?? 'GET',
+    path: new URL(req.url ?? '/', 'http://stand-in').pathname,
+    operation: 'reportDownload',
+    merchantAccount: report.kind === 'malformed' ? undefined : report.merchantAccount,
+    apiKey,
+    rawBody,
+    valid: errors.length === 0,
+    errors,
+    outcome: 'pending',
+  };
+  deps.requests.push(rec);
+  if (!rec.valid) deps.invalid.push(rec);
+  if (deps.reports.unreachable) return drop(rec, res, 'dropped');
+  if (report.kind === 'malformed') return send(rec, res, 400, problem(400, 'Bad Request', errors.join('; ')));
+  if (!rec.valid) return send(rec, res, 401, problem(401, 'Unauthorized', errors.join('; ')));
+  if (report.kind === 'unknown' || report.date > reportToday()) return send(rec, res, 404, problem(404, 'Not Found', `no report ${report.fileName}`));
+  send(rec, res, 200, paymentsAccountingReport(deps.terminals.devices.values(), report.merchantAccount, report.date), 'text/csv');
+}
+
+function send(rec: RecordedAdyenRequest, res: ServerResponse, status: number, body: unknown, contentType?: string) {
   if (res.destroyed) return; // the client gave up on a held /sync request
   rec.outcome = status < 300 ? 'answered' : 'refused';
   rec.status = status;
   rec.answer = body;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': contentType ?? (typeof body === 'string' ? 'text/plain' : 'application/json'),
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

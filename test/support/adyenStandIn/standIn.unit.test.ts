@@ -1,8 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CloudDeviceAPI, Client, EnvironmentEnum, hmacValidator } from '@adyen/api-library';
+import { parse } from 'csv-parse/sync';
 import { adyenFile, DECLINE_FIXTURES } from './fixtures';
 import { type AdyenStandIn, startAdyenStandIn } from './index';
+import { bookingOf, feesOf } from './reports';
 
 /** The stand-in itself, over HTTP: what it accepts, refuses, answers and posts. */
 const POIID = 'V400m-123456789';
@@ -605,5 +607,77 @@ describe('Checkout modifications of a pre-authorisation (capture, cancel)', () =
     expect(await result(30.01)).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' });
     expect(await result(30)).toMatchObject({ Result: 'Success' });
     expect(standIn.invalid).toEqual([]);
+  });
+});
+
+describe('report downloads (the daily Payment accounting report)', () => {
+  const download = (path: string, init: RequestInit = { headers: { 'x-api-key': 'test-api-key' } }) => fetch(`${standIn.url}${path}`, init);
+  const fileOf = (date: string) => `/reports/download/MerchantAccount/${MERCHANT}/payments_accounting_report_${date.replace(/-/g, '_')}.csv`;
+
+  test("the day's lines of the merchant account: a settled payment with the fee rule, its terminal, the booking time in CET", async () => {
+    const poiid = 'V400m-report001';
+    const tx = standIn.offlinePayment(poiid, { amount: 20, currency: 'EUR', merchantAccount: MERCHANT, cardBrand: 'visa' });
+    const booking = bookingOf(tx.decidedAt!);
+    const res = await download(fileOf(booking.date));
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/csv']);
+    const rows: Record<string, string>[] = parse(await res.text(), { columns: true });
+    const mine = rows.filter((r) => r['Psp Reference'] === tx.pspReference);
+    expect(mine.map((r) => r['Record Type'])).toEqual(['Authorised', 'Settled']);
+    expect(mine[1]).toMatchObject({
+      'Merchant Account': MERCHANT,
+      'Merchant Reference': tx.saleTransactionId.TransactionID,
+      'Payment Method': 'visa',
+      'Booking Date': booking.bookingDate,
+      TimeZone: booking.timeZone,
+      'Main Currency': 'EUR',
+      'Main Amount': '20.00',
+      'Interchange (SC)': '0.16',
+      'Scheme Fees (SC)': '0.04',
+      'Markup (SC)': '0.06',
+      'Commission (SC)': '0.10',
+      'Payable (SC)': '19.64',
+      'Terminal ID': poiid,
+    });
+    expect(feesOf(12.34, 'EUR')).toMatchObject({ interchange: '0.10', schemeFees: '0.02', markup: '0.04', commission: '0.10', total: '0.26' });
+    expect(feesOf(1500, 'JPY')).toMatchObject({ interchange: '12', schemeFees: '3', markup: '5', commission: '10', total: '30', payable: '1470' });
+    // Another merchant account's file of the same day has none of it.
+    const other = await download(fileOf(booking.date).replace(MERCHANT, 'OtherMerchant'));
+    expect(await other.text()).not.toContain(tx.pspReference);
+    expect(standIn.requests.at(-1)).toMatchObject({ operation: 'reportDownload', merchantAccount: 'OtherMerchant', status: 200 });
+    expect(standIn.invalid).toEqual([]);
+  });
+
+  test('401 without an API key; 404 for an unknown file and a day not yet reported', async () => {
+    const today = bookingOf(new Date().toISOString()).date;
+    expect((await download(fileOf(today), {})).status).toBe(401);
+    expect(standIn.invalid.map((r) => r.errors)).toEqual([[expect.stringMatching(/X-API-Key is missing/)]]);
+    standIn.invalid.length = 0;
+    expect((await download(`/reports/download/MerchantAccount/${MERCHANT}/settlement_detail_report_batch_4.csv`)).status).toBe(404);
+    const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect((await download(fileOf(tomorrow))).status).toBe(404);
+    expect(standIn.invalid).toEqual([]);
+  });
+
+  test.each([
+    ['a file name that is not a report', `/reports/download/MerchantAccount/${MERCHANT}/../../etc/passwd`],
+    ['a date that is not a date', `/reports/download/MerchantAccount/${MERCHANT}/payments_accounting_report_2026_02_30.csv`],
+    ['no merchant account', '/reports/download/MerchantAccount/payments_accounting_report_2026_02_03.csv'],
+    ['a bad merchant account', `/reports/download/MerchantAccount/Bad%20MID/payments_accounting_report_2026_02_03.csv`],
+    ['another path', `/reports/download/Company/${MERCHANT}/payments_accounting_report_2026_02_03.csv`],
+  ])('a malformed download (%s) is refused and kept in invalid', async (_what, path) => {
+    expect((await download(path)).status).toBe(400);
+    expect(standIn.invalid).toHaveLength(1);
+  });
+
+  test('a report download is a GET without a body; unreachable reports drop the connection', async () => {
+    const path = fileOf('2026-02-03');
+    expect((await download(path, { method: 'POST', headers: { 'x-api-key': 'k' }, body: 'x' })).status).toBe(400);
+    expect(standIn.invalid).toHaveLength(1);
+    standIn.invalid.length = 0;
+    standIn.reportsUnreachable(true);
+    await expect(download(path)).rejects.toThrow();
+    expect(standIn.requests.at(-1)).toMatchObject({ operation: 'reportDownload', outcome: 'dropped' });
+    standIn.reportsUnreachable(false);
+    expect((await download(path)).status).toBe(200);
   });
 });

@@ -48,7 +48,10 @@ export interface StandInReversal {
   merchantAccount: string;
   pspReference: string;
   originalPsp: string;
+  /** The original payment's merchant reference (its SaleTransactionID). */
   merchantReference: string;
+  /** The reversal's own reference (its SaleTransactionID): Adyen's modification merchant reference. */
+  reference: string;
   response: any;
   at: string;
 }
@@ -315,6 +318,7 @@ export class Terminals {
         pspReference: psp,
         originalPsp: tx.pspReference,
         merchantReference: tx.saleTransactionId.TransactionID,
+        reference: req.SaleData?.SaleTransactionID?.TransactionID ?? '',
         response: doc,
         at: answer.nowStamp(),
       };
