@@ -16,6 +16,8 @@ conformanceSuite(
     return {
       stack: s.stack,
       finance: s.finance,
+      // A close reports bookings up to the start of its own second (docs/acquirers.md, "Adyen: settlement").
+      reportDelayMs: 1100,
       till: async ({ twoStep = false } = {}) => {
         // A store of its own (the account is the business's default route), on a fresh POIID.
         const store = await storeWithTerminal(s.stack, s.shop, { mode: 'test', twoStep });

@@ -22,6 +22,8 @@ export interface AcquirerUnderTest {
   unreachable(shop: Shop, on: boolean): Promise<void>;
   /** What the acquirer holds for a payment: its approved captures and the amounts it sent back. */
   moneyAt(shop: Shop, paymentId: string): Promise<{ captures: number; reversed: number[] }>;
+  /** How long after a booking the acquirer's report can carry it (Adyen's reports book by the whole second). */
+  reportDelayMs?: number;
 }
 
 /** The acquirer under test's stack: AUTHORIZATION_WINDOW_MINUTES as the expiry case below expects. */
@@ -165,6 +167,7 @@ export function conformanceSuite(start: () => Promise<AcquirerUnderTest>, stop: 
       }
       expect((await refund(ids[1]!, 5.5)).status).toBe(201);
       await statusBecomes(a.stack, ids[1]!, 'PARTIALLY_REFUNDED');
+      await new Promise((r) => setTimeout(r, a.reportDelayMs ?? 0));
       const closed = await closeBatch(a.stack, a.finance, shop.storeExternalId);
       expect(closed.status).toBe(201);
       expect(closed.body.discrepancies).toEqual([]);
