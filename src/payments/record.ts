@@ -40,6 +40,8 @@ export interface PaymentRecord {
   acquirerName: string;
   /** The route rule that chose the account: its name, `default`, or `installation`. */
   routeRule: string;
+  /** The status of its latest dispute (contracts 12); null when it has none. */
+  disputeStatus: string | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -77,6 +79,7 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     acquirerName: p.acquirerName,
     // Payments from before routes (migration 0019) went to the installation default.
     routeRule: p.routeRule ?? 'installation',
+    disputeStatus: p.disputeStatus,
   };
 }
 

@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BillState, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
+import type { AcquirerDispute, BillState, DisputeEvidence, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
@@ -30,6 +30,10 @@ export interface DeviceSettings {
   refundConfirmDelayMs: number;
   /** Acquirer references the next settlement report leaves out (contracts 8). */
   omitFromReport: string[];
+  /** How the scheme decides a dispute of this device's payments once evidence is submitted (contracts 12). */
+  disputeOutcome: 'WON' | 'LOST';
+  /** Delays that decision; until then the dispute is UNDER_REVIEW. */
+  disputeDecisionDelayMs: number;
 }
 
 export interface Device extends DeviceSettings {
@@ -95,6 +99,20 @@ export interface SandboxRefund {
   reportedIn?: string;
 }
 
+/** A dispute the cardholder's bank opened on a captured bill (contracts 12). */
+export interface SandboxDispute extends AcquirerDispute {
+  deviceId: string;
+  merchantAccountId: string;
+  paymentId: string;
+  pspReference: string;
+  submittedAt?: string;
+  /** Planned at submission from the device's settings: the outcome and when it is decided. */
+  outcome?: 'WON' | 'LOST';
+  decideAt?: string;
+  evidence?: DisputeEvidence;
+  closedAt?: string;
+}
+
 export interface Reversal {
   voidReference: string;
   acquirerRef: string;
@@ -114,6 +132,7 @@ export interface StateFile {
   /** Settlement reports by reportKey(), so a retried close answers the same report. */
   reports?: Record<string, SettlementReport>;
   refunds?: Record<string, SandboxRefund>;
+  disputes?: Record<string, SandboxDispute>;
 }
 
 export const DEFAULT_SETTINGS: DeviceSettings = {
@@ -126,6 +145,8 @@ export const DEFAULT_SETTINGS: DeviceSettings = {
   omitFromReport: [],
   refundOutcome: 'SUCCEEDED',
   refundConfirmDelayMs: 0,
+  disputeOutcome: 'WON',
+  disputeDecisionDelayMs: 0,
 };
 
 /** Bills that left their device longer ago than this are dropped at load (well past the void window), unless still to be reported. */
@@ -138,13 +159,14 @@ const CAPTURED_RETENTION_MS = 90 * 24 * 3600 * 1000;
 const JOURNAL_COMPACT_LINES = 5000;
 
 /** A record that changed: a device, a bill or a reversal (other changes save the whole state). */
-export type StateRecord = Device | Bill | Reversal | SandboxRefund;
+export type StateRecord = Device | Bill | Reversal | SandboxRefund | SandboxDispute;
 
 interface JournalLine {
   devices?: Device[];
   bills?: Bill[];
   voids?: Reversal[];
   refunds?: SandboxRefund[];
+  disputes?: SandboxDispute[];
 }
 
 /**
@@ -170,7 +192,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
   const text = readIfExists(file);
   const journal = readIfExists(path.join(dir, 'state.journal'));
   if (text === undefined && journal === undefined) return undefined;
-  let data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict() };
+  let data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict(), disputes: dict() };
   if (text !== undefined) {
     let parsed: StateFile;
     try {
@@ -184,7 +206,15 @@ export function readStateFiles(dir: string): StateFile | undefined {
     // Devices saved before a setting existed take its default.
     const devices = dict<Device>();
     for (const [id, d] of Object.entries(parsed.devices)) devices[id] = { ...DEFAULT_SETTINGS, ...d };
-    data = { version: 1, devices, bills: dict(parsed.bills), voids: dict(parsed.voids), reports: dict(parsed.reports), refunds: dict(parsed.refunds) };
+    data = {
+      version: 1,
+      devices,
+      bills: dict(parsed.bills),
+      voids: dict(parsed.voids),
+      reports: dict(parsed.reports),
+      refunds: dict(parsed.refunds),
+      disputes: dict(parsed.disputes),
+    };
   }
   for (const raw of (journal ?? '').split('\n')) {
     if (!raw) continue;
@@ -198,6 +228,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const b of line.bills ?? []) data.bills[b.acquirerRef] = b;
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
     for (const r of line.refunds ?? []) (data.refunds ??= dict())[r.refundReference] = r;
+    for (const d of line.disputes ?? []) (data.disputes ??= dict())[d.disputeId] = d;
   }
   // Bills written before MIDs existed were the installation default's.
   for (const b of Object.values(data.bills)) b.merchantAccountId ??= SANDBOX_MID;
@@ -207,7 +238,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
 export class SandboxStore {
   readonly file: string;
   private readonly journalFile: string;
-  private data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict() };
+  private data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict(), disputes: dict() };
   /** acquirerRef by device and payment: send-bill's retry check without a scan of every bill. */
   private billsByPayment = new Map<string, string>();
   /** Records changed since the last write, and the write (queued, not started) that will carry them. */
@@ -307,6 +338,24 @@ export class SandboxStore {
     return Object.values(this.data.refunds ?? {}).filter((r) => r.state === 'PENDING');
   }
 
+  dispute(disputeId: string): SandboxDispute | undefined {
+    return this.data.disputes?.[disputeId];
+  }
+
+  addDispute(d: SandboxDispute): void {
+    (this.data.disputes ??= dict())[d.disputeId] = d;
+  }
+
+  /** Submitted disputes the scheme has not decided yet. */
+  disputesUnderReview(): SandboxDispute[] {
+    return Object.values(this.data.disputes ?? {}).filter((d) => d.status === 'UNDER_REVIEW');
+  }
+
+  /** The bill the service sent with this pspReference (a scan: the control endpoint is rare). */
+  billByPspReference(pspReference: string): Bill | undefined {
+    return Object.values(this.data.bills).find((b) => b.pspReference === pspReference);
+  }
+
   pendingReversals(): Reversal[] {
     return Object.values(this.data.voids).filter((v) => v.state === 'PENDING');
   }
@@ -345,7 +394,8 @@ export class SandboxStore {
     }
     const line: JournalLine = {};
     for (const r of records) {
-      if ('voidReference' in r) (line.voids ??= []).push(r);
+      if ('disputeId' in r) (line.disputes ??= []).push(r);
+      else if ('voidReference' in r) (line.voids ??= []).push(r);
       else if ('refundReference' in r) (line.refunds ??= []).push(r);
       else if ('paymentId' in r) (line.bills ??= []).push(r);
       else (line.devices ??= []).push(r);
@@ -365,6 +415,7 @@ export class SandboxStore {
     }
     for (const r of Object.values(this.data.voids)) if (!this.data.bills[r.acquirerRef]) delete this.data.voids[r.voidReference];
     for (const r of Object.values(this.data.refunds ?? {})) if (!this.data.bills[r.acquirerRef]) delete this.data.refunds![r.refundReference];
+    for (const d of Object.values(this.data.disputes ?? {})) if (!this.data.bills[d.acquirerRef]) delete this.data.disputes![d.disputeId];
     for (const [key, r] of Object.entries(this.data.reports ?? {})) if (now - Date.parse(r.closedAt) > REPORT_RETENTION_MS) delete this.data.reports![key];
   }
 }

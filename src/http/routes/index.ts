@@ -10,6 +10,7 @@ import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
+import { disputeRoutes } from './disputes';
 import { refundRoutes } from './refunds';
 import { storeRoutes } from './stores';
 import { dashboardStoreRoutes, terminalRoutes } from './terminals';
@@ -38,4 +39,5 @@ export const routeModules: RouteModule[] = [
   dashboardStoreRoutes,
   dashboardWebhookRoutes,
   acquirerAccountRoutes,
+  disputeRoutes,
 ];
