@@ -1,7 +1,9 @@
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import { call, expectErrorShape } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
-import { eventually, paymentAction, sim, sleep } from '../payments/helpers';
+import { eventually, paymentAction, sim, sleep, workflowHandle } from '../payments/helpers';
+import { callPaymentWorkflow } from '../../src/payments/workflowCalls';
+import type { RefundRequestInput } from '../../core/payment/messages';
 import { signedInUser } from '../users/helpers';
 import { answer, capturedPayment, desk, disputeBecomes, disputeEvents, disputeOf, openAtSandbox, refund, writeStatement } from './helpers';
 
@@ -134,8 +136,40 @@ it('won: opened with the evidence assembled, refunds and voids refused while ope
 
   // Each answer is audited, the refused one too.
   const audit = await stack.db.auditLog.findMany({ where: { merchantId: d.merchant.id, targetId: dispute.id }, orderBy: { id: 'asc' } });
-  expect(audit.map((a) => a.action)).toEqual(['DISPUTE_ANSWER_REFUSED', 'DISPUTE_EVIDENCE_SAVED', 'DISPUTE_SUBMITTED', 'DISPUTE_ANSWER_REFUSED', 'DISPUTE_ANSWER_REFUSED']);
+  expect(audit.map((a) => a.action)).toEqual([
+    'DISPUTE_ANSWER_REFUSED',
+    'DISPUTE_EVIDENCE_SAVED',
+    'DISPUTE_SUBMITTED',
+    'DISPUTE_ANSWER_REFUSED',
+    'DISPUTE_ANSWER_REFUSED',
+  ]);
   expect(audit[1]).toMatchObject({ actorType: 'USER', details: expect.objectContaining({ textLength: text.length, paymentId: p.id }) });
+});
+
+it("the payment's own writer decides: a refund or void sent straight to its workflow is refused, also by a run started later from the row", async () => {
+  const d = await desk(stack);
+  const p = await capturedPayment(stack, d);
+  await openAtSandbox(stack, p.pspReference);
+  await disputeOf(stack, d, p.id);
+  const row = await stack.db.payment.findUniqueOrThrow({ where: { id: p.id } });
+  const deps = { config: stack.config, temporal: stack.client };
+  const request = (): RefundRequestInput => ({
+    refundId: crypto.randomUUID(),
+    amount: '1',
+    reason: null,
+    createdBy: 'test',
+    createdByUserId: null,
+    idempotencyKey: null,
+    requestFingerprint: null,
+  });
+  // The running run was told by the dispute's workflow (a signal): its validators refuse.
+  const refused = { kind: 'rejected', code: 'conflict', message: expect.stringContaining('dispute') };
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [request()])).toMatchObject(refused);
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'void', [])).toMatchObject(refused);
+  // The run ends; a refund starts a new one from the row, which reads the open dispute before deciding.
+  await workflowHandle(stack, p.id).terminate('test: the run ends');
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [request()])).toMatchObject(refused);
+  expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
 });
 
 it('lost: the scheme decides LOST; the payment can be voided once the dispute is closed', async () => {
@@ -273,7 +307,9 @@ it('roles: ADMIN and COMPLIANCE answer, FINANCE reads, others 403, an API key 40
   const page = (await call(stack.apiUrl, 'GET', '/api/dashboard/disputes?size=1', { token: d.finance })).body;
   expect(page).toMatchObject({ totalElements: 2, totalPages: 2, page: 0, size: 1 });
   expect(page.content.map((x: { id: string }) => x.id)).toEqual([second.id]);
-  const byStore = await call(stack.apiUrl, 'GET', `/api/dashboard/disputes?storeExternalId=${d.shop.storeExternalId}&status=NEEDS_RESPONSE`, { token: d.finance });
+  const byStore = await call(stack.apiUrl, 'GET', `/api/dashboard/disputes?storeExternalId=${d.shop.storeExternalId}&status=NEEDS_RESPONSE`, {
+    token: d.finance,
+  });
   expect(byStore.body.content.map((x: { id: string }) => x.id)).toEqual([second.id, dispute.id]);
   const none = await call(stack.apiUrl, 'GET', '/api/dashboard/disputes?status=WON', { token: d.finance });
   expect(none.body.totalElements).toBe(0);

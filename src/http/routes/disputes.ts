@@ -87,7 +87,7 @@ export const disputeRoutes: RouteModule = (router, registry) => {
     {
       method: 'put',
       path: `${BASE}/{id}/evidence`,
-      operationId: 'saveDisputeEvidence',
+      operationId: 'updateDisputeEvidence',
       summary: "Save the merchant's statement while the dispute is NEEDS_RESPONSE (ADMIN, COMPLIANCE)",
       tag: TAG,
       auth: 'session',
