@@ -120,11 +120,8 @@ export const PaymentRecordSchema = z
     acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose (contracts 10); null: the installation default' }),
     acquirerName: z.string().openapi({ description: 'The acquirer that took it', example: 'sandbox' }),
     routeRule: z.string().openapi({ description: 'The route rule that chose the account: its name, `default`, or `installation`' }),
-    disputeStatus: z
-      .enum(DISPUTE_STATUSES)
-      .nullable()
-      .openapi({
-        description: 'The status of its latest dispute (contracts 12); null when it has none. While NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are 409',
-      }),
+    disputeStatus: z.enum(DISPUTE_STATUSES).nullable().openapi({
+      description: 'The status of its latest dispute (contracts 12); null when it has none. While NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are 409',
+    }),
   })
   .openapi('Payment');
