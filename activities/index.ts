@@ -11,6 +11,7 @@ import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
+import { disputeActivities } from './disputes';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -38,6 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentProjectionActivities(deps),
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),
+    ...disputeActivities(deps),
   };
 }
 

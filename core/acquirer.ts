@@ -133,3 +133,25 @@ export interface SettlementReport {
   closedAt: string;
   items: SettlementReportItem[];
 }
+
+/** A dispute as the acquirer reports it (contracts 12): opened by the cardholder's bank on a captured bill. */
+export interface AcquirerDispute {
+  /** The acquirer's own id of the dispute. */
+  disputeId: string;
+  /** The disputed bill. */
+  acquirerRef: string;
+  status: 'NEEDS_RESPONSE' | 'UNDER_REVIEW' | 'WON' | 'LOST' | 'ACCEPTED';
+  reason: 'FRAUD' | 'NOT_RECEIVED' | 'DUPLICATE' | 'CREDIT_NOT_PROCESSED' | 'GENERAL';
+  amount: string; // exact decimal
+  currency: string;
+  openedAt: string; // ISO
+  dueBy: string; // ISO
+}
+
+/** What the service sends the acquirer as its answer to a dispute. */
+export interface DisputeEvidence {
+  /** The merchant's statement. */
+  text: string;
+  /** The facts the service assembled from its own records (docs/disputes.md). */
+  transaction: Record<string, unknown>;
+}

@@ -5,3 +5,4 @@ export { paymentWorkflow } from './payment/paymentWorkflow';
 export { paymentSweepWorkflow } from './sweep/sweepWorkflow';
 export { settlementCloseWorkflow } from './settlement/closeWorkflow';
 export { settlementAutoCloseWorkflow } from './settlement/autoCloseWorkflow';
+export { disputeWorkflow } from './dispute/disputeWorkflow';

@@ -23,6 +23,8 @@ export interface PaymentSnapshot {
   fields: ProjectedFields;
   sequence: number;
   pendingRefunds: PendingRefund[];
+  /** The payment's disputes (absent in histories from before disputes): refunds and voids wait while one is open. */
+  disputes?: { id: string; status: string }[];
 }
 
 /** A refund row as the workflow writes it: created PENDING, later decided. */
@@ -109,6 +111,7 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
         },
         sequence: p.historySequence,
         pendingRefunds: await pendingRefundsOf(db, paymentId),
+        disputes: await db.dispute.findMany({ where: { paymentId }, select: { id: true, status: true }, orderBy: { openedAt: 'asc' } }),
       };
     },
 

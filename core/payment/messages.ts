@@ -169,6 +169,17 @@ export interface AcquirerNudge {
 }
 /** The acquirer sent a (verified) notification: only a reason to re-read, never the outcome itself. */
 export const acquirerNotifiedSignal = defineSignal<[AcquirerNudge]>('acquirerNotified');
+/**
+ * A dispute of this payment opened or moved on (contracts 12), from the dispute's workflow: while
+ * one is NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are refused. The dispute's row is
+ * written before this is sent, so a run started later reads the same from the rows.
+ */
+export interface DisputeChange {
+  disputeId: string;
+  status: string;
+}
+export const disputeChangedSignal = defineSignal<[DisputeChange]>('disputeChanged');
+
 /** The sweep found this payment open past its expiry: re-read and settle. */
 export const sweepNudgeSignal = defineSignal<[]>('sweepNudge');
 

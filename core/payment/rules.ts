@@ -36,7 +36,11 @@ export interface InFlight {
   pendingRefundTotal?: string;
   /** A void request being handled, or a reversal the acquirer has not confirmed yet. */
   voidUnderWay?: boolean;
+  /** A dispute of the payment is NEEDS_RESPONSE or UNDER_REVIEW (contracts 12): its money is in question. */
+  disputeOpen?: boolean;
 }
+
+const DISPUTE_OPEN = 'a dispute of this payment is open (NEEDS_RESPONSE or UNDER_REVIEW)';
 
 const conflict = (message: string): Refusal => ({ code: 'conflict', message });
 const invalid = (message: string): Refusal => ({ code: 'invalid', message });
@@ -71,6 +75,7 @@ export function voidRefusal(p: PaymentFacts, inFlight: InFlight, window: { nowMs
     return conflict(`void not permitted: the void window of ${window.voidWindowMs / 60_000} minutes from capture has closed`);
   }
   if (inFlight.refundUnderWay) return conflict('void not permitted: a refund of this payment is under way');
+  if (inFlight.disputeOpen) return conflict(`void not permitted: ${DISPUTE_OPEN}`);
   return undefined;
 }
 
@@ -83,6 +88,7 @@ export function refundableLeft(p: PaymentFacts, inFlight: InFlight): Decimal {
 export function refundRefusal(p: PaymentFacts, inFlight: InFlight, amount?: string): Refusal | undefined {
   if (!isRefundable(p.status)) return conflict(notRefundable(p));
   if (inFlight.voidUnderWay) return conflict('refund not permitted: a void of this payment is under way');
+  if (inFlight.disputeOpen) return conflict(`refund not permitted: ${DISPUTE_OPEN}`);
   const left = refundableLeft(p, inFlight);
   if (amount === undefined) return left.lte(0) ? conflict('amount: nothing is left to refund') : undefined;
   return new Decimal(amount).gt(left) ? conflict(`amount: ${amount} is more than the ${left.toFixed()} still refundable`) : undefined;

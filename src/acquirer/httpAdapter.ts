@@ -1,10 +1,13 @@
 import {
+  type AcquirerDispute,
+  type AcquirerDisputes,
   type AcquirerPort,
   AcquirerRejectedError,
   AcquirerUnreachableError,
   type BillStatus,
   type CompleteAuthorizationRequest,
   type DeviceCapabilities,
+  type DisputeEvidence,
   type RefundRequest,
   type RefundStatus,
   type SendBillRequest,
@@ -84,6 +87,14 @@ export class HttpAcquirer implements AcquirerPort {
   getRefund(deviceId: string, refundReference: string): Promise<RefundStatus> {
     return this.call<RefundStatus>('GET', `${this.device(deviceId)}/refunds/${enc(refundReference)}`);
   }
+
+  /** Disputes of the sandbox's bills (contracts 12), under the device that took the bill. */
+  readonly disputes: AcquirerDisputes = {
+    getDispute: (deviceId: string, disputeId: string) => this.call<AcquirerDispute>('GET', `${this.device(deviceId)}/disputes/${enc(disputeId)}`),
+    submitDisputeEvidence: (deviceId: string, disputeId: string, evidence: DisputeEvidence) =>
+      this.call<AcquirerDispute>('POST', `${this.device(deviceId)}/disputes/${enc(disputeId)}/evidence`, evidence),
+    acceptDispute: (deviceId: string, disputeId: string) => this.call<AcquirerDispute>('POST', `${this.device(deviceId)}/disputes/${enc(disputeId)}/accept`),
+  };
 
   /** The account's MID for the sandbox's books; nothing for the installation default. */
   private books(): { merchantAccountId?: string } {

@@ -8,6 +8,8 @@ import type {
   RefundStatus,
   DeviceCapabilities,
   SettlementReport,
+  AcquirerDispute,
+  DisputeEvidence,
 } from '../../core/acquirer';
 
 /**
@@ -33,6 +35,8 @@ export type {
   DeviceCapabilities,
   SettlementReportItem,
   SettlementReport,
+  AcquirerDispute,
+  DisputeEvidence,
 } from '../../core/acquirer';
 
 export interface AcquirerPort {
@@ -62,6 +66,8 @@ export interface AcquirerPort {
   refund(deviceId: string, acquirerRef: string, request: RefundRequest): Promise<RefundStatus>;
   /** The refund with this reference; AcquirerRejectedError with status 404 when the acquirer never received it. */
   getRefund(deviceId: string, refundReference: string): Promise<RefundStatus>;
+  /** Disputes, where the adapter knows them (disputesOf answers for one that does not). */
+  readonly disputes?: AcquirerDisputes;
 }
 
 /** A network failure or timeout: the acquirer's answer is unknown. Retryable. */
@@ -83,4 +89,22 @@ export class AcquirerRejectedError extends Error {
     super(message);
     this.name = 'AcquirerRejectedError';
   }
+}
+
+/**
+ * Disputes (contracts 12) at an acquirer: a port of its own, so adapters that do not know
+ * disputes yet (Stripe, Adyen: later) need not pretend to. Every call is safe to repeat: a second
+ * submission or acceptance of the same dispute answers the dispute as it stands.
+ */
+export interface AcquirerDisputes {
+  getDispute(deviceId: string, disputeId: string): Promise<AcquirerDispute>;
+  submitDisputeEvidence(deviceId: string, disputeId: string, evidence: DisputeEvidence): Promise<AcquirerDispute>;
+  acceptDispute(deviceId: string, disputeId: string): Promise<AcquirerDispute>;
+}
+
+/** The dispute port of an adapter; one without it refuses every call (501) until its mapping exists. */
+export function disputesOf(port: AcquirerPort): AcquirerDisputes {
+  if (port.disputes) return port.disputes;
+  const refuse = (): Promise<never> => Promise.reject(new AcquirerRejectedError(`disputes through ${port.name} are not supported yet`, 501));
+  return { getDispute: refuse, submitDisputeEvidence: refuse, acceptDispute: refuse };
 }

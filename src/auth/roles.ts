@@ -12,7 +12,8 @@ export const AREAS = [
   'auditLogs', // security audit log
   'sharedViews', // dashboard, payments read, reports, user list and user records
   'finance', // payouts, bank balance, registers
-  'compliance', // compliance alerts, disputes
+  'compliance', // compliance alerts, disputes: answering them
+  'disputes', // reading disputes (contracts 12): compliance answers them, finance follows the money
   'acquirerAccounts', // acquirer accounts (MIDs) and acquirer routes (contracts 10): ADMIN only
   'ownAccount', // the caller's own sign-in: own record, logout, authenticator enrolment (also while enrolment is pending)
   'ownProfile', // editing a profile: one's own (administrators: anyone's, checked by the handler)
@@ -27,9 +28,9 @@ const SIGNED_IN: readonly Area[] = ['ownAccount', 'ownProfile'];
 
 export const ROLE_AREAS: Record<Role, readonly Area[]> = {
   ADMIN: AREAS, // everything
-  FINANCE: ['finance', 'sharedViews', ...SIGNED_IN],
+  FINANCE: ['finance', 'disputes', 'sharedViews', ...SIGNED_IN],
   OPERATIONS: ['stores', 'sharedViews', ...SIGNED_IN],
-  COMPLIANCE: ['compliance', 'auditLogs', 'sharedViews', ...SIGNED_IN],
+  COMPLIANCE: ['compliance', 'disputes', 'auditLogs', 'sharedViews', ...SIGNED_IN],
   USER: ['sharedViews', ...SIGNED_IN],
 };
 

@@ -148,6 +148,10 @@ export const configSchema = z
     AUTHORIZATION_WINDOW_MINUTES: positive.default(2160),
     /** How long a refund request waits for the acquirer's decision before answering PENDING (contracts 7). */
     REFUND_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
+    /** Disputes (contracts 12): DISPUTE_RESPONSE_DUE this long before a dispute's dueBy. */
+    DISPUTE_REMINDER_HOURS: positive.default(48),
+    /** While a submitted dispute waits for the scheme's decision, the acquirer is re-read at least this often (a lost notification is repaired). */
+    DISPUTE_DECISION_CHECK_MINUTES: positive.default(360),
     /** How long a payment creation waits for the bill to reach the device before answering 503 (the payment stays open). */
     PAYMENT_PLACEMENT_WAIT_SECONDS: positive.default(10),
     DELETE_GUARD_HOURS: positive.default(24),

@@ -27,6 +27,8 @@ const SandboxNotification = z.object({
   event: z.string().min(1).max(50),
   voidReference: z.string().max(200).optional(),
   refundReference: z.string().max(200).optional(),
+  /** DISPUTE_OPENED and DISPUTE_DECIDED (contracts 12): the acquirer's id of the dispute. */
+  disputeId: z.string().min(1).max(200).optional(),
 });
 
 /**

@@ -14,6 +14,8 @@ export interface AcquirerNotification {
   event: string;
   voidReference?: string;
   refundReference?: string;
+  /** A dispute's notification (contracts 12): relayed by src/disputes/notifications.ts instead. */
+  disputeId?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import Decimal from 'decimal.js';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
 import { isFinal } from '../../core/payment/statuses';
+import { isDisputeOpen } from '../../core/dispute/statuses';
 import type { PendingRefund } from '../../core/payment/messages';
 import { captureRefusal, voidRefusal } from '../../core/payment/rules';
 import { SingleFlight } from './coalesce';
@@ -159,7 +160,11 @@ export async function capturePayment(deps: OperationDeps, principal: ApiKeyPrinc
 
 /** The void preconditions of spec 4.1, from the projection: 409, or 404 where store or terminal is gone. */
 async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Promise<void> {
-  const refusal = voidRefusal(factsOf(payment), {}, { nowMs: Date.now(), voidWindowMs: deps.config.VOID_WINDOW_MINUTES * 60_000 });
+  const refusal = voidRefusal(
+    factsOf(payment),
+    { disputeOpen: isDisputeOpen(payment.disputeStatus) },
+    { nowMs: Date.now(), voidWindowMs: deps.config.VOID_WINDOW_MINUTES * 60_000 },
+  );
   if (refusal) throw refusalError(refusal);
   if (payment.origin !== 'PLATFORM') throw conflict('void not permitted: the payment was not taken through the platform');
   const store = payment.storeId ? await deps.db.store.findUnique({ where: { id: payment.storeId } }) : null;

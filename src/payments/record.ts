@@ -42,6 +42,8 @@ export interface PaymentRecord {
   routeRule: string;
   /** The account's cost contract's fee for the capture (contracts 13); null without one. */
   expectedFee: number | null;
+  /** The status of its latest dispute (contracts 12); null when it has none. */
+  disputeStatus: string | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -80,6 +82,7 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     // Payments from before routes (migration 0019) went to the installation default.
     routeRule: p.routeRule ?? 'installation',
     expectedFee: p.expectedFee === null ? null : Number(p.expectedFee.toFixed()),
+    disputeStatus: p.disputeStatus,
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from '../domain/zod';
 import { amountSchema } from '../money/amount';
 import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
+import { DISPUTE_STATUSES } from '../../core/dispute/statuses';
 
 /**
  * Request and response schemas of in-store payments (spec 2.1, 2.2; contracts 2). The creation
@@ -119,11 +120,11 @@ export const PaymentRecordSchema = z
     acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose (contracts 10); null: the installation default' }),
     acquirerName: z.string().openapi({ description: 'The acquirer that took it', example: 'sandbox' }),
     routeRule: z.string().openapi({ description: 'The route rule that chose the account: its name, `default`, or `installation`' }),
-    expectedFee: z
-      .number()
-      .nullable()
-      .openapi({
-        description: "The fee the account's cost contract in force at the capture gives it (contracts 13); null without a contract, or until captured",
-      }),
+    expectedFee: z.number().nullable().openapi({
+      description: "The fee the account's cost contract in force at the capture gives it (contracts 13); null without a contract, or until captured",
+    }),
+    disputeStatus: z.enum(DISPUTE_STATUSES).nullable().openapi({
+      description: 'The status of its latest dispute (contracts 12); null when it has none. While NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are 409',
+    }),
   })
   .openapi('Payment');

@@ -6,6 +6,7 @@ import type { Payment, Refund } from '../generated/prisma/client';
 import { askWorkflow, checkAmount, type OperationDeps } from '../payments/operations';
 import type { RefundRequestInput } from '../../core/payment/messages';
 import { refundRefusal } from '../../core/payment/rules';
+import { isDisputeOpen } from '../../core/dispute/statuses';
 import { factsOf, refusalError } from '../payments/facts';
 import { pendingRefundsOf } from './pending';
 import type { CreateRefundBody } from './record';
@@ -64,7 +65,11 @@ export async function createRefund(
   }
   // A first look from the rows; the workflow decides (it sees the refunds and voids still in flight).
   const pending = await db.refund.aggregate({ where: { paymentId: payment.id, status: 'PENDING' }, _sum: { amount: true } });
-  const refusal = refundRefusal(factsOf(payment), { pendingRefundTotal: pending._sum.amount?.toFixed() ?? '0' }, amount);
+  const refusal = refundRefusal(
+    factsOf(payment),
+    { pendingRefundTotal: pending._sum.amount?.toFixed() ?? '0', disputeOpen: isDisputeOpen(payment.disputeStatus) },
+    amount,
+  );
   if (refusal) throw refusalError(refusal);
 
   const request: RefundRequestInput = {

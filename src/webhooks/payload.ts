@@ -25,7 +25,18 @@ export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string
   /** The payment's history sequence: receivers order a payment's events by it (absent only on TEST). */
   sequence?: number;
   refund?: EventRefund;
+  dispute?: EventDispute;
 };
+
+/** `data.dispute` of the DISPUTE_* events (contracts 12); amount a decimal string. */
+export interface EventDispute {
+  id: string;
+  status: string;
+  reason: string;
+  amount: string;
+  currency: string;
+  dueBy: string;
+}
 
 export interface WebhookEventBody {
   eventId: string;
@@ -62,6 +73,7 @@ export function serializeEventBody(body: unknown): Buffer {
       // After them: the payment's history sequence, then a refund event's refund.
       ...(typeof d.sequence === 'number' ? { sequence: d.sequence } : {}),
       ...(d.refund && typeof d.refund === 'object' ? { refund: d.refund } : {}),
+      ...(d.dispute && typeof d.dispute === 'object' ? { dispute: d.dispute } : {}),
     },
   };
   return Buffer.from(JSON.stringify(ordered), 'utf8');
@@ -105,6 +117,38 @@ export function paymentEventBody(
       ...(settlement ? { settlement } : {}),
       sequence: entry.sequence,
       ...(refund ? { refund } : {}),
+    },
+  };
+}
+
+/**
+ * The body of a dispute event (contracts 12): the payment's data as in its events (its status
+ * now), no history sequence (the event is not one of the payment's status events), plus
+ * `data.dispute`.
+ */
+export function disputeEventBody(
+  eventId: string,
+  eventType: EventType,
+  merchantExternalId: string,
+  payment: Payment,
+  at: Date,
+  dispute: EventDispute,
+): WebhookEventBody {
+  return {
+    eventId,
+    eventType,
+    merchantExternalId,
+    timestamp: at.toISOString(),
+    data: {
+      pspReference: payment.pspReference,
+      merchantReference: payment.reference,
+      amount: payment.amount.toFixed(SUPPORTED_CURRENCIES[payment.currency]?.minorUnits ?? Math.max(2, payment.amount.decimalPlaces())),
+      currency: payment.currency,
+      status: payment.status,
+      cardSummary: cardSummary(payment.cardBrand, payment.last4),
+      cardBrand: payment.cardBrand,
+      paymentMethod: payment.paymentMethod,
+      dispute,
     },
   };
 }

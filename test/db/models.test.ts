@@ -302,3 +302,53 @@ it('round-trips the settlement models; a payment or refund is never in two batch
   await db.store.delete({ where: { id: store.id } });
   expect(await db.settlementBatch.findUniqueOrThrow({ where: { id: b1.id } })).toMatchObject({ storeId: null, storeExternalId: store.externalId });
 });
+
+it('round-trips a dispute; one per (acquirer key, acquirer dispute id); the payment carries disputeStatus', async () => {
+  const now = new Date('2026-11-26T10:00:00.000Z');
+  const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Disputes Ltd' } });
+  const payment = await db.payment.create({
+    data: {
+      id: crypto.randomUUID(),
+      merchantId: merchant.id,
+      storeExternalId: 's',
+      terminalExternalId: 't',
+      mode: 'test',
+      pspReference: uniqueId('PSP'),
+      status: 'CAPTURED',
+      amount: '10',
+      currency: 'EUR',
+      requestedModes: [],
+      acquirerName: 'sandbox',
+      terminalTimeoutMinutes: '5',
+      workflowId: 'wf',
+      expiresAt: now,
+      disputeStatus: 'UNDER_REVIEW',
+    },
+  });
+  const dispute = {
+    merchantId: merchant.id,
+    mode: 'test',
+    paymentId: payment.id,
+    pspReference: payment.pspReference,
+    storeExternalId: 's',
+    acquirerAccountId: null,
+    acquirerName: 'sandbox',
+    acquirerKey: 'installation:sandbox',
+    acquirerDisputeId: uniqueId('dp'),
+    status: 'UNDER_REVIEW',
+    reason: 'FRAUD',
+    amount: '9.9999',
+    currency: 'EUR',
+    openedAt: now,
+    dueBy: now,
+    evidence: { transaction: { pspReference: payment.pspReference }, text: '<b>text</b>' },
+    submittedAt: now,
+    closedAt: null,
+  };
+  const created = await db.dispute.create({ data: { id: crypto.randomUUID(), ...dispute } });
+  const back = await db.payment.findUniqueOrThrow({ where: { id: payment.id }, include: { disputes: true } });
+  expect(back.disputeStatus).toBe('UNDER_REVIEW');
+  expect(back.disputes[0]).toMatchObject({ id: created.id, evidence: { text: '<b>text</b>' }, submittedAt: now, closedAt: null });
+  expect(back.disputes[0]!.amount.toFixed()).toBe('9.9999');
+  expect(isUniqueViolation(await db.dispute.create({ data: { id: crypto.randomUUID(), ...dispute } }).catch((e: unknown) => e))).toBe(true);
+});

@@ -33,6 +33,9 @@ const VERBS = [
   'close',
   'export',
   'receive',
+  // a dispute's answers (contracts 12)
+  'submit',
+  'accept',
 ];
 
 const operations = (): { method: string; path: string; operationId?: string }[] =>
@@ -56,6 +59,10 @@ it('every operation has an operationId: unique, lowerCamelCase, a verb then a re
   expect(byRoute['post /api/in-store/payments/{id}/sync-status']).toBe('syncPaymentStatus');
   expect(byRoute['get /api/transactions']).toBe('listTransactions');
   expect(byRoute['post /api/dashboard/payments/{paymentId}/refunds']).toBe('createRefund');
+  expect(byRoute['get /api/dashboard/disputes']).toBe('listDisputes');
+  expect(byRoute['put /api/dashboard/disputes/{id}/evidence']).toBe('updateDisputeEvidence');
+  expect(byRoute['post /api/dashboard/disputes/{id}/submit']).toBe('submitDispute');
+  expect(byRoute['post /api/dashboard/disputes/{id}/accept']).toBe('acceptDispute');
   expect(byRoute['get /api/webhooks/configs']).toBe('listWebhookConfigs');
   expect(byRoute['get /api/dashboard/webhooks/configs']).toBe('listDashboardWebhookConfigs');
 });

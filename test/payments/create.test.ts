@@ -57,6 +57,7 @@ describe('creating a payment', () => {
       acquirerAccountId: null, // no acquirer accounts: the installation default (contracts 10)
       acquirerName: 'sandbox',
       routeRule: 'installation',
+      disputeStatus: null,
     });
     expect(await billOn(shop)).toMatchObject({ amount: '12.5', currency: 'EUR', reference: 'order-1', status: 'WAITING', modes: ['CARD', 'QR_CODE'] });
     const entries = await history(stack, res.body.id);

@@ -86,6 +86,7 @@ describe('GET /api/transactions/{id}', () => {
       acquirerAccountId: null,
       acquirerName: 'sandbox',
       routeRule: 'installation',
+      disputeStatus: null,
     });
   });
 

@@ -1,5 +1,13 @@
 import { setHandler } from '@temporalio/workflow';
-import { acquirerNotifiedSignal, paymentStateQuery, refundReferenceOf, resumeRefundsSignal, settleUpdate, sweepNudgeSignal } from '../../core/payment/messages';
+import {
+  acquirerNotifiedSignal,
+  disputeChangedSignal,
+  paymentStateQuery,
+  refundReferenceOf,
+  resumeRefundsSignal,
+  settleUpdate,
+  sweepNudgeSignal,
+} from '../../core/payment/messages';
 import { resumeRefunds, submitRefund } from './refunds';
 import { refused } from './calls';
 import { settleRefusal } from '../../core/payment/rules';
@@ -53,6 +61,11 @@ export function registerNotificationHandlers(run: PaymentRun): void {
   });
 
   setHandler(resumeRefundsSignal, (rows) => resumeRefunds(run, rows));
+
+  // A dispute opened or moved on (contracts 12): refunds and voids wait while one is open.
+  setHandler(disputeChangedSignal, (change) => {
+    if (typeof change?.disputeId === 'string' && typeof change.status === 'string') run.heardOfDispute(change.disputeId, change.status);
+  });
 
   setHandler(sweepNudgeSignal, async () => {
     if (!run.synced) await run.untilSynced();

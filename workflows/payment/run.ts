@@ -11,6 +11,7 @@ import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from '../../core/payment/transition';
 import { complete, followCapture } from './twoStep';
+import { disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
 
 /** One refund as the workflow follows it. */
 export interface RefundInFlight {
@@ -68,6 +69,8 @@ export class PaymentRun {
   readonly runTag: string;
   /** False until a later run has read the row (the later-run-reads-row patch); messages wait for it. */
   synced: boolean;
+  /** The payment's disputes as last heard (signal or row): refunds and voids wait while one is open. */
+  readonly disputes = new Map<string, string>();
 
   constructor(readonly input: PaymentWorkflowInput) {
     ({ paymentId: this.paymentId, pspReference: this.pspReference, deviceId: this.deviceId, timing: this.timing } = input);
@@ -120,7 +123,18 @@ export class PaymentRun {
       refundUnderWay: this.refundsUndecided(),
       pendingRefundTotal: this.pendingRefundTotal().toFixed(),
       voidUnderWay: this.voidUnderWay(),
+      disputeOpen: this.disputeOpen(),
     };
+  }
+
+  disputeOpen(): boolean {
+    return [...this.disputes.values()].some(isDisputeOpen);
+  }
+
+  /** What the run hears of a dispute, from its signal or the row: a later word never moves it back (the two may arrive in either order). */
+  heardOfDispute(disputeId: string, status: string): void {
+    const known = this.disputes.get(disputeId);
+    if (known === undefined || disputeStatusRank(status) >= disputeStatusRank(known)) this.disputes.set(disputeId, status);
   }
 
   billRef() {

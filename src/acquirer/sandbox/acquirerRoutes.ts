@@ -43,6 +43,8 @@ const refundSchema = z.strictObject({
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code'),
 });
 
+const evidenceSchema = z.strictObject({ text: z.string().min(1).max(20_000), transaction: z.record(z.string(), z.unknown()) });
+
 /**
  * The network between service and device: `reachable: false` holds the request and then drops the
  * connection without an answer, as a timeout would; `latencyMs` delays the answer.
@@ -126,6 +128,20 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
 
   router.get('/refunds/:refundReference', (ctx) => {
     ctx.body = engine.refundStatus(id(ctx.params.deviceId), ref(ctx.params.refundReference, 'refundReference'));
+  });
+
+  // Disputes of the device's bills (contracts 12): read, answer with evidence, or accept.
+  router.get('/disputes/:disputeId', (ctx) => {
+    ctx.body = engine.dispute(id(ctx.params.deviceId), ref(ctx.params.disputeId, 'disputeId'));
+  });
+
+  router.post('/disputes/:disputeId/evidence', async (ctx) => {
+    const deviceId = id(ctx.params.deviceId);
+    ctx.body = await engine.submitDisputeEvidence(deviceId, ref(ctx.params.disputeId, 'disputeId'), parse(evidenceSchema, ctx.request.body ?? {}));
+  });
+
+  router.post('/disputes/:disputeId/accept', async (ctx) => {
+    ctx.body = await engine.acceptDispute(id(ctx.params.deviceId), ref(ctx.params.disputeId, 'disputeId'));
   });
 
   router.get('/voids/:voidReference', (ctx) => {

@@ -23,6 +23,8 @@ const settingsSchema = z.strictObject({
   omitFromReport: z.array(z.string().min(1).max(200)).max(10_000, 'must name at most 10000 references').optional(),
   refundOutcome: z.enum(['SUCCEEDED', 'FAILED'], { error: "must be 'SUCCEEDED' or 'FAILED'" }).optional(),
   refundConfirmDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
+  disputeOutcome: z.enum(['WON', 'LOST'], { error: "must be 'WON' or 'LOST'" }).optional(),
+  disputeDecisionDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
 });
 
 const amountSchema = z
@@ -72,6 +74,21 @@ const accountSchema = z.strictObject({
   qrFixed: fixedSchema.optional(),
   payoutOutcome: z.enum(['PAID', 'FAILED'], { error: "must be 'PAID' or 'FAILED'" }).optional(),
   payoutDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
+});
+
+/** The cardholder's bank opens a dispute (contracts 12). */
+const openDisputeSchema = z.strictObject({
+  reason: z
+    .enum(['FRAUD', 'NOT_RECEIVED', 'DUPLICATE', 'CREDIT_NOT_PROCESSED', 'GENERAL'], {
+      error: 'must be one of FRAUD, NOT_RECEIVED, DUPLICATE, CREDIT_NOT_PROCESSED, GENERAL',
+    })
+    .optional(),
+  amount: amountSchema.optional(),
+  respondWithinHours: z
+    .number()
+    .positive('must be greater than zero')
+    .max(24 * 365, 'must be at most 8760')
+    .optional(),
 });
 
 const decimalsOf = (v: string) => (v.split('.')[1] ?? '').replace(/0+$/, '').length;
@@ -125,6 +142,13 @@ export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): R
     const deviceId = id(ctx.params.deviceId);
     ctx.status = 201;
     ctx.body = await engine.offlinePayment(deviceId, parse(offlineSchema, ctx.request.body ?? {}));
+  });
+
+  // Opens a dispute on a captured bill found by the service's pspReference and notifies the service.
+  router.post('/payments/:pspReference/disputes', async (ctx) => {
+    const pspReference = parse(refSchema, ctx.params.pspReference, 'pspReference');
+    ctx.status = 201;
+    ctx.body = await engine.openDispute(pspReference, parse(openDisputeSchema, ctx.request.body ?? {}));
   });
 
   // Any bill, also after it left its device (outcome, card details, `voided`).

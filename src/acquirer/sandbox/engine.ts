@@ -11,7 +11,19 @@ import type {
   SendBillRequest,
   SendBillResult,
   VoidStatus,
+  AcquirerDispute,
+  DisputeEvidence,
 } from '../port';
+import {
+  acceptDispute,
+  decideDueDisputes,
+  deviceDispute,
+  disputeControlView,
+  disputeView,
+  type OpenDisputeRequest,
+  openDispute,
+  submitEvidence,
+} from './disputes';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
 import {
   type Bill,
@@ -44,9 +56,11 @@ export class SandboxError extends Error {
 export interface SandboxEvent {
   deviceId: string;
   acquirerRef: string;
-  event: BillState | 'VOID_CONFIRMED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED';
+  event: BillState | 'VOID_CONFIRMED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED' | 'DISPUTE_OPENED' | 'DISPUTE_DECIDED';
   voidReference?: string;
   refundReference?: string;
+  /** The sandbox's id of the dispute a DISPUTE_* event is about. */
+  disputeId?: string;
 }
 
 export type CustomerAction = { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string } | { action: 'decline' | 'cancel' | 'error' };
@@ -97,6 +111,7 @@ export class SandboxEngine {
         changed.push(r, ...(bill ? [bill] : []));
       }
     }
+    changed.push(...decideDueDisputes(this.store, this.emit, now));
     // The outcome is recomputed from stored times after a restart, so reads need not wait for this write.
     if (changed.length) this.store.save(...changed).catch(this.onSaveError);
   }
@@ -111,6 +126,7 @@ export class SandboxEngine {
     }
     for (const r of this.store.pendingReversals()) consider(Date.parse(r.confirmAt));
     for (const r of this.store.pendingRefunds()) consider(Date.parse(r.decideAt));
+    for (const d of this.store.disputesUnderReview()) if (d.decideAt) consider(Date.parse(d.decideAt));
     return next;
   }
 
@@ -133,6 +149,8 @@ export class SandboxEngine {
       voidConfirmDelayMs: d.voidConfirmDelayMs,
       refundOutcome: d.refundOutcome,
       refundConfirmDelayMs: d.refundConfirmDelayMs,
+      disputeOutcome: d.disputeOutcome,
+      disputeDecisionDelayMs: d.disputeDecisionDelayMs,
       omitFromReport: d.omitFromReport ?? [],
       currentBill: view(d.currentBillRef),
       lastBill: view(d.lastBillRef),
@@ -425,6 +443,35 @@ export class SandboxEngine {
     const r = this.store.reversal(voidReference);
     if (!r || r.deviceId !== deviceId) throw new SandboxError(404, `no void ${voidReference} on device ${deviceId}`);
     return voidStatus(r);
+  }
+
+  // ---- disputes (contracts 12) ----
+
+  /** The cardholder's bank opens a dispute on a captured bill; the service is notified. */
+  async openDispute(pspReference: string, req: OpenDisputeRequest) {
+    this.settle();
+    const d = openDispute(this.store, this.emit, pspReference, req);
+    await this.store.save(d);
+    return disputeControlView(d);
+  }
+
+  dispute(deviceId: string, disputeId: string): AcquirerDispute {
+    this.settle();
+    return disputeView(deviceDispute(this.store, deviceId, disputeId));
+  }
+
+  async submitDisputeEvidence(deviceId: string, disputeId: string, evidence: DisputeEvidence): Promise<AcquirerDispute> {
+    this.settle();
+    const d = submitEvidence(this.store, deviceDispute(this.store, deviceId, disputeId), evidence);
+    await this.store.save(d);
+    return disputeView(d);
+  }
+
+  async acceptDispute(deviceId: string, disputeId: string): Promise<AcquirerDispute> {
+    this.settle();
+    const d = acceptDispute(deviceDispute(this.store, deviceId, disputeId));
+    await this.store.save(d);
+    return disputeView(d);
   }
 
   // ---- helpers ----

@@ -1,6 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BillState, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
+import type { AcquirerDispute, BillState, DisputeEvidence, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
@@ -30,6 +30,10 @@ export interface DeviceSettings {
   refundConfirmDelayMs: number;
   /** Acquirer references the next settlement report leaves out (contracts 8). */
   omitFromReport: string[];
+  /** How the scheme decides a dispute of this device's payments once evidence is submitted (contracts 12). */
+  disputeOutcome: 'WON' | 'LOST';
+  /** Delays that decision; until then the dispute is UNDER_REVIEW. */
+  disputeDecisionDelayMs: number;
 }
 
 export interface Device extends DeviceSettings {
@@ -95,6 +99,20 @@ export interface SandboxRefund {
   reportedIn?: string;
 }
 
+/** A dispute the cardholder's bank opened on a captured bill (contracts 12). */
+export interface SandboxDispute extends AcquirerDispute {
+  deviceId: string;
+  merchantAccountId: string;
+  paymentId: string;
+  pspReference: string;
+  submittedAt?: string;
+  /** Planned at submission from the device's settings: the outcome and when it is decided. */
+  outcome?: 'WON' | 'LOST';
+  decideAt?: string;
+  evidence?: DisputeEvidence;
+  closedAt?: string;
+}
+
 export interface Reversal {
   voidReference: string;
   acquirerRef: string;
@@ -137,6 +155,7 @@ export interface StateFile {
   refunds?: Record<string, SandboxRefund>;
   /** MIDs whose terms were set; any other MID has DEFAULT_ACCOUNT's. */
   accounts?: Record<string, SandboxAccount>;
+  disputes?: Record<string, SandboxDispute>;
 }
 
 export const DEFAULT_SETTINGS: DeviceSettings = {
@@ -149,6 +168,8 @@ export const DEFAULT_SETTINGS: DeviceSettings = {
   omitFromReport: [],
   refundOutcome: 'SUCCEEDED',
   refundConfirmDelayMs: 0,
+  disputeOutcome: 'WON',
+  disputeDecisionDelayMs: 0,
 };
 
 /** Bills that left their device longer ago than this are dropped at load (well past the void window), unless still to be reported. */
@@ -161,7 +182,7 @@ const CAPTURED_RETENTION_MS = 90 * 24 * 3600 * 1000;
 const JOURNAL_COMPACT_LINES = 5000;
 
 /** A record that changed: a device, a bill or a reversal (other changes save the whole state). */
-export type StateRecord = Device | Bill | Reversal | SandboxRefund | SandboxAccount;
+export type StateRecord = Device | Bill | Reversal | SandboxRefund | SandboxAccount | SandboxDispute;
 
 interface JournalLine {
   devices?: Device[];
@@ -169,6 +190,7 @@ interface JournalLine {
   voids?: Reversal[];
   refunds?: SandboxRefund[];
   accounts?: SandboxAccount[];
+  disputes?: SandboxDispute[];
 }
 
 /**
@@ -194,7 +216,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
   const text = readIfExists(file);
   const journal = readIfExists(path.join(dir, 'state.journal'));
   if (text === undefined && journal === undefined) return undefined;
-  let data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict() };
+  let data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict(), disputes: dict() };
   if (text !== undefined) {
     let parsed: StateFile;
     try {
@@ -216,6 +238,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
       reports: dict(parsed.reports),
       refunds: dict(parsed.refunds),
       accounts: dict(parsed.accounts),
+      disputes: dict(parsed.disputes),
     };
   }
   for (const raw of (journal ?? '').split('\n')) {
@@ -231,6 +254,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
     for (const r of line.refunds ?? []) (data.refunds ??= dict())[r.refundReference] = r;
     for (const a of line.accounts ?? []) (data.accounts ??= dict())[a.merchantAccountId] = a;
+    for (const d of line.disputes ?? []) (data.disputes ??= dict())[d.disputeId] = d;
   }
   // Bills written before MIDs existed were the installation default's.
   for (const b of Object.values(data.bills)) b.merchantAccountId ??= SANDBOX_MID;
@@ -240,7 +264,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
 export class SandboxStore {
   readonly file: string;
   private readonly journalFile: string;
-  private data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict() };
+  private data: StateFile = { version: 1, devices: dict(), bills: dict(), voids: dict(), reports: dict(), refunds: dict(), disputes: dict() };
   /** acquirerRef by device and payment: send-bill's retry check without a scan of every bill. */
   private billsByPayment = new Map<string, string>();
   /** Records changed since the last write, and the write (queued, not started) that will carry them. */
@@ -350,6 +374,24 @@ export class SandboxStore {
     return Object.values(this.data.refunds ?? {}).filter((r) => r.state === 'PENDING');
   }
 
+  dispute(disputeId: string): SandboxDispute | undefined {
+    return this.data.disputes?.[disputeId];
+  }
+
+  addDispute(d: SandboxDispute): void {
+    (this.data.disputes ??= dict())[d.disputeId] = d;
+  }
+
+  /** Submitted disputes the scheme has not decided yet. */
+  disputesUnderReview(): SandboxDispute[] {
+    return Object.values(this.data.disputes ?? {}).filter((d) => d.status === 'UNDER_REVIEW');
+  }
+
+  /** The bill the service sent with this pspReference (a scan: the control endpoint is rare). */
+  billByPspReference(pspReference: string): Bill | undefined {
+    return Object.values(this.data.bills).find((b) => b.pspReference === pspReference);
+  }
+
   pendingReversals(): Reversal[] {
     return Object.values(this.data.voids).filter((v) => v.state === 'PENDING');
   }
@@ -389,6 +431,7 @@ export class SandboxStore {
     const line: JournalLine = {};
     for (const r of records) {
       if ('payoutOutcome' in r) (line.accounts ??= []).push(r);
+      else if ('disputeId' in r) (line.disputes ??= []).push(r);
       else if ('voidReference' in r) (line.voids ??= []).push(r);
       else if ('refundReference' in r) (line.refunds ??= []).push(r);
       else if ('paymentId' in r) (line.bills ??= []).push(r);
@@ -409,6 +452,7 @@ export class SandboxStore {
     }
     for (const r of Object.values(this.data.voids)) if (!this.data.bills[r.acquirerRef]) delete this.data.voids[r.voidReference];
     for (const r of Object.values(this.data.refunds ?? {})) if (!this.data.bills[r.acquirerRef]) delete this.data.refunds![r.refundReference];
+    for (const d of Object.values(this.data.disputes ?? {})) if (!this.data.bills[d.acquirerRef]) delete this.data.disputes![d.disputeId];
     for (const [key, r] of Object.entries(this.data.reports ?? {})) if (now - Date.parse(r.closedAt) > REPORT_RETENTION_MS) delete this.data.reports![key];
   }
 }

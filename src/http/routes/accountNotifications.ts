@@ -3,6 +3,7 @@ import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
 import { STRIPE_SIGNATURE_HEADER } from '../../acquirer/stripe/webhooks';
 import { z } from '../../domain/zod';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
+import { relayDisputeNotification } from '../../disputes/notifications';
 import { relayAdyenNudges } from '../../payments/adyenNotification';
 import { relayStripeEvent } from '../../payments/stripeNotification';
 import type { RouteModule } from '../app';
@@ -51,7 +52,9 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
         const notification = verifiedSandboxNotification(ctx);
         ctx.status = 202;
         ctx.body = { accepted: true };
-        if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
+        if (notification?.disputeId)
+          await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId }, scope);
+        else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
       } else {
         const nudges = verifiedAdyenNudges(ctx, account.hmacKey!);
         // Adyen retries until it reads exactly this.

@@ -1,5 +1,6 @@
 import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
+import { relayDisputeNotification } from '../../disputes/notifications';
 import type { RouteModule } from '../app';
 import { verifiedSandboxNotification } from '../acquirerSignatures';
 import { defineRoute } from '../route';
@@ -29,7 +30,9 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
       ctx.status = 202;
       ctx.body = { accepted: true };
       if (!notification) return;
-      await relayAcquirerNotification({ db, temporal, acquirers, logger: ctx.state.log ?? logger }, notification);
+      const log = ctx.state.log ?? logger;
+      if (notification.disputeId) await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId });
+      else await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification);
     },
   );
 };

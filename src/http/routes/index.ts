@@ -11,6 +11,7 @@ import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
+import { disputeRoutes } from './disputes';
 import { refundRoutes } from './refunds';
 import { storeRoutes } from './stores';
 import { dashboardStoreRoutes, terminalRoutes } from './terminals';
@@ -40,4 +41,5 @@ export const routeModules: RouteModule[] = [
   dashboardWebhookRoutes,
   acquirerAccountRoutes,
   costContractRoutes,
+  disputeRoutes,
 ];

@@ -1,0 +1,69 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { acquirerForPayment } from '../../src/acquirer/paymentAcquirer';
+import { type AcquirerDispute, AcquirerRejectedError, disputesOf, type AcquirerDisputes } from '../../src/acquirer/port';
+import { assembleEvidenceTransaction, type EvidenceTransaction } from '../../src/disputes/evidence';
+import { publishDisputeEvent } from '../../src/disputes/events';
+import { recordDisputeOpened, recordDisputeStatement, recordDisputeStatus, type DisputeStatusWrite } from '../../src/disputes/store';
+import type { DisputeWorkflowInput } from '../../core/dispute/messages';
+import type { DisputeStatus } from '../../core/dispute/statuses';
+import type { DisputeEventType } from '../../core/dispute/transition';
+import { ACQUIRER_REJECTED } from '../payments/acquirer';
+import type { ActivityDeps } from '../index';
+
+/**
+ * The dispute workflow's side effects (docs/disputes.md): its row, its evidence, its events and
+ * its calls to the acquirer that took the payment. Each is safe to repeat: writes are idempotent,
+ * the acquirer answers a repeated submission or acceptance with the dispute as it stands. A
+ * refusal by the acquirer becomes a non-retryable ACQUIRER_REJECTED failure.
+ */
+export function disputeActivities(deps: ActivityDeps) {
+  const { db } = deps;
+
+  /** The acquirer's dispute port for a dispute row, and where the dispute is known there. */
+  async function atAcquirer(disputeId: string): Promise<{ port: AcquirerDisputes; deviceId: string; acquirerDisputeId: string }> {
+    const d = await db.dispute.findUniqueOrThrow({
+      where: { id: disputeId },
+      select: { acquirerDisputeId: true, payment: { select: { deviceId: true, acquirerName: true, acquirerAccountId: true } } },
+    });
+    const port = disputesOf(await acquirerForPayment(db, deps.acquirers, d.payment));
+    return { port, deviceId: d.payment.deviceId ?? '', acquirerDisputeId: d.acquirerDisputeId };
+  }
+
+  async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED, { status: err.status });
+      throw err;
+    }
+  }
+
+  return {
+    assembleDisputeEvidence: ({ paymentId }: { paymentId: string }): Promise<EvidenceTransaction> => assembleEvidenceTransaction(db, paymentId),
+    recordDisputeOpened: ({ input, transaction }: { input: DisputeWorkflowInput; transaction: EvidenceTransaction }) =>
+      recordDisputeOpened(db, input, transaction),
+    recordDisputeStatus: (write: DisputeStatusWrite) => recordDisputeStatus(db, write),
+    recordDisputeStatement: ({ disputeId, text }: { disputeId: string; text: string }) => recordDisputeStatement(db, disputeId, text),
+    publishDisputeEvent: async ({ disputeId, eventType, status }: { disputeId: string; eventType: DisputeEventType; status: DisputeStatus }): Promise<void> => {
+      await publishDisputeEvent(deps, disputeId, eventType, status);
+    },
+    readAcquirerDispute: ({ disputeId }: { disputeId: string }): Promise<AcquirerDispute> =>
+      rejectedIsFinal(async () => {
+        const { port, deviceId, acquirerDisputeId } = await atAcquirer(disputeId);
+        return port.getDispute(deviceId, acquirerDisputeId);
+      }),
+    /** Sends the statement and the assembled transaction as they are stored. */
+    submitDisputeToAcquirer: ({ disputeId }: { disputeId: string }): Promise<AcquirerDispute> =>
+      rejectedIsFinal(async () => {
+        const { port, deviceId, acquirerDisputeId } = await atAcquirer(disputeId);
+        const { evidence } = await db.dispute.findUniqueOrThrow({ where: { id: disputeId }, select: { evidence: true } });
+        const { text, transaction } = evidence as { text: string | null; transaction: Record<string, unknown> };
+        return port.submitDisputeEvidence(deviceId, acquirerDisputeId, { text: text ?? '', transaction });
+      }),
+    acceptDisputeAtAcquirer: ({ disputeId }: { disputeId: string }): Promise<AcquirerDispute> =>
+      rejectedIsFinal(async () => {
+        const { port, deviceId, acquirerDisputeId } = await atAcquirer(disputeId);
+        return port.acceptDispute(deviceId, acquirerDisputeId);
+      }),
+  };
+}

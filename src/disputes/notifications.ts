@@ -1,0 +1,93 @@
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { acquirerForPayment } from '../acquirer/paymentAcquirer';
+import type { Acquirers } from '../acquirer/acquirers';
+import { disputesOf } from '../acquirer/port';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Logger } from '../logger';
+import { DISPUTE_WORKFLOW_TYPE, disputeNudgeSignal, type DisputeWorkflowInput, disputeWorkflowId } from '../../core/dispute/messages';
+import { acquirerKeyOf, disputeIdOf } from './ids';
+
+/**
+ * An acquirer's dispute notification (contracts 12), verified by the caller: only a nudge, like
+ * every notification. The dispute is read from the acquirer; one we do not know yet starts its
+ * workflow `dispute-<id>` (the id derives from the acquirer's, so a notification that arrives
+ * twice, in any number of API processes, starts one workflow and records one dispute); one we
+ * know is nudged to re-read the acquirer (a decision).
+ */
+export interface DisputeNotification {
+  deviceId: string;
+  acquirerRef: string;
+  /** The acquirer's id of the dispute. */
+  disputeId: string;
+}
+
+export interface DisputeRelayDeps {
+  db: Db;
+  temporal: Client;
+  acquirers: Acquirers;
+  config: Config;
+  logger: Logger;
+}
+
+export async function relayDisputeNotification(deps: DisputeRelayDeps, n: DisputeNotification, scope?: { acquirerAccountId: string }): Promise<void> {
+  const payment = await deps.db.payment.findFirst({
+    where: { acquirerRef: n.acquirerRef, deviceId: n.deviceId, ...(scope ? { acquirerAccountId: scope.acquirerAccountId } : {}) },
+    select: { id: true, acquirerRef: true, deviceId: true, acquirerName: true, acquirerAccountId: true },
+  });
+  if (!payment) return; // not a payment of ours: nothing to do
+  const acquirerKey = acquirerKeyOf(payment);
+  const disputeId = disputeIdOf(acquirerKey, n.disputeId);
+  if (await deps.db.dispute.findUnique({ where: { id: disputeId }, select: { id: true } })) return nudge(deps, disputeId);
+
+  let read;
+  try {
+    read = await disputesOf(await acquirerForPayment(deps.db, deps.acquirers, payment)).getDispute(n.deviceId, n.disputeId);
+  } catch (err) {
+    deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'dispute notification: the acquirer did not answer the read');
+    return;
+  }
+  if (read.acquirerRef !== payment.acquirerRef) return; // the acquirer says it is another bill's
+  if (read.status !== 'NEEDS_RESPONSE') {
+    // First heard of after it moved on (a notification lost while it opened): not recorded by this version.
+    deps.logger.warn({ paymentId: payment.id, acquirerDisputeId: n.disputeId, status: read.status }, 'dispute first seen after it was answered; not recorded');
+    return;
+  }
+  const input: DisputeWorkflowInput = {
+    disputeId,
+    paymentId: payment.id,
+    acquirerDisputeId: n.disputeId,
+    acquirerKey,
+    deviceId: n.deviceId,
+    reason: read.reason,
+    amount: read.amount,
+    currency: read.currency,
+    openedAt: read.openedAt,
+    dueBy: read.dueBy,
+    timing: {
+      reminderMs: Math.round(deps.config.DISPUTE_REMINDER_HOURS * 3_600_000),
+      decisionCheckMs: Math.round(deps.config.DISPUTE_DECISION_CHECK_MINUTES * 60_000),
+    },
+  };
+  try {
+    await deps.temporal.workflow.start(DISPUTE_WORKFLOW_TYPE, {
+      args: [input],
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: disputeWorkflowId(disputeId),
+      // One workflow per dispute, ever: a second notification meets the first run, running or closed.
+      workflowIdConflictPolicy: 'FAIL',
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+async function nudge(deps: DisputeRelayDeps, disputeId: string): Promise<void> {
+  try {
+    await deps.temporal.workflow.getHandle(disputeWorkflowId(disputeId)).signal(disputeNudgeSignal);
+  } catch (err) {
+    // Its workflow has ended: the dispute is final, there is nothing to re-read.
+    deps.logger.debug?.({ err: (err as Error).message, disputeId }, 'dispute notification for a closed dispute');
+  }
+}
