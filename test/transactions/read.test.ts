@@ -87,6 +87,7 @@ describe('GET /api/transactions/{id}', () => {
       acquirerName: 'sandbox',
       routeRule: 'installation',
       disputeStatus: null,
+      expectedFee: null,
     });
   });
 
