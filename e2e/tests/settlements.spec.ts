@@ -25,6 +25,10 @@ test('FINANCE closes a batch and reads its totals, lines and CSV', async ({ page
   await expect(line).toContainText('21.75 EUR');
   await expect(line).toContainText('0.4 EUR'); // the sandbox's fee: 1.40 % + 0.10, rounded half up
   await expect(page.getByRole('table', { name: 'Totals' })).toContainText('EUR');
+  // The fee audit (contracts 13): expected against charged fees; no cost contract here, so the charged fee stands.
+  await expect(page.getByRole('table', { name: 'Totals' }).getByRole('columnheader')).toContainText(['Fees', 'Expected fees', 'Over contract']);
+  await expect(page.getByRole('table', { name: 'Totals' }).getByRole('row').nth(1)).toContainText('0 EUR');
+  await expect(lines.getByRole('columnheader', { name: 'Expected fee' })).toBeVisible();
   await screenshot(page, 'settlement-batch');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);

@@ -23,7 +23,11 @@ const DISCREPANCY_TEXT: Record<string, string> = {
   MISSING_FROM_REPORT: 'captured here, not in the acquirer’s report: stays unsettled and goes into the next batch',
   NOT_IN_PLATFORM: 'in the acquirer’s report, unknown here: recorded as a payment from the report',
   AMOUNT_MISMATCH: 'the acquirer reported another amount',
+  FEE_MISMATCH: 'the acquirer charged another fee than the cost contract says (expected: the contract’s; reported: charged)',
 };
+
+/** a - b for amounts of at most 4 decimals, exactly (no binary fraction left over). */
+const minus = (a: number, b: number): number => (Math.round(a * 10_000) - Math.round(b * 10_000)) / 10_000;
 
 export function Settlements() {
   const [params, setParams] = useSearchParams();
@@ -210,6 +214,8 @@ export function SettlementDetail() {
             <th>Refunds</th>
             <th>Refunded</th>
             <th>Fees</th>
+            <th>Expected fees</th>
+            <th>Over contract</th>
             <th>Net</th>
           </tr>
         </thead>
@@ -222,6 +228,8 @@ export function SettlementDetail() {
               <td>{t.refundCount}</td>
               <td>{money(t.refundAmount, t.currency)}</td>
               <td>{money(t.feeAmount, t.currency)}</td>
+              <td>{money(t.expectedFeeAmount, t.currency)}</td>
+              <td>{money(minus(t.feeAmount, t.expectedFeeAmount), t.currency)}</td>
               <td>{money(t.netAmount, t.currency)}</td>
             </tr>
           ))}
@@ -275,6 +283,7 @@ export function SettlementDetail() {
             <th>Reference</th>
             <th>Amount</th>
             <th>Fee</th>
+            <th>Expected fee</th>
             <th>Net</th>
             <th>When</th>
           </tr>
@@ -287,6 +296,7 @@ export function SettlementDetail() {
               <td>{l.reference ?? '—'}</td>
               <td>{money(l.amount, l.currency)}</td>
               <td>{money(l.feeAmount, l.currency)}</td>
+              <td>{money(l.expectedFeeAmount, l.currency)}</td>
               <td>{money(l.netAmount, l.currency)}</td>
               <td>{when(l.occurredAt)}</td>
             </tr>
