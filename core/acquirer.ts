@@ -155,3 +155,19 @@ export interface DisputeEvidence {
   /** The facts the service assembled from its own records (docs/disputes.md). */
   transaction: Record<string, unknown>;
 }
+
+/** A payout as the acquirer reports it (contracts 13): a report's net paid to the merchant's bank. */
+export interface AcquirerPayout {
+  /** The acquirer's own id of the payout. */
+  payoutId: string;
+  /** The settlement report it pays: its batch reference and device. */
+  batchReference: string;
+  deviceId: string;
+  status: 'IN_TRANSIT' | 'PAID' | 'FAILED';
+  amount: string; // exact decimal
+  currency: string;
+  /** YYYY-MM-DD: when the bank is expected to (or did) credit it. */
+  arrivalDate: string;
+  /** A failed payout: what the bank said. */
+  failureReason?: string;
+}

@@ -1,6 +1,8 @@
 import {
   type AcquirerDispute,
   type AcquirerDisputes,
+  type AcquirerPayout,
+  type AcquirerPayouts,
   type AcquirerPort,
   AcquirerRejectedError,
   AcquirerUnreachableError,
@@ -94,6 +96,11 @@ export class HttpAcquirer implements AcquirerPort {
     submitDisputeEvidence: (deviceId: string, disputeId: string, evidence: DisputeEvidence) =>
       this.call<AcquirerDispute>('POST', `${this.device(deviceId)}/disputes/${enc(disputeId)}/evidence`, evidence),
     acceptDispute: (deviceId: string, disputeId: string) => this.call<AcquirerDispute>('POST', `${this.device(deviceId)}/disputes/${enc(disputeId)}/accept`),
+  };
+
+  /** Payouts of the sandbox's reports (contracts 13), under the device whose report each pays. */
+  readonly payouts: AcquirerPayouts = {
+    getPayout: (deviceId: string, payoutId: string) => this.call<AcquirerPayout>('GET', `${this.device(deviceId)}/payouts/${enc(payoutId)}`),
   };
 
   /** The account's MID for the sandbox's books; nothing for the installation default. */

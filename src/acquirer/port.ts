@@ -9,6 +9,7 @@ import type {
   DeviceCapabilities,
   SettlementReport,
   AcquirerDispute,
+  AcquirerPayout,
   DisputeEvidence,
 } from '../../core/acquirer';
 
@@ -37,6 +38,7 @@ export type {
   SettlementReport,
   AcquirerDispute,
   DisputeEvidence,
+  AcquirerPayout,
 } from '../../core/acquirer';
 
 export interface AcquirerPort {
@@ -68,6 +70,8 @@ export interface AcquirerPort {
   getRefund(deviceId: string, refundReference: string): Promise<RefundStatus>;
   /** Disputes, where the adapter knows them (disputesOf answers for one that does not). */
   readonly disputes?: AcquirerDisputes;
+  /** Payouts of the acquirer's reports (contracts 13); absent: the service learns of none. */
+  readonly payouts?: AcquirerPayouts;
 }
 
 /** A network failure or timeout: the acquirer's answer is unknown. Retryable. */
@@ -100,6 +104,11 @@ export interface AcquirerDisputes {
   getDispute(deviceId: string, disputeId: string): Promise<AcquirerDispute>;
   submitDisputeEvidence(deviceId: string, disputeId: string, evidence: DisputeEvidence): Promise<AcquirerDispute>;
   acceptDispute(deviceId: string, disputeId: string): Promise<AcquirerDispute>;
+}
+
+/** Payouts (contracts 13): each read under the device whose report it pays. */
+export interface AcquirerPayouts {
+  getPayout(deviceId: string, payoutId: string): Promise<AcquirerPayout>;
 }
 
 /** The dispute port of an adapter; one without it refuses every call (501) until its mapping exists. */

@@ -152,6 +152,8 @@ export const configSchema = z
     DISPUTE_REMINDER_HOURS: positive.default(48),
     /** While a submitted dispute waits for the scheme's decision, the acquirer is re-read at least this often (a lost notification is repaired). */
     DISPUTE_DECISION_CHECK_MINUTES: positive.default(360),
+    /** Payouts (contracts 13): an IN_TRANSIT payout is re-read this often even without a notification. */
+    PAYOUT_RECHECK_MINUTES: positive.default(360),
     /** How long a payment creation waits for the bill to reach the device before answering 503 (the payment stays open). */
     PAYMENT_PLACEMENT_WAIT_SECONDS: positive.default(10),
     DELETE_GUARD_HOURS: positive.default(24),

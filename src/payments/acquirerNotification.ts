@@ -16,6 +16,9 @@ export interface AcquirerNotification {
   refundReference?: string;
   /** A dispute's notification (contracts 12): relayed by src/disputes/notifications.ts instead. */
   disputeId?: string;
+  /** A payout's notification (contracts 13): relayed by src/payouts/notifications.ts instead. */
+  payoutId?: string;
+  batchReference?: string;
 }
 
 /**

@@ -26,7 +26,22 @@ export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string
   sequence?: number;
   refund?: EventRefund;
   dispute?: EventDispute;
+  payout?: EventPayout;
 };
+
+/** `data.payout` of PAYOUT_PAID and PAYOUT_FAILED (contracts 13); amounts decimal strings. */
+export interface EventPayout {
+  id: string;
+  acquirerAccountId: string | null;
+  acquirerPayoutId: string;
+  status: string;
+  amount: string;
+  currency: string;
+  arrivalDate: string;
+  expectedAmount: string | null;
+  reconciled: boolean;
+  failureReason: string | null;
+}
 
 /** `data.dispute` of the DISPUTE_* events (contracts 12); amount a decimal string. */
 export interface EventDispute {
@@ -74,6 +89,7 @@ export function serializeEventBody(body: unknown): Buffer {
       ...(typeof d.sequence === 'number' ? { sequence: d.sequence } : {}),
       ...(d.refund && typeof d.refund === 'object' ? { refund: d.refund } : {}),
       ...(d.dispute && typeof d.dispute === 'object' ? { dispute: d.dispute } : {}),
+      ...(d.payout && typeof d.payout === 'object' ? { payout: d.payout } : {}),
     },
   };
   return Buffer.from(JSON.stringify(ordered), 'utf8');
@@ -150,6 +166,17 @@ export function disputeEventBody(
       paymentMethod: payment.paymentMethod,
       dispute,
     },
+  };
+}
+
+/** A payout's event: no payment, so the payment fields are null; `data.payout` says it all. */
+export function payoutEventBody(eventId: string, eventType: EventType, merchantExternalId: string, at: Date, payout: EventPayout): WebhookEventBody {
+  return {
+    eventId,
+    eventType,
+    merchantExternalId,
+    timestamp: at.toISOString(),
+    data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), payout },
   };
 }
 

@@ -130,6 +130,11 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
     ctx.body = engine.refundStatus(id(ctx.params.deviceId), ref(ctx.params.refundReference, 'refundReference'));
   });
 
+  // Payouts of the device's reports (contracts 13).
+  router.get('/payouts/:payoutId', (ctx) => {
+    ctx.body = engine.payoutStatus(id(ctx.params.deviceId), ref(ctx.params.payoutId, 'payoutId'));
+  });
+
   // Disputes of the device's bills (contracts 12): read, answer with evidence, or accept.
   router.get('/disputes/:disputeId', (ctx) => {
     ctx.body = engine.dispute(id(ctx.params.deviceId), ref(ctx.params.disputeId, 'disputeId'));

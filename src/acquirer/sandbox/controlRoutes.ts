@@ -74,6 +74,7 @@ const accountSchema = z.strictObject({
   qrFixed: fixedSchema.optional(),
   payoutOutcome: z.enum(['PAID', 'FAILED'], { error: "must be 'PAID' or 'FAILED'" }).optional(),
   payoutDelayMs: z.number().int('must be an integer').min(0, 'must be zero or more').max(86_400_000, 'must be at most 86400000').optional(),
+  payoutWithheld: fixedSchema.optional(),
 });
 
 /** The cardholder's bank opens a dispute (contracts 12). */
@@ -131,6 +132,11 @@ export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): R
   // A MID's terms: the fees its reports charge (and its payouts, contracts 13).
   router.get('/accounts/:merchantAccountId', (ctx) => {
     ctx.body = engine.accountView(parse(merchantAccountIdSchema, ctx.params.merchantAccountId, 'merchantAccountId'));
+  });
+
+  // What the bank received for the MID: its payouts, newest first.
+  router.get('/accounts/:merchantAccountId/payouts', (ctx) => {
+    ctx.body = engine.payoutsOf(parse(merchantAccountIdSchema, ctx.params.merchantAccountId, 'merchantAccountId'));
   });
 
   router.put('/accounts/:merchantAccountId', async (ctx) => {

@@ -12,6 +12,7 @@ import type {
   SendBillResult,
   VoidStatus,
   AcquirerDispute,
+  AcquirerPayout,
   DisputeEvidence,
 } from '../port';
 import {
@@ -24,6 +25,7 @@ import {
   openDispute,
   submitEvidence,
 } from './disputes';
+import { decideDuePayouts, type PayoutEvent, payoutEvent, payoutsForReport, payoutView, type SandboxPayout } from './payouts';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
 import {
   type Bill,
@@ -56,11 +58,14 @@ export class SandboxError extends Error {
 export interface SandboxEvent {
   deviceId: string;
   acquirerRef: string;
-  event: BillState | 'VOID_CONFIRMED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED' | 'DISPUTE_OPENED' | 'DISPUTE_DECIDED';
+  event: BillState | 'VOID_CONFIRMED' | 'REFUND_SUCCEEDED' | 'REFUND_FAILED' | 'DISPUTE_OPENED' | 'DISPUTE_DECIDED' | PayoutEvent['event'];
   voidReference?: string;
   refundReference?: string;
   /** The sandbox's id of the dispute a DISPUTE_* event is about. */
   disputeId?: string;
+  /** The sandbox's id of the payout a PAYOUT_* event is about, and the report it pays (contracts 13). */
+  payoutId?: string;
+  batchReference?: string;
 }
 
 export type CustomerAction = { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string } | { action: 'decline' | 'cancel' | 'error' };
@@ -112,6 +117,7 @@ export class SandboxEngine {
       }
     }
     changed.push(...decideDueDisputes(this.store, this.emit, now));
+    changed.push(...decideDuePayouts(this.store, this.emit, now));
     // The outcome is recomputed from stored times after a restart, so reads need not wait for this write.
     if (changed.length) this.store.save(...changed).catch(this.onSaveError);
   }
@@ -127,6 +133,7 @@ export class SandboxEngine {
     for (const r of this.store.pendingReversals()) consider(Date.parse(r.confirmAt));
     for (const r of this.store.pendingRefunds()) consider(Date.parse(r.decideAt));
     for (const d of this.store.disputesUnderReview()) if (d.decideAt) consider(Date.parse(d.decideAt));
+    for (const p of this.store.payoutsInTransit()) consider(Date.parse(p.decideAt));
     return next;
   }
 
@@ -229,9 +236,27 @@ export class SandboxEngine {
 
   async closeBatch(deviceId: string, batchReference: string, until: string, merchantAccountId = SANDBOX_MID): Promise<SandboxReport> {
     this.settle();
+    const known = this.store.report(deviceId, merchantAccountId, batchReference) !== undefined;
     const report = closeDeviceBatch(this.store, deviceId, merchantAccountId, batchReference, until);
+    // A new report is paid out (contracts 13); a repeated close answers the same report and pays nothing again.
+    const payouts = known ? [] : payoutsForReport(this.store, report, this.store.accountOrDefault(merchantAccountId));
     await this.store.save(); // a close marks many bills and keeps its report: the whole state is written
+    for (const p of payouts) this.emit(payoutEvent(p));
     return report;
+  }
+
+  /** A payout of the device's reports (the acquirer API). */
+  payoutStatus(deviceId: string, payoutId: string): AcquirerPayout {
+    this.settle();
+    const p = this.store.payout(payoutId);
+    if (!p || p.deviceId !== deviceId) throw new SandboxError(404, `no payout ${payoutId} for device ${deviceId}`);
+    return payoutView(p);
+  }
+
+  /** A MID's payouts, newest first (the control API: what the bank received). */
+  payoutsOf(merchantAccountId: string): SandboxPayout[] {
+    this.settle();
+    return this.store.payoutsOf(merchantAccountId).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   capabilities(deviceId: string): DeviceCapabilities {

@@ -1,5 +1,6 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SandboxPayout } from './payouts';
 import type { AcquirerDispute, BillState, DisputeEvidence, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
 
 /**
@@ -134,6 +135,8 @@ export interface SandboxAccount {
   qrFixed: string;
   payoutOutcome: 'PAID' | 'FAILED';
   payoutDelayMs: number;
+  /** Exact decimal kept back from each payout (0): a payout short of its report's net, for the reconciliation to find. */
+  payoutWithheld?: string;
 }
 
 export const DEFAULT_ACCOUNT: Omit<SandboxAccount, 'merchantAccountId'> = {
@@ -143,6 +146,7 @@ export const DEFAULT_ACCOUNT: Omit<SandboxAccount, 'merchantAccountId'> = {
   qrFixed: '0',
   payoutOutcome: 'PAID',
   payoutDelayMs: 0,
+  payoutWithheld: '0',
 };
 
 export interface StateFile {
@@ -155,6 +159,7 @@ export interface StateFile {
   refunds?: Record<string, SandboxRefund>;
   /** MIDs whose terms were set; any other MID has DEFAULT_ACCOUNT's. */
   accounts?: Record<string, SandboxAccount>;
+  payouts?: Record<string, SandboxPayout>;
   disputes?: Record<string, SandboxDispute>;
 }
 
@@ -182,7 +187,7 @@ const CAPTURED_RETENTION_MS = 90 * 24 * 3600 * 1000;
 const JOURNAL_COMPACT_LINES = 5000;
 
 /** A record that changed: a device, a bill or a reversal (other changes save the whole state). */
-export type StateRecord = Device | Bill | Reversal | SandboxRefund | SandboxAccount | SandboxDispute;
+export type StateRecord = Device | Bill | Reversal | SandboxRefund | SandboxAccount | SandboxDispute | SandboxPayout;
 
 interface JournalLine {
   devices?: Device[];
@@ -190,6 +195,7 @@ interface JournalLine {
   voids?: Reversal[];
   refunds?: SandboxRefund[];
   accounts?: SandboxAccount[];
+  payouts?: SandboxPayout[];
   disputes?: SandboxDispute[];
 }
 
@@ -238,6 +244,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
       reports: dict(parsed.reports),
       refunds: dict(parsed.refunds),
       accounts: dict(parsed.accounts),
+      payouts: dict(parsed.payouts),
       disputes: dict(parsed.disputes),
     };
   }
@@ -254,6 +261,7 @@ export function readStateFiles(dir: string): StateFile | undefined {
     for (const v of line.voids ?? []) data.voids[v.voidReference] = v;
     for (const r of line.refunds ?? []) (data.refunds ??= dict())[r.refundReference] = r;
     for (const a of line.accounts ?? []) (data.accounts ??= dict())[a.merchantAccountId] = a;
+    for (const p of line.payouts ?? []) (data.payouts ??= dict())[p.payoutId] = p;
     for (const d of line.disputes ?? []) (data.disputes ??= dict())[d.disputeId] = d;
   }
   // Bills written before MIDs existed were the installation default's.
@@ -344,6 +352,22 @@ export class SandboxStore {
     (this.data.reports ??= dict())[reportKey(r.deviceId, merchantAccountId, r.batchReference)] = r;
   }
 
+  payout(payoutId: string): SandboxPayout | undefined {
+    return this.data.payouts?.[payoutId];
+  }
+
+  addPayout(p: SandboxPayout): void {
+    (this.data.payouts ??= dict())[p.payoutId] = p;
+  }
+
+  payoutsInTransit(): SandboxPayout[] {
+    return Object.values(this.data.payouts ?? {}).filter((p) => p.status === 'IN_TRANSIT');
+  }
+
+  payoutsOf(merchantAccountId: string): SandboxPayout[] {
+    return Object.values(this.data.payouts ?? {}).filter((p) => p.merchantAccountId === merchantAccountId);
+  }
+
   /** The MID's terms: as set, else the defaults. Reading does not store them. */
   accountOrDefault(merchantAccountId: string): SandboxAccount {
     return this.data.accounts?.[merchantAccountId] ?? { merchantAccountId, ...DEFAULT_ACCOUNT };
@@ -430,7 +454,8 @@ export class SandboxStore {
     }
     const line: JournalLine = {};
     for (const r of records) {
-      if ('payoutOutcome' in r) (line.accounts ??= []).push(r);
+      if ('payoutId' in r) (line.payouts ??= []).push(r);
+      else if ('payoutOutcome' in r) (line.accounts ??= []).push(r);
       else if ('disputeId' in r) (line.disputes ??= []).push(r);
       else if ('voidReference' in r) (line.voids ??= []).push(r);
       else if ('refundReference' in r) (line.refunds ??= []).push(r);

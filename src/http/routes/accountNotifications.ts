@@ -4,6 +4,7 @@ import { STRIPE_SIGNATURE_HEADER } from '../../acquirer/stripe/webhooks';
 import { z } from '../../domain/zod';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import { relayDisputeNotification } from '../../disputes/notifications';
+import { relayPayoutNotification } from '../../payouts/notifications';
 import { relayAdyenNudges } from '../../payments/adyenNotification';
 import { relayStripeEvent } from '../../payments/stripeNotification';
 import type { RouteModule } from '../app';
@@ -52,7 +53,13 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
         const notification = verifiedSandboxNotification(ctx);
         ctx.status = 202;
         ctx.body = { accepted: true };
-        if (notification?.disputeId)
+        if (notification?.payoutId && notification.batchReference)
+          await relayPayoutNotification(
+            { ...ctx.deps, logger: log },
+            { deviceId: notification.deviceId, payoutId: notification.payoutId, batchReference: notification.batchReference },
+            scope,
+          );
+        else if (notification?.disputeId)
           await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId }, scope);
         else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
       } else {

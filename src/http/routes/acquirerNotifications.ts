@@ -1,6 +1,7 @@
 import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import { relayDisputeNotification } from '../../disputes/notifications';
+import { relayPayoutNotification } from '../../payouts/notifications';
 import type { RouteModule } from '../app';
 import { verifiedSandboxNotification } from '../acquirerSignatures';
 import { defineRoute } from '../route';
@@ -31,7 +32,13 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
       ctx.body = { accepted: true };
       if (!notification) return;
       const log = ctx.state.log ?? logger;
-      if (notification.disputeId) await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId });
+      if (notification.payoutId && notification.batchReference)
+        await relayPayoutNotification(
+          { ...ctx.deps, logger: log },
+          { deviceId: notification.deviceId, payoutId: notification.payoutId, batchReference: notification.batchReference },
+          { installation: 'sandbox' },
+        );
+      else if (notification.disputeId) await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId });
       else await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification);
     },
   );

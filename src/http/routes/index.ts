@@ -5,6 +5,7 @@ import { acquirerNotificationRoutes } from './acquirerNotifications';
 import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
 import { costContractRoutes } from './costContracts';
+import { payoutRoutes } from './payouts';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
@@ -41,5 +42,6 @@ export const routeModules: RouteModule[] = [
   dashboardWebhookRoutes,
   acquirerAccountRoutes,
   costContractRoutes,
+  payoutRoutes,
   disputeRoutes,
 ];

@@ -1,0 +1,47 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { ACCOUNT_KEY_FIELDS } from '../../src/acquirer/acquirers';
+import { AcquirerRejectedError, type AcquirerPort } from '../../src/acquirer/port';
+import { publishPayoutEvent, type PayoutEventType } from '../../src/payouts/events';
+import { recordPayout, reconcilePayout } from '../../src/payouts/store';
+import type { PayoutSync, PayoutWorkflowInput } from '../../core/payout/messages';
+import { ACQUIRER_REJECTED } from '../payments/acquirer';
+import type { ActivityDeps } from '../index';
+
+/**
+ * The payout workflow's side effects (docs/payouts-and-fees.md): read the payout at the acquirer
+ * whose report it pays, record it, reconcile it once its batch is; publish its event. Each is
+ * safe to repeat.
+ */
+export function payoutActivities(deps: ActivityDeps) {
+  const { db } = deps;
+
+  async function acquirerOf(input: PayoutWorkflowInput): Promise<AcquirerPort> {
+    if (!input.acquirerAccountId) return deps.acquirers.byName(input.acquirerKey.replace(/^installation:/, ''));
+    const account = await db.acquirerAccount.findUniqueOrThrow({ where: { id: input.acquirerAccountId }, select: ACCOUNT_KEY_FIELDS });
+    return deps.acquirers.forAccount(account);
+  }
+
+  return {
+    /** Reads the payout, records it, and reconciles it when its batch is reconciled. */
+    syncPayout: async (input: PayoutWorkflowInput): Promise<PayoutSync> => {
+      const port = await acquirerOf(input);
+      if (!port.payouts) throw ApplicationFailure.nonRetryable(`payouts through ${port.name} are not supported yet`, ACQUIRER_REJECTED, { status: 501 });
+      let read;
+      try {
+        read = await port.payouts.getPayout(input.deviceId, input.acquirerPayoutId);
+      } catch (err) {
+        if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED, { status: err.status });
+        throw err;
+      }
+      // The acquirer's own word on which report it pays must be the batch the notification named.
+      const expected = input.acquirerAccountId ? `${input.batchId}:${input.acquirerAccountId}` : input.batchId;
+      if (read.batchReference !== expected)
+        throw ApplicationFailure.nonRetryable(`payout ${input.acquirerPayoutId} pays ${read.batchReference}, not ${expected}`, ACQUIRER_REJECTED);
+      const row = await recordPayout(db, input, read);
+      return { status: row.status as PayoutSync['status'], reconciledWithBatch: await reconcilePayout(db, row.id) };
+    },
+    publishPayoutEvent: async ({ payoutId, eventType }: { payoutId: string; eventType: PayoutEventType }): Promise<void> => {
+      await publishPayoutEvent(deps, payoutId, eventType);
+    },
+  };
+}

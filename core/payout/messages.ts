@@ -1,0 +1,33 @@
+import { defineSignal } from '@temporalio/workflow';
+
+/**
+ * The payout workflow's messages (contracts 13, docs/payouts-and-fees.md). One workflow per
+ * acquirer payout (`payout-<id>`, the id derived from the acquirer's): it records the payout,
+ * reconciles it with the batch it pays once that batch is reconciled, and announces its outcome.
+ */
+export const PAYOUT_WORKFLOW_TYPE = 'payoutWorkflow';
+export const payoutWorkflowId = (payoutId: string): string => `payout-${payoutId}`;
+
+export interface PayoutWorkflowInput {
+  payoutId: string;
+  merchantId: string;
+  mode: string;
+  /** The account whose report it pays; null: the installation's sandbox. */
+  acquirerAccountId: string | null;
+  acquirerKey: string;
+  acquirerPayoutId: string;
+  deviceId: string;
+  batchId: string;
+  /** While IN_TRANSIT, the acquirer is re-read this often even without a notification (one lost is repaired). */
+  recheckMs: number;
+}
+
+/** What one look at the payout found. */
+export interface PayoutSync {
+  status: 'IN_TRANSIT' | 'PAID' | 'FAILED';
+  /** The batch it pays is reconciled, so the payout is too (reconciled or PAYOUT_MISMATCH). */
+  reconciledWithBatch: boolean;
+}
+
+/** News of the payout (a notification) or of its batch: re-read now. */
+export const payoutNudgeSignal = defineSignal('payoutNudge');

@@ -1,0 +1,41 @@
+import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import { payoutNudgeSignal, type PayoutWorkflowInput } from '../../core/payout/messages';
+
+/**
+ * One payout of an acquirer's report (contracts 13, docs/payouts-and-fees.md): records it, and
+ * once it is PAID or FAILED and the batch it pays is reconciled (so the payout is too), announces
+ * it (PAYOUT_PAID or PAYOUT_FAILED, once) and ends. Between looks it waits for news: a
+ * notification (a signal), the end of its batch's close (moments: short timers), or, while in
+ * transit, a re-read every `recheckMs` so a lost notification is repaired.
+ */
+const act = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['ACQUIRER_REJECTED'] },
+});
+
+/** Looks before the history is handed to a fresh run. */
+const LOOKS_PER_RUN = 200;
+/** While its batch is being closed: 1 s, doubling, at most a minute. */
+const BATCH_WAIT_MS = [1_000, 60_000] as const;
+
+export async function payoutWorkflow(input: PayoutWorkflowInput): Promise<void> {
+  let nudged = false;
+  setHandler(payoutNudgeSignal, () => void (nudged = true));
+  let batchWaitMs: number = BATCH_WAIT_MS[0];
+  for (let look = 0; look < LOOKS_PER_RUN; look++) {
+    nudged = false;
+    const seen = await act.syncPayout(input);
+    if (seen.status !== 'IN_TRANSIT' && seen.reconciledWithBatch) {
+      await act.publishPayoutEvent({ payoutId: input.payoutId, eventType: seen.status === 'PAID' ? 'PAYOUT_PAID' : 'PAYOUT_FAILED' });
+      return;
+    }
+    if (!seen.reconciledWithBatch) {
+      await condition(() => nudged, batchWaitMs);
+      batchWaitMs = Math.min(batchWaitMs * 2, BATCH_WAIT_MS[1]);
+    } else {
+      await condition(() => nudged, input.recheckMs);
+    }
+  }
+  await continueAsNew<typeof payoutWorkflow>(input);
+}
