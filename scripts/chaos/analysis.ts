@@ -312,6 +312,8 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
   const eventConflicts: Findings['eventConflicts'] = receiver.conflicts.map((c) => ({ eventId: c.eventId, why: `arrived as ${c.first} and as ${c.other}` }));
   const idsByKey = new Map<string, string[]>();
   for (const e of receiver.events.values()) {
+    // A business's own events (a payout of a daily close, a compliance alert) are about no payment.
+    if (/^(PAYOUT|COMPLIANCE)_/.test(e.eventType)) continue;
     const v = e.pspReference ? known.get(e.pspReference) : undefined;
     if (!v) {
       eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for an unknown payment ${e.pspReference}` });
