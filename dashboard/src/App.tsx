@@ -11,6 +11,7 @@ import { Home } from './pages/Home';
 import { PaymentDetail } from './pages/PaymentDetail';
 import { Payments } from './pages/Payments';
 import { Settlements, SettlementDetail } from './pages/Settlements';
+import { Balances, PayoutDetail, Payouts } from './pages/Payouts';
 import { SignIn } from './pages/SignIn';
 import { StoreDetail, Stores } from './pages/Stores';
 import { Users } from './pages/Users';
@@ -53,6 +54,9 @@ export function App() {
         <Route path="webhooks" element={area('webhooks', 'Webhooks', <Webhooks />)} />
         <Route path="settlements" element={area('finance', 'Settlements', <Settlements />)} />
         <Route path="settlements/:id" element={area('finance', 'Settlements', <SettlementDetail />)} />
+        <Route path="payouts" element={area('finance', 'Payouts', <Payouts />)} />
+        <Route path="payouts/:id" element={area('finance', 'Payouts', <PayoutDetail />)} />
+        <Route path="balances" element={area('finance', 'Balances', <Balances />)} />
         <Route path="users" element={area('users', 'Users', <Users />)} />
         <Route path="api-keys" element={area('apiKeys', 'API keys', <ApiKeys />)} />
         <Route path="audit-log" element={area('auditLogs', 'Audit log', <AuditLog />)} />

@@ -13,6 +13,8 @@ export const NAV: NavItem[] = [
   { label: 'Stores', path: '/stores', area: 'stores' },
   { label: 'Webhooks', path: '/webhooks', area: 'webhooks' },
   { label: 'Settlements', path: '/settlements', area: 'finance' },
+  { label: 'Payouts', path: '/payouts', area: 'finance' },
+  { label: 'Balances', path: '/balances', area: 'finance' },
   { label: 'Users', path: '/users', area: 'users' },
   { label: 'API keys', path: '/api-keys', area: 'apiKeys' },
   { label: 'Audit log', path: '/audit-log', area: 'auditLogs' },

@@ -6,10 +6,10 @@ import { expect, pageSessionToken, screenshot, sessionClient, signIn, state, tes
  * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
  * may use; an area opened by address without the role says so and shows none of its data.
  */
-const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Users', 'API keys', 'Audit log', 'Acquirer accounts'];
+const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Payouts', 'Balances', 'Users', 'API keys', 'Audit log', 'Acquirer accounts'];
 const SEES: Record<string, string[]> = {
   ADMIN: ALL,
-  FINANCE: ['Payments', 'Settlements'],
+  FINANCE: ['Payments', 'Settlements', 'Payouts', 'Balances'],
   OPERATIONS: ['Payments', 'Stores'],
   COMPLIANCE: ['Payments', 'Audit log'],
   USER: ['Payments'],
@@ -19,6 +19,8 @@ const ADDRESS: Record<string, string> = {
   Stores: '/dashboard/stores',
   Webhooks: '/dashboard/webhooks',
   Settlements: '/dashboard/settlements',
+  Payouts: '/dashboard/payouts',
+  Balances: '/dashboard/balances',
   Users: '/dashboard/users',
   'API keys': '/dashboard/api-keys',
   'Audit log': '/dashboard/audit-log',

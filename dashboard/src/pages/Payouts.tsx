@@ -1,0 +1,227 @@
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { present, saveText } from '../api';
+import { ErrorNote, Field, Filters, money, Pager, Status, toCsv, when } from '../components/ui';
+import { getPayout, listBalances, listPayouts, type ListPayoutsData, type Payout } from '@in-store-payments/client';
+
+/**
+ * Payouts and balances (ADMIN, FINANCE; contracts 13) over /api/dashboard/payouts and
+ * /api/dashboard/balances: what the acquirers paid to the bank, each reconciled with the batches
+ * it pays, and what is still on its way.
+ */
+
+const STATUSES = ['IN_TRANSIT', 'PAID', 'FAILED'];
+
+/** Reconciliation in words: the payout's own figures, never markup. */
+function Reconciliation({ p }: { p: Payout }) {
+  if (p.expectedAmount === null) return <span className="muted">waiting for its batch</span>;
+  if (p.reconciled) return <span>Reconciled</span>;
+  return (
+    <span className="warning">
+      PAYOUT_MISMATCH: paid {money(p.amount, p.currency)}, batches net {money(p.expectedAmount, p.currency)}
+    </span>
+  );
+}
+
+export function Payouts() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page') ?? 0) || 0;
+  const filters = {
+    acquirerAccountId: params.get('acquirerAccountId') ?? '',
+    status: params.get('status') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+  };
+  const [draft, setDraft] = useState(filters);
+  const query = present({ ...filters, page, size: 20 }) as ListPayoutsData['query'];
+  const list = useQuery({ queryKey: ['payouts', query], queryFn: async () => (await listPayouts({ query })).data, placeholderData: keepPreviousData });
+  const apply = (next: Partial<typeof filters>, nextPage = 0) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...next })) if (v) p.set(k, v);
+    if (nextPage) p.set('page', String(nextPage));
+    setParams(p);
+  };
+  const csv = useMutation({
+    mutationFn: async () => {
+      const all: Payout[] = [];
+      for (let p = 0; ; p++) {
+        const data = (await listPayouts({ query: { ...query, page: p, size: 100 } })).data;
+        all.push(...data.content);
+        if (p + 1 >= data.totalPages) break;
+      }
+      const header = [
+        'id',
+        'acquirerAccountId',
+        'acquirerPayoutId',
+        'status',
+        'amount',
+        'currency',
+        'arrivalDate',
+        'expectedAmount',
+        'reconciled',
+        'batchIds',
+        'failureReason',
+        'createdAt',
+      ];
+      const rows = all.map((p) => [
+        p.id,
+        p.acquirerAccountId,
+        p.acquirerPayoutId,
+        p.status,
+        p.amount,
+        p.currency,
+        p.arrivalDate,
+        p.expectedAmount,
+        String(p.reconciled),
+        p.batchIds.join(' '),
+        p.failureReason,
+        p.createdAt,
+      ]);
+      saveText(toCsv(header, rows), 'payouts.csv');
+    },
+  });
+
+  return (
+    <section>
+      <h1>Payouts</h1>
+      <Filters onSubmit={() => apply(draft)}>
+        <label>
+          Account
+          <input value={draft.acquirerAccountId} onChange={(e) => setDraft({ ...draft, acquirerAccountId: e.target.value })} />
+        </label>
+        <label>
+          Status
+          <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From date
+          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        </label>
+        <label>
+          To date
+          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </label>
+        <button type="submit">Apply filters</button>
+      </Filters>
+      <div className="actions" style={{ marginBottom: '0.5rem' }}>
+        <button type="button" disabled={csv.isPending} onClick={() => csv.mutate()}>
+          Export CSV
+        </button>
+      </div>
+      <ErrorNote error={list.error ?? csv.error} />
+      <table aria-label="Payouts">
+        <thead>
+          <tr>
+            <th>Created</th>
+            <th>Payout</th>
+            <th>Account</th>
+            <th>Status</th>
+            <th>Amount</th>
+            <th>Arrival</th>
+            <th>Reconciliation</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.content.map((p) => (
+            <tr key={p.id}>
+              <td>{when(p.createdAt)}</td>
+              <td>
+                <Link to={`/payouts/${p.id}`}>{p.acquirerPayoutId}</Link>
+              </td>
+              <td>{p.acquirerAccountId ?? 'installation default'}</td>
+              <td>
+                <Status value={p.status} />
+              </td>
+              <td>{money(p.amount, p.currency)}</td>
+              <td>{p.arrivalDate}</td>
+              <td>
+                <Reconciliation p={p} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
+    </section>
+  );
+}
+
+export function PayoutDetail() {
+  const { id = '' } = useParams();
+  const payout = useQuery({ queryKey: ['payout', id], queryFn: async () => (await getPayout({ path: { id } })).data });
+  if (payout.error) return <ErrorNote error={payout.error} />;
+  const p = payout.data;
+  if (!p) return <p>Loading…</p>;
+  return (
+    <section>
+      <p>
+        <Link to="/payouts">← Payouts</Link>
+      </p>
+      <h1>
+        Payout {p.acquirerPayoutId} <Status value={p.status} />
+      </h1>
+      <dl className="fields">
+        <Field label="Amount">{money(p.amount, p.currency)}</Field>
+        <Field label="Account">{p.acquirerAccountId ?? 'installation default'}</Field>
+        <Field label="Arrival date">{p.arrivalDate}</Field>
+        <Field label="Expected (net of its batches)">{money(p.expectedAmount, p.currency)}</Field>
+        <Field label="Reconciliation">
+          <Reconciliation p={p} />
+        </Field>
+        {p.failureReason !== null && <Field label="What the bank said">{p.failureReason}</Field>}
+        <Field label="Created">{when(p.createdAt)}</Field>
+        <Field label="Updated">{when(p.updatedAt)}</Field>
+      </dl>
+      <h2>Batches it pays</h2>
+      <ul aria-label="Batches it pays">
+        {p.batchIds.map((b) => (
+          <li key={b}>
+            <Link to={`/settlements/${b}`}>{b}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Balances() {
+  const balances = useQuery({ queryKey: ['balances'], queryFn: async () => (await listBalances()).data });
+  return (
+    <section>
+      <h1>Balances</h1>
+      <p className="muted">Per acquirer account and currency: settled and not yet paid out, on its way to the bank, and paid out in the last 30 days.</p>
+      <ErrorNote error={balances.error} />
+      <table aria-label="Balances">
+        <thead>
+          <tr>
+            <th>Account</th>
+            <th>Currency</th>
+            <th>Settled, not paid out</th>
+            <th>In transit</th>
+            <th>Paid out (30 days)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {balances.data?.map((b) => (
+            <tr key={`${b.acquirerAccountId ?? ''} ${b.currency}`}>
+              <td>{b.acquirerAccountId ?? 'installation default'}</td>
+              <td>{b.currency}</td>
+              <td>{money(b.settledNotPaidOut, b.currency)}</td>
+              <td>{money(b.inTransit, b.currency)}</td>
+              <td>{money(b.paidOutLast30Days, b.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {balances.data?.length === 0 && <p className="muted">Nothing settled yet.</p>}
+    </section>
+  );
+}
