@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
 import { expectedFeeOf, lineFor, type CostLine } from '../../src/fees/expectedFee';
+import { netOf } from '../../src/acquirer/sandbox/payouts';
 import { sandboxFee } from '../../src/acquirer/sandbox/settlement';
 import { totalsOf } from '../../src/settlement/reconcile';
 import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
@@ -36,7 +37,7 @@ describe('expected fee', () => {
     expect(expectedFeeOf([QR], captured('10'))).toBeNull();
   });
 
-  it("property: the sandbox's report and the contract with the same terms agree to the cent, and the batch totals add up", () => {
+  it("property: the sandbox's report and the contract with the same terms agree to the cent; the batch totals add up; the payout pays exactly the net", () => {
     const currency = fc.constantFrom('EUR', 'USD', 'JPY', 'GBP');
     const pct = fc.integer({ min: 0, max: 1_000_000 }).map((n) => new Decimal(n).dividedBy(10_000).toFixed()); // 0-100, 4 decimals
     fc.assert(
@@ -64,11 +65,30 @@ describe('expected fee', () => {
             expect(new Decimal(expected).equals(reported)).toBe(true);
             return { type: 'PAYMENT', amount, feeAmount: reported, expectedFeeAmount: expected, currency: cur };
           });
+          const refunds = payments.filter(([minor], i) => i % 3 === 0 && minor > 1).map(([minor]) => new Decimal(minor - 1).dividedBy(10 ** digits).toFixed());
+          for (const amount of refunds) lines.push({ type: 'REFUND', amount, feeAmount: '0', expectedFeeAmount: '0', currency: cur });
           const [t] = totalsOf(lines);
+          // The sandbox's payout of this report is exactly the batch's net.
+          const items = lines.map((l) => ({
+            type: l.type as 'PAYMENT' | 'REFUND',
+            acquirerRef: 'x',
+            amount: l.amount,
+            currency: cur,
+            feeAmount: l.feeAmount,
+            occurredAt: '',
+          }));
+          expect(netOf(items).get(cur)!.toFixed()).toBe(new Decimal(t!.netAmount).toFixed());
           expect(new Decimal(t!.expectedFeeAmount).equals(t!.feeAmount)).toBe(true);
-          const gross = lines.reduce((s, l) => s.plus(l.amount), new Decimal(0));
-          const fees = lines.reduce((s, l) => s.plus(l.feeAmount), new Decimal(0));
-          expect(t!.netAmount).toBe(gross.minus(fees).toFixed());
+          const sum = (type: string, f: (l: (typeof lines)[number]) => string) =>
+            lines.filter((l) => l.type === type).reduce((s, l) => s.plus(f(l)), new Decimal(0));
+          const gross = sum('PAYMENT', (l) => l.amount);
+          const fees = sum('PAYMENT', (l) => l.feeAmount);
+          expect(t!.netAmount).toBe(
+            gross
+              .minus(sum('REFUND', (l) => l.amount))
+              .minus(fees)
+              .toFixed(),
+          );
         },
       ),
       { numRuns: 300 },

@@ -39,7 +39,7 @@ export type PayoutEvent = {
 export const FAILED_PAYOUT_REASON = 'R03: no account or unable to locate account (the bank returned the payout)';
 
 /** Money moved per item type: payments and chargeback reversals in, refunds and chargebacks out; every fee out. */
-function netOf(items: SandboxReport['items']): Map<string, Decimal> {
+export function netOf(items: SandboxReport['items']): Map<string, Decimal> {
   const net = new Map<string, Decimal>();
   for (const i of items) {
     const signed = i.type === 'PAYMENT' || (i.type as string) === 'CHARGEBACK_REVERSAL' ? new Decimal(i.amount) : new Decimal(i.amount).negated();
