@@ -2,6 +2,7 @@ import type { Merchant } from '../../src/generated/prisma/client';
 import { call, type HttpResult } from '../support/http';
 import type { TestStack } from '../support/stack';
 import { signedInUser } from '../users/helpers';
+import { openShop, type Shop } from '../payments/helpers';
 
 /** An ADMIN's session calls on the acquirer accounts and routes endpoints (contracts 10). */
 export async function adminOf(stack: TestStack, merchant: Merchant) {
@@ -19,6 +20,14 @@ export async function adminOf(stack: TestStack, merchant: Merchant) {
   };
 }
 export type Admin = Awaited<ReturnType<typeof adminOf>>;
+
+/** A test-mode business with a store and terminal, its ADMIN's calls and a FINANCE user's session: the back office's tests start here. */
+export async function backOffice(stack: TestStack): Promise<{ shop: Shop; admin: Admin; finance: string }> {
+  const shop = await openShop(stack, { mode: 'test' });
+  const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
+  const { token: finance } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
+  return { shop, admin: await adminOf(stack, merchant), finance };
+}
 
 /** A sandbox account of `mode` with this MID; its id. */
 export async function sandboxAccount(admin: Admin, mode: 'live' | 'test', merchantAccountId: string, name = merchantAccountId): Promise<string> {

@@ -1,9 +1,8 @@
-import type { Merchant } from '../../src/generated/prisma/client';
-import { openShop, type Shop, statusBecomes } from '../payments/helpers';
-import { closeBatch, capturedPayment, settlementsApi, userOf } from '../settlement/helpers';
+import { type Shop, statusBecomes } from '../payments/helpers';
+import { closeBatch, capturedPayment, settlementsApi } from '../settlement/helpers';
 import { call } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
-import { adminOf, type Admin, sandboxAccount } from './helpers';
+import { type Admin, backOffice, sandboxAccount } from './helpers';
 
 /**
  * Contracts 10, settlement: a store's close asks every account that took its payments for its
@@ -16,10 +15,7 @@ let finance: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  shop = await openShop(stack, { mode: 'test' });
-  const merchant: Merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
-  admin = await adminOf(stack, merchant);
-  finance = await userOf(stack, shop, ['FINANCE']);
+  ({ shop, admin, finance } = await backOffice(stack));
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();

@@ -1,5 +1,4 @@
-import type { Merchant } from '../../src/generated/prisma/client';
-import { adminOf, type Admin, sandboxAccount } from '../acquirerAccounts/helpers';
+import { adminOf, type Admin, backOffice, sandboxAccount } from '../acquirerAccounts/helpers';
 import { openShop, type Shop, storeWithTerminal } from '../payments/helpers';
 import { capturedPayment, closeBatch, settlementsApi, userOf } from '../settlement/helpers';
 import { call, expectErrorShape } from '../support/http';
@@ -16,10 +15,7 @@ let finance: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  shop = await openShop(stack, { mode: 'test' });
-  const merchant: Merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
-  admin = await adminOf(stack, merchant);
-  finance = await userOf(stack, shop, ['FINANCE']);
+  ({ shop, admin, finance } = await backOffice(stack));
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();

@@ -1,6 +1,5 @@
-import type { Merchant } from '../../src/generated/prisma/client';
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
-import { adminOf, type Admin, sandboxAccount } from '../acquirerAccounts/helpers';
+import { type Admin, backOffice, sandboxAccount } from '../acquirerAccounts/helpers';
 import { eventually, openShop, type Shop, storeWithTerminal } from '../payments/helpers';
 import { capturedPayment, closeBatch, userOf } from '../settlement/helpers';
 import { call, expectErrorShape } from '../support/http';
@@ -19,10 +18,7 @@ let finance: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  shop = await openShop(stack, { mode: 'test' });
-  const merchant: Merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
-  admin = await adminOf(stack, merchant);
-  finance = await userOf(stack, shop, ['FINANCE']);
+  ({ shop, admin, finance } = await backOffice(stack));
 }, 60_000);
 afterAll(async () => {
   await stack?.stop();

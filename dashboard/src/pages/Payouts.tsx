@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { useAddressFilters } from '../components/useAddressFilters';
 import { present, saveText } from '../api';
 import { ErrorNote, Field, Filters, money, Pager, Status, toCsv, when } from '../components/ui';
 import { getPayout, listBalances, listPayouts, type ListPayoutsData, type Payout } from '@in-store-payments/client';
@@ -25,23 +25,9 @@ function Reconciliation({ p }: { p: Payout }) {
 }
 
 export function Payouts() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 0) || 0;
-  const filters = {
-    acquirerAccountId: params.get('acquirerAccountId') ?? '',
-    status: params.get('status') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-  };
-  const [draft, setDraft] = useState(filters);
+  const { page, filters, draft, setDraft, apply } = useAddressFilters(['acquirerAccountId', 'status', 'from', 'to'] as const);
   const query = present({ ...filters, page, size: 20 }) as ListPayoutsData['query'];
   const list = useQuery({ queryKey: ['payouts', query], queryFn: async () => (await listPayouts({ query })).data, placeholderData: keepPreviousData });
-  const apply = (next: Partial<typeof filters>, nextPage = 0) => {
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filters, ...next })) if (v) p.set(k, v);
-    if (nextPage) p.set('page', String(nextPage));
-    setParams(p);
-  };
   const csv = useMutation({
     mutationFn: async () => {
       const all: Payout[] = [];

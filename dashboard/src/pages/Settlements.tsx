@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAddressFilters } from '../components/useAddressFilters';
 import { present, saveText } from '../api';
 import { ErrorNote, Field, Filters, money, Pager, Status, when } from '../components/ui';
 import {
@@ -30,24 +31,10 @@ const DISCREPANCY_TEXT: Record<string, string> = {
 const minus = (a: number, b: number): number => (Math.round(a * 10_000) - Math.round(b * 10_000)) / 10_000;
 
 export function Settlements() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 0) || 0;
-  const filters = {
-    storeExternalId: params.get('storeExternalId') ?? '',
-    mode: params.get('mode') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-  };
-  const [draft, setDraft] = useState(filters);
+  const { page, filters, draft, setDraft, apply } = useAddressFilters(['storeExternalId', 'mode', 'from', 'to'] as const);
   // The filters come from the address as text; the API validates them.
   const query = present({ ...filters, page, size: 20 }) as ListSettlementsData['query'];
   const list = useQuery({ queryKey: ['settlements', query], queryFn: async () => (await listSettlements({ query })).data, placeholderData: keepPreviousData });
-  const apply = (next: Partial<typeof filters>, nextPage = 0) => {
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filters, ...next })) if (v) p.set(k, v);
-    if (nextPage) p.set('page', String(nextPage));
-    setParams(p);
-  };
 
   return (
     <section>
