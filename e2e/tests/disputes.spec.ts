@@ -1,6 +1,6 @@
-import { createPayment } from '@in-store-payments/client';
+import { createPayment, getTransaction } from '@in-store-payments/client';
 import type { Page } from '@playwright/test';
-import { configureDevice, customerPays, expect, openDispute, posClient, screenshot, signIn, state, takePayment, test, type E2EState } from './fixtures';
+import { configureDevice, customerPays, expect, openDispute, posClient, screenshot, signIn, state, test, type E2EState } from './fixtures';
 
 /**
  * Disputes in the dashboard (contracts 12, docs/dashboard.md): the cardholder's bank disputes
@@ -31,26 +31,24 @@ async function disputedPayment(
   dispute: Parameters<typeof openDispute>[2],
   cashierId?: string,
 ): Promise<Disputed> {
-  let payment: { id: string; pspReference: string };
-  if (cashierId) {
-    const created = await createPayment({
-      client: posClient(s),
-      body: {
-        merchantExternalId: s.merchantExternalId,
-        storeExternalId: s.storeExternalId,
-        terminalExternalId: s.terminalExternalId,
-        amount,
-        currency: 'EUR',
-        reference,
-        cashierId,
-      },
-    });
-    expect(created.response.status, JSON.stringify(created.data)).toBe(201);
-    payment = created.data;
-  } else {
-    payment = await takePayment(s, amount, reference);
-  }
+  const created = await createPayment({
+    client: posClient(s),
+    body: {
+      merchantExternalId: s.merchantExternalId,
+      storeExternalId: s.storeExternalId,
+      terminalExternalId: s.terminalExternalId,
+      amount,
+      currency: 'EUR',
+      reference,
+      ...(cashierId ? { cashierId } : {}),
+    },
+  });
+  expect(created.response.status, JSON.stringify(created.data)).toBe(201);
+  expect(created.data.status, JSON.stringify(created.data)).toBe('AWAITING_TERMINAL');
+  const payment = created.data;
   await customerPays(s);
+  // Captured here too before the next bill: the terminal takes one bill at a time.
+  await expect.poll(async () => (await getTransaction({ client: posClient(s), path: { id: payment.id } })).data.status).toBe('CAPTURED');
   await openDispute(s, payment.pspReference, dispute);
   return { paymentId: payment.id, pspReference: payment.pspReference };
 }

@@ -44,7 +44,6 @@ export function DisputeAnswer({ dispute }: { dispute: Dispute }) {
     <div className="answer">
       <form
         className="statement"
-        aria-label="Statement editor"
         onSubmit={(e) => {
           e.preventDefault();
           answer.reset();
