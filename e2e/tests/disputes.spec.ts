@@ -228,6 +228,7 @@ test('a statement and receipt facts with markup and control characters are shown
   const shown = page.getByRole('region', { name: 'Statement' });
   await expect(shown).toContainText('<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">⟨U+0007⟩bell ⟨U+202E⟩esrever');
   await expect(shown.locator('script, img')).toHaveCount(0);
+  await expect(shown.locator('mark.invisible-char')).toHaveText(['⟨U+0007⟩', '⟨U+202E⟩']); // marked apart from typed text
   const evidence = page.getByRole('region', { name: 'Assembled evidence' });
   await expect(evidence).toContainText(HOSTILE_REFERENCE);
   await expect(evidence).toContainText('<b>Mallory</b>⟨U+202E⟩');

@@ -19,14 +19,28 @@ function hidden(cp: number): boolean {
 
 const marker = (cp: number) => `⟨U+${cp.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 
-export function visibleText(text: string): string {
-  let out = '';
+/** The text in runs: plain text as it is, each hidden character as its marker, flagged so a page can style it apart from typed text. */
+export function visibleParts(text: string): { text: string; hidden: boolean }[] {
+  const parts: { text: string; hidden: boolean }[] = [];
+  let plain = '';
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    out += hidden(cp) ? marker(cp) : ch;
+    if (!hidden(cp)) {
+      plain += ch;
+      continue;
+    }
+    if (plain) parts.push({ text: plain, hidden: false });
+    plain = '';
+    parts.push({ text: marker(cp), hidden: true });
   }
-  return out;
+  if (plain) parts.push({ text: plain, hidden: false });
+  return parts;
 }
+
+export const visibleText = (text: string): string =>
+  visibleParts(text)
+    .map((p) => p.text)
+    .join('');
 
 /** The distinct hidden characters of a text, as markers (`⟨U+0007⟩`), for a warning under an editor. */
 export function hiddenCharacters(text: string): string[] {

@@ -60,7 +60,7 @@ export function DisputeDetail() {
         </Field>
       </dl>
 
-      <h2>Statement</h2>
+      <h2>The merchant’s statement</h2>
       {answering ? (
         <DisputeAnswer key={d.id} dispute={d} />
       ) : (

@@ -30,7 +30,7 @@ export function PaymentDisputes({ payment }: { payment: DashboardPaymentDetail }
                 <Link to={`/disputes/${d.id}`}>
                   {d.reason} dispute, {d.status}
                 </Link>{' '}
-                <DueTag dispute={d} />
+                {(d.status === 'NEEDS_RESPONSE' || d.status === 'EXPIRED') && <DueTag dispute={d} />}
               </li>
             ))}
           </ul>
