@@ -7,6 +7,8 @@ import { Account } from './pages/Account';
 import { AcquirerAccounts } from './pages/AcquirerAccounts';
 import { ApiKeys } from './pages/ApiKeys';
 import { AuditLog } from './pages/AuditLog';
+import { DisputeDetail } from './pages/DisputeDetail';
+import { Disputes } from './pages/Disputes';
 import { Home } from './pages/Home';
 import { PaymentDetail } from './pages/PaymentDetail';
 import { Payments } from './pages/Payments';
@@ -61,6 +63,8 @@ export function App() {
         <Route path="api-keys" element={area('apiKeys', 'API keys', <ApiKeys />)} />
         <Route path="audit-log" element={area('auditLogs', 'Audit log', <AuditLog />)} />
         <Route path="acquirer-accounts" element={area('acquirerAccounts', 'Acquirer accounts', <AcquirerAccounts />)} />
+        <Route path="disputes" element={area('disputes', 'Disputes', <Disputes />)} />
+        <Route path="disputes/:id" element={area('disputes', 'Disputes', <DisputeDetail />)} />
         <Route path="account" element={<Account />} />
         <Route path="*" element={<ErrorNote error={new Error('This page does not exist.')} />} />
       </Route>

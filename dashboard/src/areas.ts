@@ -19,10 +19,15 @@ export const NAV: NavItem[] = [
   { label: 'API keys', path: '/api-keys', area: 'apiKeys' },
   { label: 'Audit log', path: '/audit-log', area: 'auditLogs' },
   { label: 'Acquirer accounts', path: '/acquirer-accounts', area: 'acquirerAccounts' },
+  { label: 'Disputes', path: '/disputes', area: 'disputes' },
 ];
 
 /** Acquirer accounts and routes (contracts 10): ADMIN. */
 export const ACQUIRER_AREA = 'acquirerAccounts';
+
+/** Disputes (contracts 12): read in the 'disputes' area (ADMIN, COMPLIANCE, FINANCE), answered in 'compliance' (ADMIN, COMPLIANCE). */
+export const DISPUTE_AREA = 'disputes';
+export const DISPUTE_ANSWER_AREA = 'compliance';
 
 /** Refunds belong to ADMIN and FINANCE (contracts 7): the finance area. */
 export const REFUND_AREA = 'finance';

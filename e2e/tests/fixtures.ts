@@ -105,6 +105,30 @@ export async function customerPays(s: E2EState): Promise<void> {
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
 }
 
+/** The sandbox's device settings (contracts 4, 12): e.g. how long the scheme takes to decide a submitted dispute. */
+export async function configureDevice(s: E2EState, settings: Record<string, unknown>): Promise<void> {
+  const res = await callJson('PUT', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}`, settings);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/**
+ * The cardholder's bank disputes a captured payment: the sandbox opens it and notifies the service
+ * (contracts 12). Asked again while the sandbox has not yet seen the capture (409).
+ */
+export async function openDispute(
+  s: E2EState,
+  pspReference: string,
+  body: { reason?: string; amount?: number; respondWithinHours?: number } = {},
+): Promise<void> {
+  const url = `${s.sandboxUrl}/sim/payments/${encodeURIComponent(pspReference)}/disputes`;
+  await expect
+    .poll(async () => {
+      const res = await callJson('POST', url, body);
+      return res.status === 409 ? 409 : `${res.status} ${JSON.stringify(res.body)}`;
+    })
+    .toMatch(/^201 /);
+}
+
 /** Screenshots for docs/dashboard.md, written when E2E_SCREENSHOTS names a folder. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SCREENSHOTS;

@@ -6,12 +6,12 @@ import { expect, pageSessionToken, screenshot, sessionClient, signIn, state, tes
  * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
  * may use; an area opened by address without the role says so and shows none of its data.
  */
-const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Payouts', 'Balances', 'Users', 'API keys', 'Audit log', 'Acquirer accounts'];
+const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Payouts', 'Balances', 'Users', 'API keys', 'Audit log', 'Acquirer accounts', 'Disputes'];
 const SEES: Record<string, string[]> = {
   ADMIN: ALL,
-  FINANCE: ['Payments', 'Settlements', 'Payouts', 'Balances'],
+  FINANCE: ['Payments', 'Settlements', 'Payouts', 'Balances', 'Disputes'],
   OPERATIONS: ['Payments', 'Stores'],
-  COMPLIANCE: ['Payments', 'Audit log'],
+  COMPLIANCE: ['Payments', 'Audit log', 'Disputes'],
   USER: ['Payments'],
 };
 const ADDRESS: Record<string, string> = {
@@ -25,6 +25,7 @@ const ADDRESS: Record<string, string> = {
   'API keys': '/dashboard/api-keys',
   'Audit log': '/dashboard/audit-log',
   'Acquirer accounts': '/dashboard/acquirer-accounts',
+  Disputes: '/dashboard/disputes',
 };
 
 /** The pages other journeys do not photograph, for docs/dashboard.md. */

@@ -18,6 +18,7 @@ export async function listDisputes(db: Db, merchantId: string, q: DisputeListQue
     merchantId,
     ...(q.status ? { status: q.status } : {}),
     ...(q.storeExternalId ? { storeExternalId: q.storeExternalId } : {}),
+    ...(q.paymentId ? { paymentId: q.paymentId } : {}),
     ...(q.from || q.to ? { openedAt: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lt: q.to } : {}) } } : {}),
   };
   const [total, rows] = await Promise.all([

@@ -69,6 +69,7 @@ export function toDisputeRecord(d: Dispute): DisputeRecord {
 export const DisputeListQuery = PagingQuery.extend({
   status: z.enum(DISPUTE_STATUSES, { message: `must be one of ${DISPUTE_STATUSES.join(', ')}` }).optional(),
   storeExternalId: z.string().min(1).max(200).optional(),
+  paymentId: z.uuid('must be a payment id').optional().openapi({ description: "Only this payment's disputes (the payment page links here)" }),
   from: instant.optional().openapi({ description: 'inclusive, ISO 8601 date or date-time, compared with openedAt' }),
   to: instant.optional().openapi({ description: 'exclusive, ISO 8601 date or date-time, compared with openedAt' }),
 }).strict();

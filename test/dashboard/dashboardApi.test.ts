@@ -130,6 +130,7 @@ describe('GET /api/dashboard/me', () => {
     const finance = await call(stack.apiUrl, 'GET', '/api/dashboard/me', { token: tokens.FINANCE });
     expect(finance.body.areas).toContain('finance');
     expect(finance.body.areas).not.toContain('users');
+    expect(finance.body.disputeReminderHours).toBe(48); // the default: the dashboard marks disputes due within it
   });
 });
 

@@ -311,6 +311,8 @@ it('roles: ADMIN and COMPLIANCE answer, FINANCE reads, others 403, an API key 40
     token: d.finance,
   });
   expect(byStore.body.content.map((x: { id: string }) => x.id)).toEqual([second.id, dispute.id]);
+  const ofPayment = await call(stack.apiUrl, 'GET', `/api/dashboard/disputes?paymentId=${p.id}`, { token: d.finance });
+  expect(ofPayment.body.content.map((x: { id: string }) => x.id)).toEqual([dispute.id]); // the payment page's link
   const none = await call(stack.apiUrl, 'GET', '/api/dashboard/disputes?status=WON', { token: d.finance });
   expect(none.body.totalElements).toBe(0);
   const future = await call(stack.apiUrl, 'GET', `/api/dashboard/disputes?from=${new Date(Date.now() + 60_000).toISOString()}`, { token: d.finance });
@@ -332,6 +334,7 @@ it('validation: 400 in the error shape naming the field', async () => {
   await bad(call(stack.apiUrl, 'GET', '/api/dashboard/disputes?status=OPEN', { token: d.compliance }), 'status');
   await bad(call(stack.apiUrl, 'GET', '/api/dashboard/disputes?size=101', { token: d.compliance }), 'size');
   await bad(call(stack.apiUrl, 'GET', '/api/dashboard/disputes?from=yesterday', { token: d.compliance }), 'from');
+  await bad(call(stack.apiUrl, 'GET', '/api/dashboard/disputes?paymentId=abc', { token: d.compliance }), 'paymentId');
   await bad(call(stack.apiUrl, 'GET', '/api/dashboard/disputes/not-an-id', { token: d.compliance }), 'id');
   // At its limit, a statement is taken.
   const longest = await writeStatement(stack, d.compliance, dispute.id, { text: 'é'.repeat(20_000) });

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
+import { isDisputeOpen } from '../../../core/dispute/statuses';
 import { ApiError } from '../api';
 import { REFUND_AREA } from '../areas';
 import { PaymentAcquirer } from '../components/acquirers/PaymentAcquirer';
+import { PaymentDisputes } from '../components/disputes/PaymentDisputes';
 import { ErrorNote, Field, money, Status, when } from '../components/ui';
 import { useSession } from '../session';
 import { createRefund, getDashboardPayment, listRefunds, redeliverDashboardWebhookEvent, type Refund } from '@in-store-payments/client';
@@ -11,7 +13,7 @@ import { createRefund, getDashboardPayment, listRefunds, redeliverDashboardWebho
 const REFUNDABLE = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 
 /**
- * One payment (contracts 9): its fields (with its acquirer account and route rule, contracts 10), status history, refunds and webhook deliveries; the
+ * One payment (contracts 9): its fields (with its acquirer account and route rule, contracts 10, and its dispute, contracts 12), status history, refunds and webhook deliveries; the
  * Refund button for ADMIN and FINANCE, redelivery for ADMIN. Refreshes while something may
  * still change (an open status, a pending refund or delivery).
  */
@@ -66,6 +68,7 @@ export function PaymentDetail() {
         <Field label="Refunded amount">{money(p.refundedAmount, p.currency)}</Field>
         <Field label="Reason">{p.reason ?? p.refusalReason ?? '—'}</Field>
         <PaymentAcquirer payment={p} />
+        <PaymentDisputes payment={p} />
         <Field label="Created">{when(p.createdAt)}</Field>
         <Field label="Captured">{when(p.capturedAt)}</Field>
         <Field label="Settled">{when(p.settledAt)}</Field>
@@ -74,7 +77,10 @@ export function PaymentDetail() {
         </Field>
       </dl>
 
-      {can(REFUND_AREA) && REFUNDABLE.includes(p.status) && <RefundForm paymentId={p.id} currency={p.currency} />}
+      {can(REFUND_AREA) && REFUNDABLE.includes(p.status) && !isDisputeOpen(p.disputeStatus) && <RefundForm paymentId={p.id} currency={p.currency} />}
+      {can(REFUND_AREA) && REFUNDABLE.includes(p.status) && isDisputeOpen(p.disputeStatus) && (
+        <p className="note">No refund while a dispute of this payment is open: the cardholder’s bank has the money in question.</p>
+      )}
 
       <h2>Status history</h2>
       <ol className="timeline" aria-label="Status history">

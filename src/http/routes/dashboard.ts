@@ -47,7 +47,13 @@ const DashboardPaymentDetail = PaymentRecordSchema.extend({
 }).openapi('DashboardPaymentDetail');
 
 const Me = z
-  .object({ user: UserRecord, areas: z.array(z.string()).openapi({ description: 'The areas of spec 2.9 the user reaches (union of their roles)' }) })
+  .object({
+    user: UserRecord,
+    areas: z.array(z.string()).openapi({ description: 'The areas of spec 2.9 the user reaches (union of their roles)' }),
+    disputeReminderHours: z.number().openapi({
+      description: 'DISPUTE_REMINDER_HOURS (contracts 12): a dispute due within this many hours is reminded of, and the dashboard marks it',
+    }),
+  })
   .openapi('DashboardMe');
 
 const SummaryQuery = z
@@ -95,7 +101,11 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
     },
     async (ctx) => {
       const caller = callerOf(ctx);
-      ctx.body = { user: await getUser(ctx.deps.db, caller, caller.principal.userId), areas: [...areasOfRoles(caller.principal.roles)] };
+      ctx.body = {
+        user: await getUser(ctx.deps.db, caller, caller.principal.userId),
+        areas: [...areasOfRoles(caller.principal.roles)],
+        disputeReminderHours: ctx.deps.config.DISPUTE_REMINDER_HOURS,
+      };
     },
   );
 
