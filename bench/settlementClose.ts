@@ -1,5 +1,5 @@
 /**
- * `npm run bench:settlement -- --payments N --cashiers C --out FILE`
+ * `npm run bench:settlement -- --payments N --cashiers C [--fee-audit] --out FILE`
  *
  * How long a close of a store with N captured payments takes (issue 11): starts its own stack as
  * `npm start` does (embedded database, Temporal dev server, API, worker and sandbox in one
@@ -7,6 +7,8 @@
  * PAYMENT_CAPTURED), then a FINANCE user closes the store's batch through the API and the time
  * until the batch is final is measured, with the time until the last PAYMENT_SETTLED reached the webhook
  * receiver. Prints a table and writes the figures as JSON, with the machine's load while it ran.
+ * `--fee-audit` (issue 27): the store's payments go to a sandbox account with a cost contract, so
+ * each is priced at capture and the close audits every fee against it (compare with a run without).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +25,7 @@ const ROOT = path.resolve(__dirname, '..');
 const payments = Number(arg('payments', '1000'));
 const cashiers = Number(arg('cashiers', '20'));
 const out = arg('out', path.join(ROOT, 'bench', 'results', 'settlement-close.json'));
+const feeAudit = process.argv.includes('--fee-audit');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
   });
   try {
     const shop = await openShop({ name: 'settle', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashiers, receiverUrl: receiver.url });
+    if (feeAudit) await contractedAccount(stack, shop.merchantExternalId);
     let made = 0;
     let n = 0;
     let errors = 0;
@@ -108,21 +112,7 @@ async function main(): Promise<void> {
     );
     const createSeconds = (performance.now() - createStarted) / 1000;
 
-    const db = createDb(stack.databaseUrl, { poolSize: 2 });
-    let token: string;
-    try {
-      const merchant = await db.merchant.findUniqueOrThrow({ where: { externalId: shop.merchantExternalId } });
-      const password = 'Settle-bench-42-password';
-      const user = await db.user.create({
-        data: { merchantId: merchant.id, username: `finance-${merchant.externalId}`, passwordHash: await hashPassword(password), roles: ['FINANCE'] },
-      });
-      const login = await request('POST', `${stack.apiUrl}/api/auth/login`, { body: { username: user.username, password } });
-      if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
-      token = login.body.token;
-    } finally {
-      await db.$disconnect();
-    }
-
+    const token = await signedIn(stack, shop.merchantExternalId, 'FINANCE');
     const load1Before = os.loadavg()[0]!;
     const started = performance.now();
     // The close is a durable workflow: timed until its batch is final in the database (an HTTP
@@ -154,6 +144,7 @@ async function main(): Promise<void> {
 
     const result = {
       database: 'embedded',
+      feeAudit,
       payments: made,
       createErrors: errors,
       captureSeconds: Math.round(createSeconds),
@@ -165,7 +156,7 @@ async function main(): Promise<void> {
       batch: { status: batch.status, totals: batch.totals },
       machine: { cpus: os.cpus().length, load1Before, load1After, loadavgAtEnd: os.loadavg() },
     };
-    console.log('\nsettlement close');
+    console.log(`\nsettlement close${feeAudit ? ' (fee audit: every payment priced by a cost contract)' : ''}`);
     console.log(`  payments captured     ${result.payments} (${result.captureSeconds} s, ${errors} errors)`);
     console.log(`  close (POST to final) ${result.closeSeconds} s (${result.paymentsSettledPerSecond} payments/s)`);
     console.log(`  last PAYMENT_SETTLED  ${result.lastPaymentSettledEventSeconds ?? 'not all arrived'} s after the POST (${seen.settled} events)`);
@@ -177,6 +168,55 @@ async function main(): Promise<void> {
     await stack.stop();
     await receiver.stop();
   }
+}
+
+type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** A user of the business with `role`, signed in through the API: its session token. */
+async function signedIn(stack: Stack, merchantExternalId: string, role: 'FINANCE' | 'ADMIN'): Promise<string> {
+  const db = createDb(stack.databaseUrl, { poolSize: 1 });
+  try {
+    const merchant = await db.merchant.findUniqueOrThrow({ where: { externalId: merchantExternalId } });
+    const password = 'Settle-bench-42-password';
+    const user = await db.user.create({
+      data: { merchantId: merchant.id, username: `${role.toLowerCase()}-${merchant.externalId}`, passwordHash: await hashPassword(password), roles: [role] },
+    });
+    const login = await request('POST', `${stack.apiUrl}/api/auth/login`, { body: { username: user.username, password } });
+    if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
+    return login.body.token as string;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+/** A live sandbox account with a cost contract (the sandbox's own card terms), the business's default route. */
+async function contractedAccount(stack: Stack, merchantExternalId: string): Promise<void> {
+  const token = await signedIn(stack, merchantExternalId, 'ADMIN');
+  const expect = (res: { status: number; body: unknown }, status: number, what: string) => {
+    if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as { id: string };
+  };
+  const account = expect(
+    await request('POST', `${stack.apiUrl}/api/dashboard/acquirer-accounts`, {
+      token,
+      body: { name: 'Bench MID', acquirer: 'sandbox', mode: 'live', merchantAccountId: 'MID-BENCH', credentials: {} },
+    }),
+    201,
+    'account',
+  );
+  expect(
+    await request('PUT', `${stack.apiUrl}/api/dashboard/acquirer-routes`, { token, body: { mode: 'live', rules: [], defaultAccountId: account.id } }),
+    200,
+    'routes',
+  );
+  expect(
+    await request('PUT', `${stack.apiUrl}/api/dashboard/acquirer-accounts/${account.id}/cost-contract`, {
+      token,
+      body: { currency: 'EUR', lines: [{ paymentMode: 'CARD', percent: 1.4, fixed: 0.1 }] },
+    }),
+    200,
+    'cost contract',
+  );
 }
 
 main().catch((err) => {
