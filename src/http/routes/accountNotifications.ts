@@ -46,7 +46,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
         const event = verifiedStripeEvent(ctx, account.webhookSecret!);
         ctx.status = 200;
         ctx.body = { received: true };
-        await relayStripeEvent({ db, temporal, logger: log }, event, scope);
+        await relayStripeEvent({ ...ctx.deps, logger: log }, event, scope);
       } else if (account.acquirer === 'sandbox') {
         // The sandbox is one server: it signs every notification with the installation's secret.
         const notification = verifiedSandboxNotification(ctx);

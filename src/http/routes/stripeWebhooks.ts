@@ -32,7 +32,7 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       const event = verifiedStripeEvent(ctx, secret);
       ctx.status = 200;
       ctx.body = { received: true };
-      await relayStripeEvent({ db, temporal, logger: ctx.state.log ?? logger }, event, { acquirerAccountId: null });
+      await relayStripeEvent({ ...ctx.deps, logger: ctx.state.log ?? logger }, event, { acquirerAccountId: null });
     },
   );
 };
