@@ -5,6 +5,7 @@ import { z } from '../../domain/zod';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import { relayDisputeNotification } from '../../disputes/notifications';
 import { relayAdyenNudges } from '../../payments/adyenNotification';
+import { relayAdyenDisputes } from '../../disputes/adyenNotifications';
 import { relayStripeEvent } from '../../payments/stripeNotification';
 import type { RouteModule } from '../app';
 import { verifiedAdyenNudges, verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
@@ -56,12 +57,13 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
           await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId }, scope);
         else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
       } else {
-        const nudges = verifiedAdyenNudges(ctx, account.hmacKey!);
+        const { nudges, disputes } = verifiedAdyenNudges(ctx, account.hmacKey!);
         // Adyen retries until it reads exactly this.
         ctx.status = 200;
         ctx.type = 'text/plain';
         ctx.body = '[accepted]';
         await relayAdyenNudges({ db, temporal, acquirers, logger: log }, nudges, scope);
+        await relayAdyenDisputes({ ...ctx.deps, logger: log }, disputes, scope);
       }
     },
   );
