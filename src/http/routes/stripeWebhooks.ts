@@ -26,7 +26,7 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       errors: [401],
     },
     async (ctx) => {
-      const { config, db, temporal, logger } = ctx.deps;
+      const { config, logger } = ctx.deps;
       const secret = config.STRIPE_WEBHOOK_SECRET;
       if (!secret) throw new ApiError(401, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)');
       const event = verifiedStripeEvent(ctx, secret);
