@@ -1,5 +1,6 @@
 import type { NotificationRequestItem } from '@adyen/api-library/lib/src/typings/notification/notificationRequestItem';
 import type { AcquirerDispute, DisputeEvidence } from '../port';
+import { textPdf } from './defensePdf';
 import { fromMinorUnits } from './modifications';
 
 /**
@@ -137,12 +138,12 @@ export function disputeNoticeOf(item: NotificationRequestItem): AdyenDisputeNoti
 }
 
 /**
- * Our answer as one defense document: the statement and the assembled transaction, as a plain
- * text file (base64), filed under each document type the chosen defense reason requires.
+ * Our answer as one defense document: the statement and the assembled transaction, as a PDF
+ * (base64; Adyen takes PDF, JPG or TIFF), filed under each document type the chosen defense reason requires.
  */
 export function defenseDocumentOf(evidence: DisputeEvidence): { contentType: string; content: string } {
   const body = `Merchant statement\n\n${evidence.text}\n\nTransaction (from the merchant's records)\n\n${JSON.stringify(evidence.transaction, null, 2)}\n`;
-  return { contentType: 'text/plain', content: Buffer.from(body, 'utf8').toString('base64') };
+  return { contentType: 'application/pdf', content: textPdf(body).toString('base64') };
 }
 
 export interface DefenseReasonChoice {

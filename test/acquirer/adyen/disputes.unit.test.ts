@@ -128,10 +128,11 @@ describe('the defense', () => {
     expect(defenseReasonOf([])).toBeNull();
   });
 
-  it('the document: the statement as written and the transaction, as text', () => {
+  it('the document: the statement as written and the transaction, as a PDF', () => {
     const doc = defenseDocumentOf({ text: 'Signed <b>receipt</b>', transaction: { pspReference: 'PSP-1' } });
-    expect(doc.contentType).toBe('text/plain');
-    const body = Buffer.from(doc.content, 'base64').toString('utf8');
+    expect(doc.contentType).toBe('application/pdf');
+    const body = Buffer.from(doc.content, 'base64').toString('latin1');
+    expect(body.startsWith('%PDF-1.4')).toBe(true);
     expect(body).toContain('Signed <b>receipt</b>');
     expect(body).toContain('"pspReference": "PSP-1"');
   });
