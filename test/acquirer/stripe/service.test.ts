@@ -155,8 +155,8 @@ describe('ACQUIRER=stripe', () => {
   });
 
   it('a signed charge.dispute.created opens the dispute of a live Stripe payment; a forged one, or a second event, opens nothing more; submit and the decision go through Stripe', async () => {
+    // stripe-mock names every PaymentIntent alike: the dispute is found by its own id, not the payment's.
     const row = await livePayment();
-    const shop = { merchantId: row.merchantId } as Shop;
     const DISPUTE = `dp_${row.id.replace(/-/g, '').slice(0, 20)}`;
     const dueBy = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
     // stripe-mock keeps no state: its dispute is shown as this payment's, in the status each step needs.
@@ -181,11 +181,11 @@ describe('ACQUIRER=stripe', () => {
       // Forged: nothing read, nothing opened.
       expectErrorShape(await send(created, signed(created, { secret: 'whsec_not_ours' })), 401);
       await sleep(300);
-      expect(await stack.db.dispute.count({ where: { paymentId: row.id } })).toBe(0);
+      expect(await stack.db.dispute.count({ where: { acquirerDisputeId: DISPUTE } })).toBe(0);
 
       expect((await send(created, signed(created))).status).toBe(200);
       const dispute = await eventually(() =>
-        stack.db.dispute.findFirst({ where: { paymentId: row.id, status: 'NEEDS_RESPONSE' } }).then((d) => d ?? undefined),
+        stack.db.dispute.findFirst({ where: { acquirerDisputeId: DISPUTE, status: 'NEEDS_RESPONSE' } }).then((d) => d ?? undefined),
       );
       expect(dispute).toMatchObject({ acquirerDisputeId: DISPUTE, reason: 'FRAUD', currency: 'EUR', dueBy: new Date(dueBy * 1000) });
       expect(dispute.amount.toString()).toBe('12.34');
@@ -195,10 +195,10 @@ describe('ACQUIRER=stripe', () => {
       const updated = eventOf(`evt_dispute_upd_${row.id}`, 'charge.dispute.updated', object);
       expect((await send(updated, signed(updated))).status).toBe(200);
       await sleep(300);
-      expect(await stack.db.dispute.count({ where: { paymentId: row.id } })).toBe(1);
+      expect(await stack.db.dispute.count({ where: { acquirerDisputeId: DISPUTE } })).toBe(1);
 
       // The merchant answers: the evidence reaches Stripe with submit=true.
-      const token = await userOf(stack, shop as Shop, ['COMPLIANCE']);
+      const token = await userOf(stack, { merchantId: dispute.merchantId } as Shop, ['COMPLIANCE']);
       expect((await writeStatement(stack, token, dispute.id, { text: 'The card was present and signed.' })).status).toBe(200);
       const submitted = await answer(stack, token, dispute.id, 'submit');
       expect(submitted.status).toBe(200);
