@@ -1,3 +1,5 @@
+import { Client, DisputesAPI, EnvironmentEnum } from '@adyen/api-library';
+import { rebase } from '../../../src/acquirer/adyen/transport';
 import {
   ADYEN_DISPUTE_EVENT,
   ADYEN_DISPUTE_STATUS,
@@ -135,5 +137,17 @@ describe('the defense', () => {
     expect(body.startsWith('%PDF-1.4')).toBe(true);
     expect(body).toContain('Signed <b>receipt</b>');
     expect(body).toContain('"pspReference": "PSP-1"');
+  });
+});
+
+describe("the library's Disputes API base, under ADYEN_API_BASE", () => {
+  it("TEST (ca-test) and LIVE (ca-live) are rebased to the stand-in with Adyen's path", () => {
+    for (const environment of [EnvironmentEnum.TEST, EnvironmentEnum.LIVE]) {
+      const api = new DisputesAPI(new Client({ apiKey: 'k', environment, liveEndpointUrlPrefix: 'x' })).DisputesApi as unknown as { baseUrl: string };
+      expect(api.baseUrl).toBe(`https://ca-${environment === EnvironmentEnum.LIVE ? 'live' : 'test'}.adyen.com/ca/services/DisputeService/v30`);
+      expect(rebase(`${api.baseUrl}/defendDispute`, 'http://127.0.0.1:4010').toString()).toBe(
+        'http://127.0.0.1:4010/ca/services/DisputeService/v30/defendDispute',
+      );
+    }
   });
 });
