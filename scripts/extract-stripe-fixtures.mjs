@@ -16,13 +16,18 @@ const spec = JSON.parse(fs.readFileSync(path.join(dir, 'spec3.json'), 'utf8'));
 const schemas = spec.components.schemas;
 const out = {
   _source: `stripe-mock ${STRIPE_MOCK_MODULE.split('@')[1]} (github.com/stripe/stripe-mock, embedded/openapi): fixtures3.json example objects and spec3.json status enums, API version ${spec.info.version}. Regenerate with scripts/extract-stripe-fixtures.mjs.`,
-  objects: Object.fromEntries(['payment_intent', 'terminal.reader', 'refund', 'charge', 'balance_transaction', 'payout'].map((k) => [k, fixtures[k]])),
+  objects: Object.fromEntries(
+    ['payment_intent', 'terminal.reader', 'refund', 'charge', 'balance_transaction', 'payout', 'dispute'].map((k) => [k, fixtures[k]]),
+  ),
   enums: {
     payment_intent_status: schemas.payment_intent.properties.status.enum,
     reader_action_status: schemas.terminal_reader_reader_resource_reader_action.properties.status.enum,
     // The refund's status is documented in prose only; the test checks each is named there.
     refund_status: ['pending', 'requires_action', 'succeeded', 'failed', 'canceled'],
     refund_status_description: schemas.refund.properties.status.description,
+    dispute_status: schemas.dispute.properties.status.enum,
+    // The reason is documented in prose only ("Possible values are `a`, `b`, ..."): read from it.
+    dispute_reason: [...schemas.dispute.properties.reason.description.split('Learn more')[0].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]),
   },
 };
 fs.writeFileSync(path.join(root, 'test/acquirer/stripe/stripe-examples.json'), `${JSON.stringify(out, null, 2)}\n`);

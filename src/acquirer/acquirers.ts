@@ -4,6 +4,7 @@ import { openCredentials } from '../acquirerAccounts/credentials';
 import { HttpAcquirer } from './httpAdapter';
 import type { AcquirerPort } from './port';
 import { AdyenAcquirer } from './adyen/adapter';
+import { adyenDisputeBook } from '../disputes/adyenNotices';
 import { StripeAcquirer } from './stripe/adapter';
 
 /**
@@ -93,6 +94,7 @@ export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Ac
           liveEndpointUrlPrefix: credentials.liveEndpointUrlPrefix,
           apiBase: config.ADYEN_API_BASE,
           reportLagHours: config.ADYEN_REPORT_LAG_HOURS,
+          ...(db ? { disputeBook: adyenDisputeBook(db) } : {}),
         });
       default:
         throw new Error(`no adapter for ${account.acquirer} accounts in this version`);

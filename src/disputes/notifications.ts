@@ -16,7 +16,8 @@ import { acquirerKeyOf, disputeIdOf } from './ids';
  * know is nudged to re-read the acquirer (a decision).
  */
 export interface DisputeNotification {
-  deviceId: string;
+  /** The device, where the acquirer names it (the sandbox); Stripe and Adyen name only the bill. */
+  deviceId?: string;
   acquirerRef: string;
   /** The acquirer's id of the dispute. */
   disputeId: string;
@@ -30,19 +31,29 @@ export interface DisputeRelayDeps {
   logger: Logger;
 }
 
-export async function relayDisputeNotification(deps: DisputeRelayDeps, n: DisputeNotification, scope?: { acquirerAccountId: string }): Promise<void> {
+/** The path's payments: an acquirer account's (null: the installation default's), of one acquirer. */
+export type DisputeScope = { acquirerAccountId: string | null; acquirerName?: string };
+
+export async function relayDisputeNotification(deps: DisputeRelayDeps, n: DisputeNotification, scope?: DisputeScope): Promise<void> {
   const payment = await deps.db.payment.findFirst({
-    where: { acquirerRef: n.acquirerRef, deviceId: n.deviceId, ...(scope ? { acquirerAccountId: scope.acquirerAccountId } : {}) },
+    where: {
+      acquirerRef: n.acquirerRef,
+      ...(n.deviceId ? { deviceId: n.deviceId } : {}),
+      ...(scope ? { acquirerAccountId: scope.acquirerAccountId } : {}),
+      ...(scope?.acquirerName ? { acquirerName: scope.acquirerName } : {}),
+    },
     select: { id: true, acquirerRef: true, deviceId: true, acquirerName: true, acquirerAccountId: true },
   });
   if (!payment) return; // not a payment of ours: nothing to do
+  const deviceId = n.deviceId ?? payment.deviceId;
+  if (!deviceId) return; // a payment never placed on a device was never captured
   const acquirerKey = acquirerKeyOf(payment);
   const disputeId = disputeIdOf(acquirerKey, n.disputeId);
   if (await deps.db.dispute.findUnique({ where: { id: disputeId }, select: { id: true } })) return nudge(deps, disputeId);
 
   let read;
   try {
-    read = await disputesOf(await acquirerForPayment(deps.db, deps.acquirers, payment)).getDispute(n.deviceId, n.disputeId);
+    read = await disputesOf(await acquirerForPayment(deps.db, deps.acquirers, payment)).getDispute(deviceId, n.disputeId);
   } catch (err) {
     deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'dispute notification: the acquirer did not answer the read');
     return;
@@ -58,7 +69,7 @@ export async function relayDisputeNotification(deps: DisputeRelayDeps, n: Disput
     paymentId: payment.id,
     acquirerDisputeId: n.disputeId,
     acquirerKey,
-    deviceId: n.deviceId,
+    deviceId,
     reason: read.reason,
     amount: read.amount,
     currency: read.currency,

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { type AdyenNudge, adyenNotificationOf, allSigned, itemNudgeOf } from '../acquirer/adyen/notifications';
+import { type AdyenDisputeNotice, disputeNoticeOf } from '../acquirer/adyen/disputes';
 import { SIGNATURE_HEADER, verifySandboxSignature } from '../acquirer/sandbox/notify';
 import { STRIPE_SIGNATURE_HEADER, verifyStripeEvent } from '../acquirer/stripe/webhooks';
 import { z } from '../domain/zod';
@@ -52,13 +53,21 @@ export function verifiedSandboxNotification(ctx: ApiContext): AcquirerNotificati
  * Adyen's notifications for an account with `hmacKey`, as nudges: a standard notification only
  * when every item's HMAC (the library's validator) holds, else 401 with nothing read; a Terminal
  * API event notification is unsigned in the cloud API, so it is taken as a nudge only (the re-read
- * decides). A body of neither shape: 401.
+ * decides). A body of neither shape: 401. Chargeback items come back apart, as dispute notices.
  */
-export function verifiedAdyenNudges(ctx: ApiContext, hmacKey: string): AdyenNudge[] {
+export function verifiedAdyenNudges(ctx: ApiContext, hmacKey: string): { nudges: AdyenNudge[]; disputes: AdyenDisputeNotice[] } {
   const notification = adyenNotificationOf(ctx.request.body);
   // Neither of Adyen's shapes (another acquirer's signed body, say): no signature of this account.
   if (!notification) throw new ApiError(401, 'not an Adyen notification: no HMAC signature of this account');
-  if (notification.kind === 'event') return notification.nudge ? [notification.nudge] : [];
+  if (notification.kind === 'event') return { nudges: notification.nudge ? [notification.nudge] : [], disputes: [] };
   if (!allSigned(notification.items, hmacKey)) throw new ApiError(401, 'notification HMAC signature missing or invalid');
-  return notification.items.map(itemNudgeOf).filter((n): n is AdyenNudge => n !== null);
+  // A dispute's item (contracts 12) goes to its dispute, not to the payment's workflow.
+  const disputes = notification.items.map(disputeNoticeOf);
+  return {
+    nudges: notification.items
+      .filter((_, i) => !disputes[i])
+      .map(itemNudgeOf)
+      .filter((n): n is AdyenNudge => n !== null),
+    disputes: disputes.filter((d): d is AdyenDisputeNotice => d !== null),
+  };
 }

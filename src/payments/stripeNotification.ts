@@ -1,8 +1,6 @@
-import type { Client } from '@temporalio/client';
 import type Stripe from 'stripe';
-import { RecentEvents, nudgeOf } from '../acquirer/stripe/webhooks';
-import type { Db } from '../db/client';
-import type { Logger } from '../logger';
+import { RecentEvents, disputeNudgeOf, nudgeOf } from '../acquirer/stripe/webhooks';
+import { type DisputeRelayDeps, relayDisputeNotification } from '../disputes/notifications';
 import { acquirerNotifiedSignal } from '../../core/payment/messages';
 import { isOpen } from '../../core/payment/statuses';
 
@@ -11,11 +9,7 @@ import { isOpen } from '../../core/payment/statuses';
  * payment's workflow re-reads Stripe. Shared by the installation path (STRIPE_WEBHOOK_SECRET) and
  * each Stripe account's own path (its webhookSecret); each nudges only payments taken through it.
  */
-export interface StripeRelayDeps {
-  db: Db;
-  temporal: Client;
-  logger: Logger;
-}
+export type StripeRelayDeps = DisputeRelayDeps;
 
 /** null: the installation default's payments; else that acquirer account's. */
 export type StripeScope = { acquirerAccountId: string | null };
@@ -24,8 +18,12 @@ const recent = new RecentEvents();
 
 export async function relayStripeEvent(deps: StripeRelayDeps, event: Stripe.Event, scope: StripeScope): Promise<void> {
   const nudge = nudgeOf(event);
+  const disputeNudge = nudge ? null : disputeNudgeOf(event);
   // A replay within the signature's tolerance is dropped; keyed by path, so one path's events never hide another's.
-  if (!nudge || typeof event.id !== 'string' || !recent.firstTime(`${scope.acquirerAccountId ?? ''}:${event.id}`)) return;
+  if ((!nudge && !disputeNudge) || typeof event.id !== 'string' || !recent.firstTime(`${scope.acquirerAccountId ?? ''}:${event.id}`)) return;
+  // A dispute's event: its workflow opens (when new) or re-reads Stripe (contracts 12).
+  if (disputeNudge) return relayDisputeNotification(deps, disputeNudge, { ...scope, acquirerName: 'stripe' });
+  if (!nudge) return;
   const payment = await deps.db.payment.findFirst({
     where: {
       acquirerRef: nudge.acquirerRef,

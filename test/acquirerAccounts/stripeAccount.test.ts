@@ -1,6 +1,8 @@
 import type { Merchant } from '../../src/generated/prisma/client';
-import { createPayment, openShop, type Shop } from '../payments/helpers';
-import { expectErrorShape } from '../support/http';
+import Stripe from 'stripe';
+import { addTerminal, createPayment, eventually, openShop, type Shop } from '../payments/helpers';
+import { call, expectErrorShape } from '../support/http';
+import examples from '../acquirer/stripe/stripe-examples.json';
 import { startTestStack, type TestStack } from '../support/stack';
 import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../support/stripeMock';
 import { adminOf, type Admin, STRIPE_LIVE, STRIPE_TEST } from './helpers';
@@ -85,4 +87,47 @@ it('credentials the acquirer refuses: 409 naming the account, never our own 401,
   expect(expectErrorShape(res, 409)).toMatch(new RegExp(`acquirer account Revoked \\(${id}\\).* was refused by its acquirer \\(401`));
   expect(JSON.stringify(res.body)).not.toContain(STRIPE_LIVE.apiKey);
   expect(await stack.db.payment.count({ where: { merchantId: live.merchantId } })).toBe(0);
+});
+
+it("a charge.dispute.created at the account's own path, signed with its webhookSecret, opens the dispute of its payment (Stripe read with the account's key)", async () => {
+  // A reader of its own: the first test's bill may still hold READER.
+  const till = await addTerminal(stack, shop);
+  await stack.db.terminal.update({ where: { id: till.terminalId }, data: { deviceId: 'tmr_DisputeReader1' } });
+  const created = await createPayment(stack, { ...till, deviceId: 'tmr_DisputeReader1' }, { amount: 21 });
+  expect(created.status).toBe(201);
+  const row = await eventually(() => stack.db.payment.findFirst({ where: { id: created.body.id, acquirerRef: { not: null } } }).then((p) => p ?? undefined));
+  const DISPUTE = `dp_acct${row.id.replace(/-/g, '').slice(0, 16)}`;
+  recorder.answer = (req, body) =>
+    req.path === `/v1/disputes/${DISPUTE}`
+      ? {
+          ...body,
+          id: DISPUTE,
+          payment_intent: row.acquirerRef,
+          amount: 2100,
+          currency: 'eur',
+          status: 'needs_response',
+          reason: 'product_not_received',
+          evidence_details: { ...body.evidence_details, due_by: Math.floor(Date.now() / 1000) + 86_400 },
+        }
+      : body;
+  const payload = JSON.stringify({
+    id: `evt_acct_dispute_${row.id}`,
+    object: 'event',
+    type: 'charge.dispute.created',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object: { ...examples.objects.dispute, id: DISPUTE, payment_intent: row.acquirerRef } },
+  });
+  const signature = new Stripe('sk_test_123').webhooks.generateTestHeaderString({ payload, secret: STRIPE_TEST.webhookSecret });
+  const res = await call(stack.apiUrl, 'POST', `/internal/acquirer/${accountId}/notifications`, {
+    rawBody: payload,
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+  });
+  expect(res.status).toBe(200);
+  const dispute = await eventually(() => stack.db.dispute.findFirst({ where: { acquirerDisputeId: DISPUTE } }).then((d) => d ?? undefined));
+  expect(dispute).toMatchObject({ acquirerAccountId: accountId, status: 'NEEDS_RESPONSE', reason: 'NOT_RECEIVED' });
+  // stripe-mock names every PaymentIntent alike: the dispute is of a payment of this account with that PaymentIntent.
+  expect((await stack.db.payment.findUniqueOrThrow({ where: { id: dispute.paymentId } })).acquirerRef).toBe(row.acquirerRef);
+  const read = recorder.requests.find((r) => r.method === 'GET' && r.path === `/v1/disputes/${DISPUTE}`);
+  expect(read?.authorization).toBe(`Bearer ${STRIPE_TEST.apiKey}`);
 });

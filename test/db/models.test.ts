@@ -352,3 +352,28 @@ it('round-trips a dispute; one per (acquirer key, acquirer dispute id); the paym
   expect(back.disputes[0]!.amount.toFixed()).toBe('9.9999');
   expect(isUniqueViolation(await db.dispute.create({ data: { id: crypto.randomUUID(), ...dispute } }).catch((e: unknown) => e))).toBe(true);
 });
+
+it('round-trips an Adyen dispute notice (migration 0023); one per (merchant account, dispute pspReference)', async () => {
+  const now = new Date('2026-11-22T10:00:00.000Z');
+  const notice = {
+    merchantAccount: uniqueId('mid'),
+    disputePspReference: 'DZ4DPSHB4WD2WN82',
+    paymentPspReference: '8816178914079738',
+    acquirerRef: 'pay_1',
+    status: 'NEEDS_RESPONSE',
+    reason: 'FRAUD',
+    amount: '40.0001',
+    currency: 'EUR',
+    openedAt: now,
+    dueBy: now,
+    eventCode: 'NOTIFICATION_OF_CHARGEBACK',
+    eventDate: now,
+  };
+  await db.adyenDisputeNotice.create({ data: notice });
+  const back = await db.adyenDisputeNotice.findUniqueOrThrow({
+    where: { merchantAccount_disputePspReference: { merchantAccount: notice.merchantAccount, disputePspReference: notice.disputePspReference } },
+  });
+  expect(back).toMatchObject({ ...notice, amount: expect.anything(), updatedAt: expect.any(Date) });
+  expect(back.amount.toFixed()).toBe('40.0001');
+  expect(isUniqueViolation(await db.adyenDisputeNotice.create({ data: notice }).catch((e: unknown) => e))).toBe(true);
+});

@@ -45,6 +45,8 @@ import { readServiceIdOf } from './references';
 import { ReportDownloader } from './reports';
 import { parseReport, reportDatesOf, reportFileOf, reportPeriodOf, settlementItemsOfReport } from './settlement';
 import { AdyenHttpClient } from './transport';
+import { AdyenDisputes } from './disputePort';
+import type { AdyenDisputeBook } from '../../disputes/adyenNotices';
 
 export interface AdyenAcquirerOptions {
   apiKey: string;
@@ -58,6 +60,8 @@ export interface AdyenAcquirerOptions {
   liveEndpointUrlPrefix?: string;
   /** How many hours the settlement report's period trails a close (ADYEN_REPORT_LAG_HOURS; default none). */
   reportLagHours?: number;
+  /** Adyen's disputes as its notifications told them (Adyen's Disputes API reads nothing back); without it, disputes are 501. */
+  disputeBook?: AdyenDisputeBook;
 }
 
 /**
@@ -82,6 +86,7 @@ export class AdyenAcquirer implements AcquirerPort {
   private modificationsApi?: ModificationsApi;
   private readonly reports: ReportDownloader;
   private readonly reportLagHours: number;
+  readonly disputes?: AdyenDisputes;
 
   constructor(options: AdyenAcquirerOptions) {
     this.mid = options.merchantAccountId;
@@ -99,6 +104,7 @@ export class AdyenAcquirer implements AcquirerPort {
     );
     this.client = client;
     this.api = new CloudDeviceAPI(client).CloudDeviceApi;
+    if (options.disputeBook) this.disputes = new AdyenDisputes(client, this.mid, options.disputeBook, (what, fn) => this.call(what, fn));
   }
 
   async getDevice(deviceId: string): Promise<DeviceCapabilities> {

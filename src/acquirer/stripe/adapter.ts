@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import {
+  type AcquirerDisputes,
   type AcquirerPort,
   AcquirerRejectedError,
   AcquirerUnreachableError,
@@ -39,6 +40,7 @@ import {
   voidStatusOf,
   withdrawParams,
 } from './mapping';
+import { acquirerDisputeOf, evidenceParams } from './disputes';
 
 export interface StripeAcquirerOptions {
   apiKey: string;
@@ -82,6 +84,25 @@ export class StripeAcquirer implements AcquirerPort {
         : {}),
     });
   }
+
+  /**
+   * Disputes over Stripe's Disputes API (the device id plays no part: a dispute is Stripe's own
+   * object). An answer is sent only while Stripe still waits for one: a repeat (a retry after a
+   * lost answer) reads the dispute first and answers it as it stands.
+   */
+  readonly disputes: AcquirerDisputes = {
+    getDispute: async (_deviceId, disputeId) => acquirerDisputeOf(await this.dispute(disputeId)),
+    submitDisputeEvidence: async (_deviceId, disputeId, evidence) => {
+      const now = acquirerDisputeOf(await this.dispute(disputeId));
+      if (now.status !== 'NEEDS_RESPONSE') return now;
+      return acquirerDisputeOf(await this.call('submit the dispute evidence', () => this.stripe.disputes.update(disputeId, evidenceParams(evidence))));
+    },
+    acceptDispute: async (_deviceId, disputeId) => {
+      const now = acquirerDisputeOf(await this.dispute(disputeId));
+      if (now.status !== 'NEEDS_RESPONSE') return now;
+      return acquirerDisputeOf(await this.call('close (accept) the dispute', () => this.stripe.disputes.close(disputeId)));
+    },
+  };
 
   async getDevice(deviceId: string): Promise<DeviceCapabilities> {
     return deviceOf(await this.reader(deviceId));
@@ -257,6 +278,10 @@ export class StripeAcquirer implements AcquirerPort {
       if ((reader as Stripe.Terminal.DeletedReader).deleted) throw new AcquirerRejectedError(`reader ${deviceId} was deleted`, 404);
       return reader as Stripe.Terminal.Reader;
     });
+  }
+
+  private dispute(id: string): Promise<Stripe.Dispute> {
+    return this.call('read the dispute', () => this.stripe.disputes.retrieve(id));
   }
 
   private paymentIntent(id: string): Promise<Stripe.PaymentIntent> {

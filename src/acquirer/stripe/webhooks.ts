@@ -66,6 +66,31 @@ export function nudgeOf(event: Pick<Stripe.Event, 'type' | 'data'>): StripeNudge
   return null;
 }
 
+/** The `charge.dispute.*` events (contracts 12): each names the dispute and its PaymentIntent. */
+export const STRIPE_DISPUTE_EVENTS: readonly string[] = [
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.closed',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+];
+
+export interface StripeDisputeNudge {
+  acquirerRef: string; // the disputed PaymentIntent
+  disputeId: string; // dp_...
+}
+
+/** The dispute a `charge.dispute.*` event is about, or null (another event, or no PaymentIntent: not a bill of ours). Only a nudge: the service reads the dispute back. */
+export function disputeNudgeOf(event: Pick<Stripe.Event, 'type' | 'data'>): StripeDisputeNudge | null {
+  const type = event?.type as unknown;
+  const object = event?.data?.object as unknown;
+  if (typeof type !== 'string' || !STRIPE_DISPUTE_EVENTS.includes(type) || !object || typeof object !== 'object') return null;
+  const dispute = object as Stripe.Dispute;
+  const disputeId = idOf(dispute.id);
+  const acquirerRef = idOf(dispute.payment_intent);
+  return dispute.object === 'dispute' && disputeId && acquirerRef ? { acquirerRef, disputeId } : null;
+}
+
 /** Event ids seen lately: a replay within the signature's tolerance is dropped before it reaches a workflow. */
 export class RecentEvents {
   private readonly seen = new Set<string>();

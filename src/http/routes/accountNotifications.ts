@@ -6,6 +6,7 @@ import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import { relayDisputeNotification } from '../../disputes/notifications';
 import { relayPayoutNotification } from '../../payouts/notifications';
 import { relayAdyenNudges } from '../../payments/adyenNotification';
+import { relayAdyenDisputes } from '../../disputes/adyenNotifications';
 import { relayStripeEvent } from '../../payments/stripeNotification';
 import type { RouteModule } from '../app';
 import { verifiedAdyenNudges, verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
@@ -47,7 +48,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
         const event = verifiedStripeEvent(ctx, account.webhookSecret!);
         ctx.status = 200;
         ctx.body = { received: true };
-        await relayStripeEvent({ db, temporal, logger: log }, event, scope);
+        await relayStripeEvent({ ...ctx.deps, logger: log }, event, scope);
       } else if (account.acquirer === 'sandbox') {
         // The sandbox is one server: it signs every notification with the installation's secret.
         const notification = verifiedSandboxNotification(ctx);
@@ -63,12 +64,13 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
           await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId }, scope);
         else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
       } else {
-        const nudges = verifiedAdyenNudges(ctx, account.hmacKey!);
+        const { nudges, disputes } = verifiedAdyenNudges(ctx, account.hmacKey!);
         // Adyen retries until it reads exactly this.
         ctx.status = 200;
         ctx.type = 'text/plain';
         ctx.body = '[accepted]';
         await relayAdyenNudges({ db, temporal, acquirers, logger: log }, nudges, scope);
+        await relayAdyenDisputes({ ...ctx.deps, logger: log }, disputes, scope);
       }
     },
   );

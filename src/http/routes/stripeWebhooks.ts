@@ -26,13 +26,13 @@ export const stripeWebhookRoutes: RouteModule = (router, registry) => {
       errors: [401],
     },
     async (ctx) => {
-      const { config, db, temporal, logger } = ctx.deps;
+      const { config, logger } = ctx.deps;
       const secret = config.STRIPE_WEBHOOK_SECRET;
       if (!secret) throw new ApiError(401, 'Stripe webhooks are not configured (STRIPE_WEBHOOK_SECRET)');
       const event = verifiedStripeEvent(ctx, secret);
       ctx.status = 200;
       ctx.body = { received: true };
-      await relayStripeEvent({ db, temporal, logger: ctx.state.log ?? logger }, event, { acquirerAccountId: null });
+      await relayStripeEvent({ ...ctx.deps, logger: ctx.state.log ?? logger }, event, { acquirerAccountId: null });
     },
   );
 };

@@ -4,6 +4,8 @@ import { startTestStack, type TestStack } from '../../support/stack';
 import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../../support/stripeMock';
 import { createPayment, eventually, openShop, type Shop, sim, sleep, workflowHandle } from '../../payments/helpers';
 import { closeBatch, userOf } from '../../settlement/helpers';
+import { answer, writeStatement } from '../../disputes/helpers';
+import examples from './stripe-examples.json';
 
 /**
  * The service with ACQUIRER=stripe against stripe-mock: live payments reach Stripe, test payments
@@ -150,5 +152,68 @@ describe('ACQUIRER=stripe', () => {
       expect.objectContaining({ type: 'NOT_IN_PLATFORM', acquirerRef: offline.body.acquirerRef, reportedAmount: 30 }),
     ]);
     expect(balanceListings().length).toBe(before);
+  });
+
+  it('a signed charge.dispute.created opens the dispute of a live Stripe payment; a forged one, or a second event, opens nothing more; submit and the decision go through Stripe', async () => {
+    // stripe-mock names every PaymentIntent alike: the dispute is found by its own id, not the payment's.
+    const row = await livePayment();
+    const DISPUTE = `dp_${row.id.replace(/-/g, '').slice(0, 20)}`;
+    const dueBy = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
+    // stripe-mock keeps no state: its dispute is shown as this payment's, in the status each step needs.
+    let status = 'needs_response';
+    let submissions = 0;
+    recorder.answer = (req, body) =>
+      req.path.startsWith(`/v1/disputes/${DISPUTE}`)
+        ? {
+            ...body,
+            id: DISPUTE,
+            payment_intent: row.acquirerRef,
+            amount: 1234,
+            currency: 'eur',
+            reason: 'fraudulent',
+            status,
+            evidence_details: { ...body.evidence_details, due_by: dueBy, submission_count: submissions },
+          }
+        : body;
+    try {
+      const object = { ...examples.objects.dispute, id: DISPUTE, payment_intent: row.acquirerRef };
+      const created = eventOf(`evt_dispute_${row.id}`, 'charge.dispute.created', object);
+      // Forged: nothing read, nothing opened.
+      expectErrorShape(await send(created, signed(created, { secret: 'whsec_not_ours' })), 401);
+      await sleep(300);
+      expect(await stack.db.dispute.count({ where: { acquirerDisputeId: DISPUTE } })).toBe(0);
+
+      expect((await send(created, signed(created))).status).toBe(200);
+      const dispute = await eventually(() =>
+        stack.db.dispute.findFirst({ where: { acquirerDisputeId: DISPUTE, status: 'NEEDS_RESPONSE' } }).then((d) => d ?? undefined),
+      );
+      expect(dispute).toMatchObject({ acquirerDisputeId: DISPUTE, reason: 'FRAUD', currency: 'EUR', dueBy: new Date(dueBy * 1000) });
+      expect(dispute.amount.toString()).toBe('12.34');
+      expect(recorder.requests.some((r) => r.method === 'GET' && r.path === `/v1/disputes/${DISPUTE}`)).toBe(true);
+
+      // Stripe's next event about it meets the same dispute.
+      const updated = eventOf(`evt_dispute_upd_${row.id}`, 'charge.dispute.updated', object);
+      expect((await send(updated, signed(updated))).status).toBe(200);
+      await sleep(300);
+      expect(await stack.db.dispute.count({ where: { acquirerDisputeId: DISPUTE } })).toBe(1);
+
+      // The merchant answers: the evidence reaches Stripe with submit=true.
+      const token = await userOf(stack, { merchantId: dispute.merchantId } as Shop, ['COMPLIANCE']);
+      expect((await writeStatement(stack, token, dispute.id, { text: 'The card was present and signed.' })).status).toBe(200);
+      const submitted = await answer(stack, token, dispute.id, 'submit');
+      expect(submitted.status).toBe(200);
+      expect(submitted.body.status).toBe('UNDER_REVIEW');
+      const posted = recorder.requests.find((r) => r.method === 'POST' && r.path === `/v1/disputes/${DISPUTE}`);
+      expect(posted?.body).toMatchObject({ submit: 'true', 'evidence[uncategorized_text]': 'The card was present and signed.' });
+
+      // Stripe decides and says so: the event nudges the workflow, which reads WON.
+      status = 'won';
+      submissions = 1;
+      const closed = eventOf(`evt_dispute_closed_${row.id}`, 'charge.dispute.closed', { ...object, status: 'won' });
+      expect((await send(closed, signed(closed))).status).toBe(200);
+      await eventually(() => stack.db.dispute.findFirst({ where: { id: dispute.id, status: 'WON' } }).then((d) => d ?? undefined));
+    } finally {
+      recorder.answer = null;
+    }
   });
 });

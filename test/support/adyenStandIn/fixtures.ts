@@ -40,6 +40,7 @@ export const FIXTURE = {
   terminalApi: 'openapi/TerminalAPI-v1.json',
   cloudDevice: 'openapi/CloudDeviceService-v1.json',
   checkout: 'openapi/CheckoutService-v72.json',
+  disputes: 'openapi/DisputeService-v30.json',
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Modifications, type StandInModification } from './modifications';
+import { type ChargebackOptions, Disputes, type StandInDispute } from './disputes';
 import { Notifier, type SentNotification } from './notifications';
 import type { Customer } from './responses';
 import { adyenHandler, type RecordedAdyenRequest } from './server';
@@ -10,6 +11,7 @@ import { AdyenRequestValidator } from './validation';
 export type { RecordedAdyenRequest } from './server';
 export type { SentNotification } from './notifications';
 export type { StandInModification } from './modifications';
+export type { ChargebackOptions, StandInDispute } from './disputes';
 export type { CardChoice, SimulatedDevice, StandInReversal, StandInTransaction, TransactionState } from './terminals';
 export type { Customer } from './responses';
 
@@ -22,7 +24,8 @@ export type { Customer } from './responses';
  * request validated against Adyen's OpenAPI documents, answered from Adyen's fixtures by
  * simulated terminals that the test drives (the customer, the network); and Adyen's report
  * downloads (`/reports/download/MerchantAccount/{merchantAccount}/{fileName}`, ./reports.ts), the
- * daily Payment accounting report built from those terminals' transactions.
+ * daily Payment accounting report built from those terminals' transactions; and chargebacks with
+ * the Disputes API (`/ca/services/DisputeService/v30/...`, ./disputes.ts).
  */
 export interface AdyenStandInOptions {
   /** Where Adyen's event and standard notifications are posted; none are posted without it. */
@@ -69,6 +72,15 @@ export interface AdyenStandIn {
   loseNextModification(how?: 'dropped' | 'lost', times?: number): void;
   /** Every capture and cancel Adyen took, in order, with the payment (pre-authorisation) each modified. */
   modifications(): { tx: StandInTransaction; modification: StandInModification }[];
+  /**
+   * The cardholder's bank disputes an approved payment of the device: a chargeback Adyen notifies
+   * (NOTIFICATION_OF_CHARGEBACK, signed) and then answers for through its Disputes API.
+   */
+  openChargeback(poiid: string, paymentPspReference: string, opts?: ChargebackOptions): StandInDispute;
+  /** The scheme decides a defended dispute: CHARGEBACK_REVERSED (WON) or SECOND_CHARGEBACK (LOST), notified. */
+  decideChargeback(disputePspReference: string, outcome: 'WON' | 'LOST'): void;
+  /** Every dispute opened, by its pspReference. */
+  disputes: Map<string, StandInDispute>;
   /** Where notifications are posted from now on (undefined: nowhere). */
   notifyTo(url: string | undefined): void;
   /** The next standard notification is signed with a wrong key. */
@@ -87,9 +99,12 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
   const invalid: RecordedAdyenRequest[] = [];
   const validator = new AdyenRequestValidator(opts.strict ?? true);
   const modifications = new Modifications(terminals);
+  const disputes = new Disputes(terminals, notifier, validator.disputes.examples);
   const faults: { nextModification: 'dropped' | 'lost' | null; times: number } = { nextModification: null, times: 0 };
   const reports = { unreachable: false };
-  const server = http.createServer(adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, modifications, faults, reports }));
+  const server = http.createServer(
+    adyenHandler({ validator, terminals, notifier, requests, invalid, apiKeys: opts.apiKeys, modifications, disputes, faults, reports }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const device = (poiid: string) => terminals.device(poiid);
   return {
@@ -112,6 +127,9 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
         .flatMap((d) => d.transactions)
         .flatMap((tx) => tx.modifications.map((modification) => ({ tx, modification })))
         .sort((a, b) => a.modification.at.localeCompare(b.modification.at)),
+    openChargeback: (poiid, paymentPspReference, chargeback) => disputes.open(poiid, paymentPspReference, chargeback),
+    decideChargeback: (psp, outcome) => disputes.decide(psp, outcome),
+    disputes: disputes.all,
     notifyTo: (url) => void (notifier.url = url),
     forgeNextNotification: () => notifier.forgeNextNotification(),
     replayNotification: (index) => notifier.replayNotification(index),

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Modifications } from './modifications';
+import type { Disputes } from './disputes';
+import { DISPUTE_OPERATIONS, type DisputeOperation } from './disputeValidation';
 import type { Notifier } from './notifications';
 import { paymentsAccountingReport, type ReportPath, reportPathOf, reportToday } from './reports';
 import type { Terminals } from './terminals';
@@ -44,6 +46,7 @@ export interface HandlerDeps {
   /** When set, only these API keys are accepted (401 otherwise). */
   apiKeys?: string[];
   modifications: Modifications;
+  disputes: Disputes;
   /** The network's failure for the next modification call: dropped unprocessed, or processed and its answer lost. */
   faults: { nextModification: 'dropped' | 'lost' | null; times: number };
   /** While true, report downloads get no answer (the connection drops). */
@@ -91,6 +94,7 @@ async function serve(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
   if (!rec.valid) deps.invalid.push(rec);
 
   if (rec.operation === 'captures' || rec.operation === 'cancels') return modify(deps, rec, res);
+  if ((DISPUTE_OPERATIONS as readonly string[]).includes(rec.operation ?? '')) return dispute(deps, rec, res);
   const device = rec.deviceId !== undefined ? deps.terminals.device(rec.deviceId) : undefined;
   if (device?.unreachable) return drop(rec, res, 'dropped');
   if (!rec.valid) {
@@ -142,6 +146,18 @@ function modify(deps: HandlerDeps, rec: RecordedAdyenRequest, res: ServerRespons
   if (answer.made) deps.notifier.modification(answer.made.tx, answer.made.modification);
   if (fault === 'lost') return drop(rec, res, 'lost', answer.body);
   send(rec, res, answer.status, answer.body);
+}
+
+/** A Disputes API call: refused in Adyen's ServiceError shape when invalid; else played by ./disputes.ts. */
+function dispute(deps: HandlerDeps, rec: RecordedAdyenRequest, res: ServerResponse) {
+  if (!rec.valid) {
+    const auth = rec.errors.some((e) => e.startsWith('header X-API-Key'));
+    const body = auth
+      ? { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' }
+      : { status: 422, errorCode: '702', message: rec.errors.join('; '), errorType: 'validation' };
+    return send(rec, res, body.status, body);
+  }
+  send(rec, res, 200, deps.disputes.handle(rec.operation as DisputeOperation, rec.body));
 }
 
 /**

@@ -1,6 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { type CheckoutOperation, CheckoutRequestValidator } from './checkoutValidation';
+import { type DisputeOperation, DisputeRequestValidator } from './disputeValidation';
 import { adyenFile, FIXTURE } from './fixtures';
 
 /**
@@ -8,10 +9,11 @@ import { adyenFile, FIXTURE } from './fixtures';
  * (CloudDeviceService-v1.json) for the path, method, parameters and credentials, and the Terminal
  * API (TerminalAPI-v1.json) for the SaleToPOIRequest body, whose `$ref`s resolve to that
  * document's `#/components/schemas/...`; Checkout's modification calls against
- * CheckoutService-v72.json (./checkoutValidation.ts).
+ * CheckoutService-v72.json (./checkoutValidation.ts); the Disputes API's against
+ * DisputeService-v30.json (./disputeValidation.ts).
  */
 export type CloudDeviceOperation = 'sync' | 'async' | 'status' | 'connectedDevices';
-export type AdyenOperation = CloudDeviceOperation | CheckoutOperation;
+export type AdyenOperation = CloudDeviceOperation | CheckoutOperation | DisputeOperation;
 
 export interface CheckedRequest {
   operation: AdyenOperation | null;
@@ -92,6 +94,7 @@ export class AdyenRequestValidator {
   private readonly ajv: Ajv2020;
   private readonly body: ValidateFunction;
   private readonly checkout = new CheckoutRequestValidator();
+  readonly disputes = new DisputeRequestValidator();
 
   constructor(strict = true) {
     const cloud = adyenFile(FIXTURE.cloudDevice);
@@ -113,6 +116,7 @@ export class AdyenRequestValidator {
   check(req: IncomingRequest): CheckedRequest {
     const url = new URL(req.url, 'http://stand-in');
     if (this.checkout.owns(url.pathname)) return this.checkout.check(req);
+    if (this.disputes.owns(url.pathname)) return this.disputes.check(req);
     const errors: string[] = [];
     const byPath = this.routes.filter((r) => r.pattern.test(url.pathname));
     const route = byPath.find((r) => r.method === req.method);

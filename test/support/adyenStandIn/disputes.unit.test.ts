@@ -1,0 +1,92 @@
+import { type AdyenStandIn, startAdyenStandIn } from './index';
+
+/** The stand-in's chargebacks and Disputes API, over HTTP: validated against DisputeService-v30.json, answered as its examples. */
+const POIID = 'V400m-987654321';
+const BASE = '/ca/services/DisputeService/v30';
+const HEADERS = { 'x-api-key': 'test-api-key', 'content-type': 'application/json' };
+let standIn: AdyenStandIn;
+
+beforeAll(async () => {
+  standIn = await startAdyenStandIn();
+});
+afterAll(() => standIn.close());
+
+const post = async (operation: string, body: unknown, headers: Record<string, string> = HEADERS) => {
+  const res = await fetch(`${standIn.url}${BASE}/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+function chargeback() {
+  const tx = standIn.offlinePayment(POIID, { amount: 30, currency: 'EUR', merchantAccount: 'TestMerchantPOS', cardBrand: 'visa' });
+  return standIn.openChargeback(POIID, tx.pspReference, { respondWithinHours: 24 });
+}
+
+it('notifies a chargeback: NOTIFICATION_OF_CHARGEBACK, signed, with disputeStatus, defendable and the defense period', () => {
+  const d = chargeback();
+  const item = standIn.notifications.at(-1)!.body.notificationItems[0].NotificationRequestItem;
+  expect(item).toMatchObject({
+    eventCode: 'NOTIFICATION_OF_CHARGEBACK',
+    pspReference: d.pspReference,
+    originalReference: d.tx.pspReference,
+    amount: { currency: 'EUR', value: 3000 },
+    additionalData: {
+      disputeStatus: 'Undefended',
+      defendable: 'true',
+      chargebackSchemeCode: 'visa',
+      chargebackReasonCode: '10.4',
+      defensePeriodEndsAt: d.defensePeriodEndsAt,
+    },
+  });
+  expect(item.additionalData.hmacSignature).toEqual(expect.any(String));
+});
+
+it('refuses a request the document does not allow (422 with the field, kept in invalid), and one without a key (401)', async () => {
+  const d = chargeback();
+  const before = standIn.invalid.length;
+  const misspelt = await post('defendDispute', { merchantAccountCode: 'TestMerchantPOS', disputePspReference: d.pspReference, defenceReasonCode: 'X' });
+  expect(misspelt.status).toBe(422);
+  expect(misspelt.body.message).toMatch(/defenseReasonCode|defenceReasonCode/);
+  expect(
+    (await post('acceptDispute', { merchantAccountCode: 'TestMerchantPOS', disputePspReference: d.pspReference }, { 'content-type': 'application/json' }))
+      .status,
+  ).toBe(401);
+  expect(standIn.invalid.length).toBe(before + 2);
+  expect(d.status).toBe('Undefended');
+});
+
+it("defends as the examples answer, refusing a defense without the reason's required document; then decides", async () => {
+  const d = chargeback();
+  const ref = { merchantAccountCode: 'TestMerchantPOS', disputePspReference: d.pspReference };
+  const reasons = await post('retrieveApplicableDefenseReasons', ref);
+  expect(reasons.body.disputeServiceResult).toEqual({ success: true });
+  expect(reasons.body.defenseReasons.map((r: any) => r.defenseReasonCode)).toContain('SupplyDefenseMaterial');
+  expect((await post('defendDispute', { ...ref, defenseReasonCode: 'SupplyDefenseMaterial' })).body.disputeServiceResult).toEqual({
+    success: false,
+    errorMessage: 'Required defense documents missing: DefenseMaterial',
+  });
+  const content = Buffer.from('%PDF-1.4').toString('base64');
+  expect(
+    (
+      await post('supplyDefenseDocument', {
+        ...ref,
+        defenseDocuments: [{ defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', content }],
+      })
+    ).body,
+  ).toEqual({
+    disputeServiceResult: { success: true },
+  });
+  expect((await post('defendDispute', { ...ref, defenseReasonCode: 'SupplyDefenseMaterial' })).body).toEqual({ disputeServiceResult: { success: true } });
+  expect(d.status).toBe('Pending');
+  expect((await post('acceptDispute', ref)).body.disputeServiceResult.success).toBe(false); // defended already
+  standIn.decideChargeback(d.pspReference, 'LOST');
+  expect(standIn.notifications.at(-1)!.body.notificationItems[0].NotificationRequestItem).toMatchObject({
+    eventCode: 'SECOND_CHARGEBACK',
+    additionalData: { disputeStatus: 'Lost' },
+  });
+});
+
+it("an unknown dispute, or another merchant account's: success false", async () => {
+  const d = chargeback();
+  expect((await post('acceptDispute', { merchantAccountCode: 'Other', disputePspReference: d.pspReference })).body.disputeServiceResult.success).toBe(false);
+  expect((await post('acceptDispute', { merchantAccountCode: 'TestMerchantPOS', disputePspReference: 'NOPE' })).body.disputeServiceResult.success).toBe(false);
+});
