@@ -11,12 +11,10 @@ import { ACQUIRER_KINDS } from './credentials';
 const text = (max: number) => z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 export const ModeSchema = z.enum(['live', 'test'], { error: 'must be live or test' });
 const AccountStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' });
-const CredentialsInput = z
-  .record(z.string(), z.unknown(), { error: 'must be an object' })
-  .openapi({
-    description:
-      'sandbox: {}; stripe: { apiKey, webhookSecret }; adyen: { apiKey, hmacKey, environment ("TEST" or "LIVE"), liveEndpointUrlPrefix? (LIVE only: for two-step capture and release) }. Write-only',
-  });
+const CredentialsInput = z.record(z.string(), z.unknown(), { error: 'must be an object' }).openapi({
+  description:
+    'sandbox: {}; stripe: { apiKey, webhookSecret }; adyen: { apiKey, hmacKey, environment ("TEST" or "LIVE"), liveEndpointUrlPrefix? (LIVE only: for two-step capture and release) }. Write-only',
+});
 
 export const CreateAccountBody = z
   .strictObject({

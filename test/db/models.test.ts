@@ -297,6 +297,22 @@ it('round-trips the settlement models; a payment or refund is never in two batch
   const refund = { type: 'REFUND', paymentId, refundId: uniqueId('rf'), amount: '2', currency: 'EUR', occurredAt: now };
   await db.settlementLine.create({ data: { batchId: b1.id, ...refund } });
   expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...refund } }).catch((e: unknown) => e))).toBe(true);
+  // a dispute's debit and its reversal, each in one batch only (migration 0022)
+  const disputeId = crypto.randomUUID();
+  for (const type of ['CHARGEBACK', 'CHARGEBACK_REVERSAL']) {
+    const cb = {
+      type,
+      paymentId,
+      disputeId,
+      acquirerDisputeId: 'dp_1',
+      amount: '5',
+      netAmount: type === 'CHARGEBACK' ? '-5' : '5',
+      currency: 'EUR',
+      occurredAt: now,
+    };
+    await db.settlementLine.create({ data: { batchId: b1.id, ...cb } });
+    expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...cb } }).catch((e: unknown) => e))).toBe(true);
+  }
 
   // a deleted store keeps its batches
   await db.store.delete({ where: { id: store.id } });
