@@ -12,6 +12,7 @@ import { paymentProjectionActivities } from './payments/projection';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
+import { complianceActivities } from './compliance';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),
     ...disputeActivities(deps),
+    ...complianceActivities(deps),
   };
 }
 

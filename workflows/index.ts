@@ -6,3 +6,4 @@ export { paymentSweepWorkflow } from './sweep/sweepWorkflow';
 export { settlementCloseWorkflow } from './settlement/closeWorkflow';
 export { settlementAutoCloseWorkflow } from './settlement/autoCloseWorkflow';
 export { disputeWorkflow } from './dispute/disputeWorkflow';
+export { complianceDailyWorkflow } from './compliance/dailyWorkflow';

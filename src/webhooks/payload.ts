@@ -60,6 +60,9 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export function serializeEventBody(body: unknown): Buffer {
   const p = (body ?? {}) as Record<string, unknown>;
   const d = (p.data ?? {}) as Record<string, unknown>;
+  // A compliance alert's event is about no payment: its data is the alert alone.
+  const head = { eventId: text(p.eventId), eventType: text(p.eventType), merchantExternalId: text(p.merchantExternalId), timestamp: text(p.timestamp) };
+  if (d.alert && typeof d.alert === 'object') return Buffer.from(JSON.stringify({ ...head, data: { alert: d.alert } }), 'utf8');
   const ordered = {
     eventId: text(p.eventId),
     eventType: text(p.eventType),

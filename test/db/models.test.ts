@@ -368,3 +368,43 @@ it('round-trips a dispute; one per (acquirer key, acquirer dispute id); the paym
   expect(back.disputes[0]!.amount.toFixed()).toBe('9.9999');
   expect(isUniqueViolation(await db.dispute.create({ data: { id: crypto.randomUUID(), ...dispute } }).catch((e: unknown) => e))).toBe(true);
 });
+
+it('round-trips a compliance alert; one OPEN per type and target (migration 0023), any number RESOLVED', async () => {
+  const now = new Date('2026-11-26T10:00:00.000Z');
+  const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Compliance Ltd' } });
+  const alert = {
+    merchantId: merchant.id,
+    mode: 'test',
+    type: 'CHARGEBACK_RATIO',
+    scope: 'STORE',
+    storeExternalId: 'berlin-1',
+    acquirerAccountId: null,
+    windowDays: '30',
+    count: 125,
+    ratio: '0.0125',
+    threshold: '0.01',
+    status: 'OPEN',
+    raisedAt: now,
+  };
+  const created = await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } });
+  const back = await db.complianceAlert.findUniqueOrThrow({ where: { id: created.id } });
+  expect(back).toMatchObject({
+    type: 'CHARGEBACK_RATIO',
+    scope: 'STORE',
+    storeExternalId: 'berlin-1',
+    count: 125,
+    status: 'OPEN',
+    raisedAt: now,
+    resolvedAt: null,
+  });
+  expect(back.ratio.toFixed()).toBe('0.0125');
+  expect(isUniqueViolation(await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } }).catch((e: unknown) => e))).toBe(true);
+  // another type, another target: their own
+  await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert, type: 'REFUND_RATIO' } });
+  await db.complianceAlert.create({
+    data: { id: crypto.randomUUID(), ...alert, scope: 'ACQUIRER_ACCOUNT', storeExternalId: null, acquirerAccountId: 'acct-1' },
+  });
+  // resolved, a new one may open
+  await db.complianceAlert.update({ where: { id: created.id }, data: { status: 'RESOLVED', resolvedAt: now } });
+  await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } });
+});

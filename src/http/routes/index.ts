@@ -12,6 +12,7 @@ import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
 import { disputeRoutes } from './disputes';
+import { complianceAlertRoutes } from './complianceAlerts';
 import { refundRoutes } from './refunds';
 import { storeRoutes } from './stores';
 import { dashboardStoreRoutes, terminalRoutes } from './terminals';
@@ -42,4 +43,5 @@ export const routeModules: RouteModule[] = [
   acquirerAccountRoutes,
   costContractRoutes,
   disputeRoutes,
+  complianceAlertRoutes,
 ];
