@@ -3,6 +3,7 @@ import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { eventually } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
+import { adminOf, sandboxAccount } from '../acquirerAccounts/helpers';
 import { capturedPayment, desk, type Desk, disputeOf, openAtSandbox, refund } from '../disputes/helpers';
 
 /**
@@ -102,6 +103,25 @@ it('a refund that succeeds raises REFUND_RATIO for its store, once however many 
   await eventually(async () => ((await alertsOf(d, 'OPEN'))[0]?.count === 2 ? true : undefined));
   expect(await alertsOf(d, 'OPEN')).toEqual([{ ...raised, count: 2, ratio: 0.875 }]);
   expect((await alertEvents(d.shop.merchantId)).map((e) => e.eventType)).toEqual(['COMPLIANCE_ALERT_RAISED']);
+});
+
+it("per MID: a dispute of a payment an acquirer account took raises the account's alert beside its store's", async () => {
+  const d = await desk(stack);
+  const mode = (await stack.db.store.findUniqueOrThrow({ where: { id: d.shop.storeId } })).mode as 'live' | 'test';
+  const admin = await adminOf(stack, d.merchant);
+  const account = await sandboxAccount(admin, mode, `MID-${d.shop.deviceId}`);
+  expect((await admin.saveRoutes({ mode, rules: [], defaultAccountId: account })).status).toBe(200);
+  const p = await capturedPayment(stack, d, 40);
+  expect((await stack.db.payment.findUniqueOrThrow({ where: { id: p.id } })).acquirerAccountId).toBe(account);
+  expect((await openAtSandbox(stack, p.pspReference)).status).toBe(201);
+  const open = await eventually(async () => {
+    const rows = await alertsOf(d, 'OPEN');
+    return rows.length === 2 ? rows : undefined;
+  });
+  expect(open.map((a) => [a.type, a.scope, a.storeExternalId, a.acquirerAccountId, a.ratio]).sort()).toEqual([
+    ['CHARGEBACK_RATIO', 'ACQUIRER_ACCOUNT', null, account, 1],
+    ['CHARGEBACK_RATIO', 'STORE', d.shop.storeExternalId, null, 1],
+  ]);
 });
 
 it('ADMIN and COMPLIANCE read; FINANCE, OPERATIONS and USER 403; an API key 401; another business sees none; a bad status 400 naming it', async () => {

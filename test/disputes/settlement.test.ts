@@ -1,5 +1,6 @@
 import { startTestStack, type TestStack } from '../support/stack';
 import { closeBatch, settlementsApi } from '../settlement/helpers';
+import { adminOf, sandboxAccount } from '../acquirerAccounts/helpers';
 import { answer, capturedPayment, desk, disputeBecomes, disputeOf, openAtSandbox, writeStatement } from './helpers';
 
 /**
@@ -108,4 +109,31 @@ it('debited at the next close after the dispute opened, credited back at the clo
   expect(third.status).toBe(409);
   // Over both batches the dispute cost nothing: 13.84 + 25.50 = 40 - 0.66.
   expect(first.body.totals[0].netAmount + second.body.totals[0].netAmount).toBeCloseTo(39.34, 10);
+});
+
+it("an acquirer account's dispute is in its MID's report: the line names the account and the dispute", async () => {
+  const d = await desk(stack);
+  const mode = (await stack.db.store.findUniqueOrThrow({ where: { id: d.shop.storeId } })).mode as 'live' | 'test';
+  const admin = await adminOf(stack, d.merchant);
+  const account = await sandboxAccount(admin, mode, `MID-${d.shop.deviceId}`);
+  expect((await admin.saveRoutes({ mode, rules: [], defaultAccountId: account })).status).toBe(200);
+  const p = await capturedPayment(stack, d, 30);
+  const opened = await openAtSandbox(stack, p.pspReference, { amount: 12 });
+  expect(opened.status).toBe(201);
+  const dispute = await disputeOf(stack, d, p.id);
+  expect(dispute.acquirerAccountId).toBe(account);
+
+  const closed = await closeBatch(stack, d.finance, d.shop.storeExternalId);
+  expect(closed.status).toBe(201);
+  // 30 - 0.52 (1.40 % + 0.10) - 12
+  expect(closed.body.totals).toEqual([expect.objectContaining({ grossAmount: 30, chargebackAmount: 12, netAmount: 17.48 })]);
+  const lines = (await settlementsApi(stack, d.finance).lines(closed.body.id)).body.content;
+  expect(lines.find((l: any) => l.type === 'CHARGEBACK')).toMatchObject({
+    paymentId: p.id,
+    amount: 12,
+    netAmount: -12,
+    acquirerAccountId: account,
+    disputeId: dispute.id,
+    acquirerDisputeId: opened.body.disputeId,
+  });
 });
