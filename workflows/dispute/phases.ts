@@ -16,7 +16,8 @@ export async function open(run: DisputeRun): Promise<void> {
   await run.tellPayment('NEEDS_RESPONSE');
   await run.effects.publishDisputeEvent({ disputeId: run.disputeId, eventType: 'DISPUTE_OPENED', status: 'NEEDS_RESPONSE' });
   run.opened = true;
-  if (patched(DISPUTE_PATCHES.complianceOnOpen.id)) await evaluateCompliance(run.input.paymentId);
+  // Not awaited here: the due-date timers start at once, even when a worker dies during the evaluation.
+  if (patched(DISPUTE_PATCHES.complianceOnOpen.id)) run.compliance = evaluateCompliance(run.input.paymentId);
 }
 
 /**
