@@ -13,6 +13,7 @@ import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
 import { payoutActivities } from './payouts';
+import { complianceActivities } from './compliance';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...settlementActivities(deps),
     ...disputeActivities(deps),
     ...payoutActivities(deps),
+    ...complianceActivities(deps),
   };
 }
 

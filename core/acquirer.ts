@@ -107,23 +107,30 @@ export interface DeviceCapabilities {
 }
 
 /** One settled item of an acquirer's settlement report: a captured payment or a succeeded refund. */
+/**
+ * A report's item (contracts 8, 12): a payment, a refund, or a dispute's money: CHARGEBACK when the
+ * acquirer debits a dispute's amount (at its opening), CHARGEBACK_REVERSAL when it credits it back
+ * (the dispute WON).
+ */
 export interface SettlementReportItem {
-  type: 'PAYMENT' | 'REFUND';
-  /** The bill the item belongs to (for a refund: the refunded bill). */
+  type: 'PAYMENT' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+  /** The bill the item belongs to (for a refund: the refunded bill; for a chargeback: the disputed bill). */
   acquirerRef: string;
   /** A refund's own reference, as the service sent it; absent for payments. */
   refundReference?: string;
+  /** A chargeback's or reversal's dispute, by the acquirer's own id. */
+  disputeId?: string;
   /** The service's payment id and pspReference as sent with the bill; absent for payments taken outside the service. */
   paymentId?: string;
   pspReference?: string;
   reference?: string | null;
-  amount: string; // exact decimal, positive (a refund's amount is what went back)
+  amount: string; // exact decimal, positive (a refund's amount is what went back, a chargeback's what was debited or credited back)
   currency: string;
-  feeAmount: string; // exact decimal; 0 for refunds
+  feeAmount: string; // exact decimal; 0 for refunds (and the sandbox's chargebacks)
   paymentMethod?: PaymentMode;
   cardBrand?: string;
   last4?: string;
-  /** When the acquirer captured the payment or paid the refund. */
+  /** When the acquirer captured the payment, paid the refund, debited the dispute's amount or credited it back. */
   occurredAt: string;
 }
 

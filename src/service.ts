@@ -25,6 +25,7 @@ import { startTracing } from './observability/tracing';
 import { createWorker } from './worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
 import { ensureAutoCloseSchedule } from './settlement/autoClose';
+import { ensureComplianceSchedule } from './compliance/daily';
 import { paymentIdOfWorkflowId } from '../core/payment/messages';
 
 /**
@@ -147,6 +148,8 @@ export async function startService(given: Config, targets: ServiceTargets, logge
       await ensureSweepSchedule(client, config, logger.child({ part: 'sweep' }));
       // The daily settlement close (contracts 8): a Schedule on this worker's task queue.
       await ensureAutoCloseSchedule(client, config, logger.child({ part: 'settlement' }));
+      // The daily compliance evaluation (contracts 12): a Schedule on this worker's task queue.
+      await ensureComplianceSchedule(client, config, logger.child({ part: 'compliance' }));
     }
     if (apiServer) {
       // Rate limits and sign-in throttles counted in the database, so they hold across API processes.

@@ -7,3 +7,4 @@ export { settlementCloseWorkflow } from './settlement/closeWorkflow';
 export { settlementAutoCloseWorkflow } from './settlement/autoCloseWorkflow';
 export { disputeWorkflow } from './dispute/disputeWorkflow';
 export { payoutWorkflow } from './payout/payoutWorkflow';
+export { complianceDailyWorkflow } from './compliance/dailyWorkflow';

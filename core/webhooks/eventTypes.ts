@@ -19,7 +19,9 @@ export const PAYMENT_EVENT_TYPES = [
 export const DISPUTE_WEBHOOK_EVENT_TYPES = ['DISPUTE_OPENED', 'DISPUTE_RESPONSE_DUE', 'DISPUTE_UNDER_REVIEW', 'DISPUTE_CLOSED'] as const;
 /** A payout's events (contracts 13): data.payout. */
 export const PAYOUT_WEBHOOK_EVENT_TYPES = ['PAYOUT_PAID', 'PAYOUT_FAILED'] as const;
-export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...DISPUTE_WEBHOOK_EVENT_TYPES, ...PAYOUT_WEBHOOK_EVENT_TYPES, 'TEST'] as const;
+/** Compliance alerts (contracts 12): data.alert only (no payment). */
+export const COMPLIANCE_EVENT_TYPES = ['COMPLIANCE_ALERT_RAISED', 'COMPLIANCE_ALERT_RESOLVED'] as const;
+export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...DISPUTE_WEBHOOK_EVENT_TYPES, ...PAYOUT_WEBHOOK_EVENT_TYPES, ...COMPLIANCE_EVENT_TYPES, 'TEST'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The event a payment status emits, if any (AWAITING_TERMINAL and EXPIRED emit none). */

@@ -10,6 +10,11 @@ const port = z.coerce.number({ message: 'must be a number' }).int('must be an in
 /** A listening port of ours: 0 lets the system pick a free one (tests). */
 const listenPort = z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be 0-65535').max(65535, 'must be 0-65535');
 const positive = z.coerce.number({ message: 'must be a number' }).positive('must be greater than zero');
+/** A ratio threshold, kept as exact decimal text: greater than 0, at most 1. */
+const ratio = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'must be a decimal number such as 0.01')
+  .refine((v) => Number(v) > 0 && Number(v) <= 1, 'must be greater than 0 and at most 1');
 const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be an integer').positive('must be greater than zero');
 
 /** 32 bytes: 64 hex characters or base64 (src/secrets/keyring.ts checks the byte count). */
@@ -154,6 +159,16 @@ export const configSchema = z
     DISPUTE_DECISION_CHECK_MINUTES: positive.default(360),
     /** Payouts (contracts 13): an IN_TRANSIT payout is re-read this often even without a notification. */
     PAYOUT_RECHECK_MINUTES: positive.default(360),
+    /** Compliance alerts (contracts 12, docs/disputes.md): the rolling window, in days, over which the ratios are measured. */
+    COMPLIANCE_WINDOW_DAYS: positive.default(30),
+    /** Disputes opened over payments captured in the window above this raises CHARGEBACK_RATIO (Mastercard's excessive-chargeback measure)... */
+    COMPLIANCE_CHARGEBACK_RATIO: ratio.default('0.01'),
+    /** ...with at least this many disputes opened in the window. */
+    COMPLIANCE_CHARGEBACK_MIN_COUNT: positiveInt.default(100),
+    /** Refunded amount over captured amount in the window above this raises REFUND_RATIO... */
+    COMPLIANCE_REFUND_RATIO: ratio.default('0.10'),
+    /** ...with at least this many refunds succeeded in the window. */
+    COMPLIANCE_REFUND_MIN_COUNT: positiveInt.default(20),
     /** How long a payment creation waits for the bill to reach the device before answering 503 (the payment stays open). */
     PAYMENT_PLACEMENT_WAIT_SECONDS: positive.default(10),
     DELETE_GUARD_HOURS: positive.default(24),

@@ -9,7 +9,8 @@ import { audit } from '../audit/audit';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { isSettleable, SETTLEABLE_STATUSES } from '../../core/payment/statuses';
 import type { SettlementCloseInput } from '../../core/settlement';
-import { type Claim, feeMismatchOf, reconcile, type ReportedItem, totalsOf } from './reconcile';
+import { chargebackNet, type Claim, feeMismatchOf, isChargeback, reconcile, type ReportedItem, totalsOf } from './reconcile';
+import { acquirerKeyOf, disputeIdOf } from '../disputes/ids';
 
 /** A reported item with the source (device and account) whose report carried it. */
 type SourcedItem = ReportedItem & { source: ReportSource };
@@ -189,8 +190,12 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     amount: l.amount.toFixed(),
     currency: l.currency,
   }));
-  const result = reconcile(claims, items);
-  if (result.matched.length === 0 && result.missing.length === 0 && result.unclaimed.length === 0) {
+  const chargebacks = items.filter(isChargeback);
+  const result = reconcile(
+    claims,
+    items.filter((i) => !isChargeback(i)),
+  );
+  if (result.matched.length === 0 && result.missing.length === 0 && result.unclaimed.length === 0 && chargebacks.length === 0) {
     await db.settlementBatch.update({ where: { id: batchId }, data: { status: 'EMPTY' } });
     return { empty: true };
   }
@@ -336,6 +341,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
         reportedAmount: item.amount,
       });
     }
+    for (const item of chargebacks) await recordChargeback(tx as unknown as Db, batch, item);
     if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
     const settled = await tx.settlementLine.findMany({
       where: { batchId },
@@ -347,6 +353,45 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     });
   });
   return { empty: false, toSettle: await pendingCount(db, batchId) };
+}
+
+/**
+ * A dispute's money as reported (contracts 12): a CHARGEBACK line (net minus the amount) or a
+ * CHARGEBACK_REVERSAL line (net plus it), linked to the disputed payment when we know it and to the
+ * dispute by the id it has or will have here: ours derives from the acquirer's, so a line reported
+ * before the dispute's notification arrived names the dispute all the same. Once only: a dispute's
+ * debit and its reversal are each in one batch (a unique index, migration 0024).
+ */
+async function recordChargeback(tx: Db, batch: { id: string; merchantId: string }, item: SourcedItem): Promise<void> {
+  const type = item.type as 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
+  const acquirerDisputeId = item.disputeId ?? '';
+  const payment = await tx.payment.findFirst({
+    where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef },
+    select: { id: true, pspReference: true, reference: true, acquirerAccountId: true, acquirerName: true },
+  });
+  // Whose dispute ids these are: the payment's acquirer key, as the dispute's workflow derives it; else the reporting source's.
+  const disputeId = disputeIdOf(payment ? acquirerKeyOf(payment) : (item.source.accountId ?? `installation:${item.source.acquirer.name}`), acquirerDisputeId);
+  if (await tx.settlementLine.findFirst({ where: { type, disputeId }, select: { id: true } })) return;
+  const fee = new Decimal(item.feeAmount);
+  await tx.settlementLine.create({
+    data: {
+      batchId: batch.id,
+      type,
+      paymentId: payment?.id ?? null,
+      disputeId,
+      acquirerDisputeId,
+      acquirerRef: item.acquirerRef,
+      pspReference: payment?.pspReference ?? item.pspReference ?? null,
+      reference: payment?.reference ?? item.reference ?? null,
+      amount: item.amount,
+      feeAmount: fee.toFixed(),
+      netAmount: chargebackNet(type, item.amount, fee),
+      currency: item.currency,
+      occurredAt: new Date(item.occurredAt),
+      reported: true,
+      acquirerAccountId: item.source.accountId,
+    },
+  });
 }
 
 const pendingCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null } });

@@ -19,6 +19,13 @@ export interface Claim {
 
 export type ReportedItem = SettlementReportItem & { deviceId: string };
 
+/** A dispute's money in a report (contracts 12): never claimed, recorded as the acquirer reports it. */
+export const isChargeback = (i: SettlementReportItem): boolean => i.type === 'CHARGEBACK' || i.type === 'CHARGEBACK_REVERSAL';
+
+/** A chargeback line's net: the debit takes the amount away, the reversal gives it back; a fee on either (none in the sandbox) is charged like a payment's. */
+export const chargebackNet = (type: 'CHARGEBACK' | 'CHARGEBACK_REVERSAL', amount: Decimal.Value, fee: Decimal.Value = 0): string =>
+  (type === 'CHARGEBACK' ? new Decimal(amount).negated() : new Decimal(amount)).minus(fee).toFixed();
+
 export interface Matched<I extends ReportedItem = ReportedItem> {
   claim: Claim;
   item: I;
@@ -81,14 +88,19 @@ export interface CurrencyTotals {
   refundCount: number;
   refundAmount: string;
   feeAmount: string;
+  /** Disputes' debits (CHARGEBACK lines) minus what was credited back (CHARGEBACK_REVERSAL lines), contracts 12. */
+  chargebackAmount: string;
   /** The fees the contracts give the lines (a line without a contract counts its reported fee): feeAmount - expectedFeeAmount is what was charged over contract. */
   expectedFeeAmount: string;
   netAmount: string;
 }
 
-/** Totals per currency (sorted by code): netAmount = grossAmount - refundAmount - feeAmount. */
+/** Totals per currency (sorted by code): netAmount = grossAmount - refundAmount - feeAmount - chargebackAmount. */
 export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
-  const acc = new Map<string, { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal; expectedFees: Decimal }>();
+  const acc = new Map<
+    string,
+    { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal; chargebacks: Decimal; expectedFees: Decimal }
+  >();
   for (const l of lines) {
     const t = acc.get(l.currency) ?? {
       paymentCount: 0,
@@ -96,15 +108,20 @@ export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
       refundCount: 0,
       refunds: new Decimal(0),
       fees: new Decimal(0),
+      chargebacks: new Decimal(0),
       expectedFees: new Decimal(0),
     };
     acc.set(l.currency, t);
     if (l.type === 'PAYMENT') {
       t.paymentCount += 1;
       t.gross = t.gross.plus(l.amount);
-    } else {
+    } else if (l.type === 'REFUND') {
       t.refundCount += 1;
       t.refunds = t.refunds.plus(l.amount);
+    } else if (l.type === 'CHARGEBACK') {
+      t.chargebacks = t.chargebacks.plus(l.amount);
+    } else if (l.type === 'CHARGEBACK_REVERSAL') {
+      t.chargebacks = t.chargebacks.minus(l.amount);
     }
     t.fees = t.fees.plus(l.feeAmount ?? 0);
     t.expectedFees = t.expectedFees.plus(l.expectedFeeAmount ?? l.feeAmount ?? 0);
@@ -118,7 +135,8 @@ export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
       refundCount: t.refundCount,
       refundAmount: t.refunds.toFixed(),
       feeAmount: t.fees.toFixed(),
+      chargebackAmount: t.chargebacks.toFixed(),
       expectedFeeAmount: t.expectedFees.toFixed(),
-      netAmount: t.gross.minus(t.refunds).minus(t.fees).toFixed(),
+      netAmount: t.gross.minus(t.refunds).minus(t.fees).minus(t.chargebacks).toFixed(),
     }));
 }

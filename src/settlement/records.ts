@@ -34,6 +34,7 @@ export interface BatchRecord {
     refundCount: number;
     refundAmount: number;
     feeAmount: number;
+    chargebackAmount: number;
     expectedFeeAmount: number;
     netAmount: number;
   }[];
@@ -64,6 +65,8 @@ export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDi
       refundCount: t.refundCount,
       refundAmount: num(t.refundAmount)!,
       feeAmount: num(t.feeAmount)!,
+      // Batches closed before disputes' money (migration 0024) had none.
+      chargebackAmount: num(t.chargebackAmount ?? 0)!,
       // Batches closed before the fee audit (migration 0021) had no contracts: their fees stand.
       expectedFeeAmount: num(t.expectedFeeAmount ?? t.feeAmount)!,
       netAmount: num(t.netAmount)!,
@@ -95,6 +98,9 @@ export interface LineRecord {
   occurredAt: string;
   /** The acquirer account that reported it (contracts 10); null: the installation default. */
   acquirerAccountId: string | null;
+  /** A CHARGEBACK or CHARGEBACK_REVERSAL line's dispute: ours (the id it has, or will have once notified) and the acquirer's; null on other lines. */
+  disputeId: string | null;
+  acquirerDisputeId: string | null;
 }
 
 export function toLineRecord(l: SettlementLine): LineRecord {
@@ -110,6 +116,8 @@ export function toLineRecord(l: SettlementLine): LineRecord {
     currency: l.currency,
     occurredAt: l.occurredAt.toISOString(),
     acquirerAccountId: l.acquirerAccountId,
+    disputeId: l.disputeId,
+    acquirerDisputeId: l.acquirerDisputeId,
   };
 }
 
@@ -165,6 +173,8 @@ const CSV_COLUMNS = [
   'occurredAt',
   'acquirerAccountId',
   'expectedFeeAmount',
+  'disputeId',
+  'acquirerDisputeId',
 ] as const;
 
 /** The lines as CSV with a header row, exact decimals (cells made safe by src/security/csvCell.ts). */
@@ -177,6 +187,8 @@ export function linesCsv(lines: SettlementLine[]): string {
       feeAmount: (l.feeAmount ?? 0).toString(),
       netAmount: (l.netAmount ?? l.amount).toString(),
       expectedFeeAmount: l.expectedFeeAmount?.toFixed() ?? '',
+      disputeId: l.disputeId ?? '',
+      acquirerDisputeId: l.acquirerDisputeId ?? '',
     };
     return CSV_COLUMNS.map((c) => exact[c]);
   });

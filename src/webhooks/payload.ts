@@ -75,6 +75,10 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export function serializeEventBody(body: unknown): Buffer {
   const p = (body ?? {}) as Record<string, unknown>;
   const d = (p.data ?? {}) as Record<string, unknown>;
+  // A compliance alert's or a payout's event is about no payment: its data is the alert (the payout) alone.
+  const head = { eventId: text(p.eventId), eventType: text(p.eventType), merchantExternalId: text(p.merchantExternalId), timestamp: text(p.timestamp) };
+  if (d.alert && typeof d.alert === 'object') return Buffer.from(JSON.stringify({ ...head, data: { alert: d.alert } }), 'utf8');
+  if (d.payout && typeof d.payout === 'object') return Buffer.from(JSON.stringify({ ...head, data: { payout: d.payout } }), 'utf8');
   const ordered = {
     eventId: text(p.eventId),
     eventType: text(p.eventType),
@@ -89,7 +93,6 @@ export function serializeEventBody(body: unknown): Buffer {
       ...(typeof d.sequence === 'number' ? { sequence: d.sequence } : {}),
       ...(d.refund && typeof d.refund === 'object' ? { refund: d.refund } : {}),
       ...(d.dispute && typeof d.dispute === 'object' ? { dispute: d.dispute } : {}),
-      ...(d.payout && typeof d.payout === 'object' ? { payout: d.payout } : {}),
     },
   };
   return Buffer.from(JSON.stringify(ordered), 'utf8');
@@ -169,7 +172,7 @@ export function disputeEventBody(
   };
 }
 
-/** A payout's event: no payment, so the payment fields are null; `data.payout` says it all. */
+/** A payout's event: about no payment, so what is sent is `data.payout` alone (serializeEventBody); the payment fields stay null in the stored object. */
 export function payoutEventBody(eventId: string, eventType: EventType, merchantExternalId: string, at: Date, payout: EventPayout): WebhookEventBody {
   return {
     eventId,

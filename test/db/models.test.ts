@@ -297,6 +297,22 @@ it('round-trips the settlement models; a payment or refund is never in two batch
   const refund = { type: 'REFUND', paymentId, refundId: uniqueId('rf'), amount: '2', currency: 'EUR', occurredAt: now };
   await db.settlementLine.create({ data: { batchId: b1.id, ...refund } });
   expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...refund } }).catch((e: unknown) => e))).toBe(true);
+  // a dispute's debit and its reversal, each in one batch only (migration 0024)
+  const disputeId = crypto.randomUUID();
+  for (const type of ['CHARGEBACK', 'CHARGEBACK_REVERSAL']) {
+    const cb = {
+      type,
+      paymentId,
+      disputeId,
+      acquirerDisputeId: 'dp_1',
+      amount: '5',
+      netAmount: type === 'CHARGEBACK' ? '-5' : '5',
+      currency: 'EUR',
+      occurredAt: now,
+    };
+    await db.settlementLine.create({ data: { batchId: b1.id, ...cb } });
+    expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...cb } }).catch((e: unknown) => e))).toBe(true);
+  }
 
   // a deleted store keeps its batches
   await db.store.delete({ where: { id: store.id } });
@@ -376,4 +392,44 @@ it('round-trips an Adyen dispute notice (migration 0023); one per (merchant acco
   expect(back).toMatchObject({ ...notice, amount: expect.anything(), updatedAt: expect.any(Date) });
   expect(back.amount.toFixed()).toBe('40.0001');
   expect(isUniqueViolation(await db.adyenDisputeNotice.create({ data: notice }).catch((e: unknown) => e))).toBe(true);
+});
+
+it('round-trips a compliance alert; one OPEN per type and target (migration 0025), any number RESOLVED', async () => {
+  const now = new Date('2026-11-26T10:00:00.000Z');
+  const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Compliance Ltd' } });
+  const alert = {
+    merchantId: merchant.id,
+    mode: 'test',
+    type: 'CHARGEBACK_RATIO',
+    scope: 'STORE',
+    storeExternalId: 'berlin-1',
+    acquirerAccountId: null,
+    windowDays: '30',
+    count: 125,
+    ratio: '0.0125',
+    threshold: '0.01',
+    status: 'OPEN',
+    raisedAt: now,
+  };
+  const created = await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } });
+  const back = await db.complianceAlert.findUniqueOrThrow({ where: { id: created.id } });
+  expect(back).toMatchObject({
+    type: 'CHARGEBACK_RATIO',
+    scope: 'STORE',
+    storeExternalId: 'berlin-1',
+    count: 125,
+    status: 'OPEN',
+    raisedAt: now,
+    resolvedAt: null,
+  });
+  expect(back.ratio.toFixed()).toBe('0.0125');
+  expect(isUniqueViolation(await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } }).catch((e: unknown) => e))).toBe(true);
+  // another type, another target: their own
+  await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert, type: 'REFUND_RATIO' } });
+  await db.complianceAlert.create({
+    data: { id: crypto.randomUUID(), ...alert, scope: 'ACQUIRER_ACCOUNT', storeExternalId: null, acquirerAccountId: 'acct-1' },
+  });
+  // resolved, a new one may open
+  await db.complianceAlert.update({ where: { id: created.id }, data: { status: 'RESOLVED', resolvedAt: now } });
+  await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } });
 });

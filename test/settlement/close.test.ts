@@ -41,7 +41,17 @@ describe('closing a batch', () => {
     expect(batch.date).toMatch(/^\d{4}-\d\d-\d\d$/);
     // 100 CARD (1.50) + 50 QR (0.45) + 30 offline CARD (0.52); the omitted 20 is not settled
     expect(batch.totals).toEqual([
-      { currency: 'EUR', paymentCount: 3, grossAmount: 180, refundCount: 0, refundAmount: 0, feeAmount: 2.47, expectedFeeAmount: 2.47, netAmount: 177.53 },
+      {
+        currency: 'EUR',
+        paymentCount: 3,
+        grossAmount: 180,
+        refundCount: 0,
+        refundAmount: 0,
+        feeAmount: 2.47,
+        chargebackAmount: 0,
+        expectedFeeAmount: 2.47,
+        netAmount: 177.53,
+      },
     ]);
     const byType = Object.fromEntries(batch.discrepancies.map((d: any) => [d.type, d]));
     expect(byType.MISSING_FROM_REPORT).toMatchObject({
@@ -107,6 +117,8 @@ describe('closing a batch', () => {
           occurredAt: expect.stringMatching(/Z$/),
           acquirerAccountId: null, // the installation default (contracts 10)
           expectedFeeAmount: null, // no cost contract (contracts 13)
+          disputeId: null,
+          acquirerDisputeId: null,
         },
         expect.objectContaining({ paymentId: qr.id, amount: 50, feeAmount: 0.45, netAmount: 49.55 }),
         expect.objectContaining({ paymentId: reportOnly.id, amount: 30, feeAmount: 0.52, netAmount: 29.48 }),
@@ -116,7 +128,9 @@ describe('closing a batch', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const rows = (csv.body as string).trim().split('\r\n');
-    expect(rows[0]).toBe('type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount');
+    expect(rows[0]).toBe(
+      'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
+    );
     expect(rows).toHaveLength(4);
     expect(rows.find((r) => r.includes(card.id))).toMatch(/^PAYMENT,[^,]+,PSP\w+,[^,]*,100,1\.5,98\.5,EUR,\d{4}-/);
 

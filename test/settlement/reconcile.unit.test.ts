@@ -1,4 +1,4 @@
-import { reconcile, totalsOf } from '../../src/settlement/reconcile';
+import { chargebackNet, reconcile, totalsOf } from '../../src/settlement/reconcile';
 import { initialState, transition } from '../../core/payment/transition';
 
 /** The pure parts of contracts 8: matching a report, totals in exact decimal, the settle transition. */
@@ -53,11 +53,58 @@ describe('totalsOf', () => {
         refundCount: 1,
         refundAmount: '0.05',
         feeAmount: '0.02',
+        chargebackAmount: '0',
         expectedFeeAmount: '0.015',
         netAmount: '0.23',
       },
-      { currency: 'JPY', paymentCount: 1, grossAmount: '1000', refundCount: 0, refundAmount: '0', feeAmount: '14', expectedFeeAmount: '14', netAmount: '986' },
+      {
+        currency: 'JPY',
+        paymentCount: 1,
+        grossAmount: '1000',
+        refundCount: 0,
+        refundAmount: '0',
+        feeAmount: '14',
+        chargebackAmount: '0',
+        expectedFeeAmount: '14',
+        netAmount: '986',
+      },
     ]);
+  });
+
+  it("a dispute's debit counts against the net, its reversal gives it back: net = gross - refunds - fees - chargebacks", () => {
+    const lines = [
+      { type: 'PAYMENT', amount: '100', feeAmount: '1.5', currency: 'EUR' },
+      { type: 'REFUND', amount: '10', feeAmount: '0', currency: 'EUR' },
+      { type: 'CHARGEBACK', amount: '25.5', feeAmount: '0', currency: 'EUR' },
+      { type: 'CHARGEBACK', amount: '0.1', feeAmount: '0', currency: 'EUR' },
+      { type: 'CHARGEBACK_REVERSAL', amount: '0.1', feeAmount: '0', currency: 'EUR' },
+    ];
+    expect(totalsOf(lines)).toEqual([
+      {
+        currency: 'EUR',
+        paymentCount: 1,
+        grossAmount: '100',
+        refundCount: 1,
+        refundAmount: '10',
+        feeAmount: '1.5',
+        chargebackAmount: '25.5',
+        expectedFeeAmount: '1.5',
+        netAmount: '63',
+      },
+    ]);
+    // a batch with only a reversal (the dispute won after its debit was in an earlier batch) has a negative chargebackAmount
+    expect(totalsOf([{ type: 'CHARGEBACK_REVERSAL', amount: '25.5', feeAmount: '0', currency: 'EUR' }])[0]).toMatchObject({
+      paymentCount: 0,
+      refundCount: 0,
+      chargebackAmount: '-25.5',
+      netAmount: '25.5',
+    });
+  });
+
+  it('chargeback lines net minus their amount, reversals plus it', () => {
+    expect(chargebackNet('CHARGEBACK', '25.5')).toBe('-25.5');
+    expect(chargebackNet('CHARGEBACK_REVERSAL', '25.5')).toBe('25.5');
+    expect(chargebackNet('CHARGEBACK', '25.5', '15')).toBe('-40.5');
   });
 });
 

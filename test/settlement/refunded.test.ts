@@ -82,7 +82,17 @@ it('a partly and a fully refunded payment keep PARTIALLY_REFUNDED and REFUNDED w
   const next = await closeBatch(stack, finance, shop.storeExternalId);
   expect(next.status).toBe(201);
   expect(next.body.totals).toEqual([
-    { currency: 'EUR', paymentCount: 0, grossAmount: 0, refundCount: 1, refundAmount: 10.1, feeAmount: 0, expectedFeeAmount: 0, netAmount: -10.1 },
+    {
+      currency: 'EUR',
+      paymentCount: 0,
+      grossAmount: 0,
+      refundCount: 1,
+      refundAmount: 10.1,
+      feeAmount: 0,
+      chargebackAmount: 0,
+      expectedFeeAmount: 0,
+      netAmount: -10.1,
+    },
   ]);
   const after = await stack.db.payment.findUniqueOrThrow({ where: { id: plain.id } });
   expect(after).toMatchObject({ status: 'PARTIALLY_REFUNDED', settledAt });

@@ -10,7 +10,7 @@ import { DisputeRun } from './run';
  * the table of contents: the run's state and its one step (apply) are in run.ts, the merchant's
  * answers in answers.ts, the phases in phases.ts; disputeTransition (core/dispute/transition.ts)
  * alone decides the status.
- * 1. opened: evidence assembled, row written, the payment told, DISPUTE_OPENED;
+ * 1. opened: evidence assembled, row written, the payment told, DISPUTE_OPENED, the compliance alerts evaluated (beside the timers);
  * 2. response window: answers (statement, submit, accept) until dueBy; a reminder before it; EXPIRED at it;
  * 3. decision: after a submission, the acquirer's WON or LOST.
  */
@@ -24,5 +24,6 @@ export async function disputeWorkflow(input: DisputeWorkflowInput): Promise<Disp
 
   await condition(allHandlersFinished);
   await run.drained();
+  await run.compliance;
   return run.state.status;
 }

@@ -1,5 +1,7 @@
-import { condition } from '@temporalio/workflow';
+import { condition, patched } from '@temporalio/workflow';
+import { evaluateCompliance } from '../compliance/evaluate';
 import { attempt } from '../payment/calls';
+import { DISPUTE_PATCHES } from './patches';
 import { type DisputeRun, nowIso } from './run';
 
 /**
@@ -7,13 +9,15 @@ import { type DisputeRun, nowIso } from './run';
  * the response window (reminder, then expiry at dueBy) and the scheme's decision.
  */
 
-/** Opened: evidence assembled from our records, the row written, the payment told, DISPUTE_OPENED sent. */
+/** Opened: evidence assembled from our records, the row written, the payment told, DISPUTE_OPENED sent, the compliance alerts evaluated. */
 export async function open(run: DisputeRun): Promise<void> {
   const transaction = await run.effects.assembleDisputeEvidence({ paymentId: run.input.paymentId });
   await run.effects.recordDisputeOpened({ input: run.input, transaction });
   await run.tellPayment('NEEDS_RESPONSE');
   await run.effects.publishDisputeEvent({ disputeId: run.disputeId, eventType: 'DISPUTE_OPENED', status: 'NEEDS_RESPONSE' });
   run.opened = true;
+  // Not awaited here: the due-date timers start at once, even when a worker dies during the evaluation.
+  if (patched(DISPUTE_PATCHES.complianceOnOpen.id)) run.compliance = evaluateCompliance(run.input.paymentId);
 }
 
 /**

@@ -38,6 +38,8 @@ export class DisputeRun {
   attempted: 'submit' | 'accept' | null = null;
   /** The acquirer notified news since the last read. */
   nudged = false;
+  /** The compliance evaluation started when the dispute opened: the timers do not wait for it; the run's end does. */
+  compliance: Promise<void> = Promise.resolve();
   private readonly serialize = oneAtATime();
   private tail: Promise<void> = Promise.resolve();
 

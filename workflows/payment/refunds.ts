@@ -4,6 +4,7 @@ import type { RefundStatus } from '../../core/acquirer';
 import { attempt, isRejected, refused, rowWrites } from './calls';
 import { DEFAULT_REFUND_CONFIRM_TIMEOUT_MS, type PendingRefund, type RefundRequestInput, refundReferenceOf, refundUpdate } from '../../core/payment/messages';
 import { PATCHES } from './patches';
+import { evaluateCompliance } from '../compliance/evaluate';
 import { refundableLeft, refundRefusal } from '../../core/payment/rules';
 import type { PaymentRun, RefundInFlight } from './run';
 import type { HistorySource } from '../../core/payment/statuses';
@@ -22,6 +23,7 @@ async function decideRefund(run: PaymentRun, r: RefundInFlight, status: RefundSt
   r.status = status.state; // at once: a concurrent read must not apply it twice
   if (status.state === 'SUCCEEDED') {
     await run.apply({ type: 'REFUND_SUCCEEDED', refundId: r.id, amount: r.amount, actionReference: refundReferenceOf(r.id), source });
+    if (patched(PATCHES.complianceOnRefund.id)) await evaluateCompliance(run.paymentId);
   } else {
     await run.effects.recordRefund({
       ...refundRow(run, r),

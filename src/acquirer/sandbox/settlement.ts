@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { SUPPORTED_CURRENCIES } from '../../money/currencies';
 import type { PaymentMode, SettlementReport, SettlementReportItem } from '../port';
-import { type Bill, DEFAULT_ACCOUNT, SANDBOX_MID, type SandboxAccount, type SandboxRefund, type SandboxStore } from './state';
+import { type Bill, DEFAULT_ACCOUNT, SANDBOX_MID, type SandboxAccount, type SandboxDispute, type SandboxRefund, type SandboxStore } from './state';
 
 /**
  * The sandbox's settlement (contracts 8): per device and merchant account (MID, contracts 10), a
  * close reports every bill of that MID's books captured up to `until` and not reported before,
- * and every offline payment, each with the sandbox's fee; refunds go with their bill's MID. A
+ * and every offline payment, each with the sandbox's fee; refunds go with their bill's MID, and so
+ * do its disputes' money (contracts 12): the debit of a dispute opened up to `until`, the credit
+ * back of one decided WON up to `until`, each in one report only. A
  * report is kept under its MID and batch reference, so a retried close gets the same report.
  * Acquirer references on the device's `omitFromReport` list are left out of the next report of
  * their MID only.
@@ -56,6 +58,22 @@ function refundItem(r: SandboxRefund, bill: Bill | undefined): SettlementReportI
   };
 }
 
+/** A dispute's debit (at its opening) or its credit back (WON); no fee in the sandbox. */
+function chargebackItem(d: SandboxDispute, type: 'CHARGEBACK' | 'CHARGEBACK_REVERSAL', bill: Bill | undefined): SettlementReportItem {
+  const digits = SUPPORTED_CURRENCIES[d.currency]?.minorUnits ?? 2;
+  return {
+    type,
+    acquirerRef: d.acquirerRef,
+    disputeId: d.disputeId,
+    ...(bill && !bill.offline ? { paymentId: bill.paymentId, pspReference: bill.pspReference } : {}),
+    reference: bill?.reference ?? null,
+    amount: d.amount,
+    currency: d.currency,
+    feeAmount: new Decimal(0).toFixed(digits),
+    occurredAt: type === 'CHARGEBACK' ? d.openedAt : (d.closedAt ?? d.openedAt),
+  };
+}
+
 /** A settlement report says whose books it closed. */
 export type SandboxReport = SettlementReport & { merchantAccountId: string };
 
@@ -88,6 +106,19 @@ export function closeDeviceBatch(
     if (!ours(bill) || r.state !== 'SUCCEEDED' || r.reportedIn || Date.parse(r.decidedAt ?? r.submittedAt) > untilMs) continue;
     r.reportedIn = batchReference;
     items.push(refundItem(r, bill));
+  }
+  for (const d of store.disputesOfDevice(deviceId)) {
+    if ((d.merchantAccountId ?? SANDBOX_MID) !== merchantAccountId) continue;
+    const bill = store.bill(d.acquirerRef);
+    if (!d.debitReportedIn && Date.parse(d.openedAt) <= untilMs) {
+      d.debitReportedIn = batchReference;
+      items.push(chargebackItem(d, 'CHARGEBACK', bill));
+    }
+    // Never a credit without its debit: a dispute opened and won within one period has both in the one report.
+    if (d.status === 'WON' && d.debitReportedIn && !d.reversalReportedIn && Date.parse(d.closedAt ?? '') <= untilMs) {
+      d.reversalReportedIn = batchReference;
+      items.push(chargebackItem(d, 'CHARGEBACK_REVERSAL', bill));
+    }
   }
   // Left out once: the following report of the MID carries them. Another MID's stay for its close.
   device.omitFromReport = (device.omitFromReport ?? []).filter((ref) => {

@@ -112,6 +112,9 @@ export interface SandboxDispute extends AcquirerDispute {
   decideAt?: string;
   evidence?: DisputeEvidence;
   closedAt?: string;
+  /** The batch references of the settlement reports that carried its debit and, once WON, its reversal. */
+  debitReportedIn?: string;
+  reversalReportedIn?: string;
 }
 
 export interface Reversal {
@@ -404,6 +407,10 @@ export class SandboxStore {
 
   addDispute(d: SandboxDispute): void {
     (this.data.disputes ??= dict())[d.disputeId] = d;
+  }
+
+  disputesOfDevice(deviceId: string): SandboxDispute[] {
+    return Object.values(this.data.disputes ?? {}).filter((d) => d.deviceId === deviceId);
   }
 
   /** Submitted disputes the scheme has not decided yet. */

@@ -13,6 +13,7 @@ import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { settlementRoutes } from './settlements';
 import { disputeRoutes } from './disputes';
+import { complianceAlertRoutes } from './complianceAlerts';
 import { refundRoutes } from './refunds';
 import { storeRoutes } from './stores';
 import { dashboardStoreRoutes, terminalRoutes } from './terminals';
@@ -44,4 +45,5 @@ export const routeModules: RouteModule[] = [
   costContractRoutes,
   payoutRoutes,
   disputeRoutes,
+  complianceAlertRoutes,
 ];

@@ -17,11 +17,15 @@ const Totals = z.object({
   refundCount: z.number().int(),
   refundAmount: amount,
   feeAmount: amount,
+  chargebackAmount: amount.openapi({
+    description:
+      "Disputes' money (contracts 12): the CHARGEBACK lines' amounts minus the CHARGEBACK_REVERSAL lines'; 0 for batches closed before it was recorded",
+  }),
   expectedFeeAmount: amount.openapi({
     description:
       "The fees the accounts' cost contracts give the lines, a line without a contract counting its reported fee: feeAmount - expectedFeeAmount is what was charged over contract",
   }),
-  netAmount: amount.openapi({ description: 'grossAmount - refundAmount - feeAmount' }),
+  netAmount: amount.openapi({ description: 'grossAmount - refundAmount - feeAmount - chargebackAmount' }),
 });
 const Discrepancy = z.object({
   type: z
@@ -49,20 +53,30 @@ const Batch = z
   .openapi('SettlementBatch');
 const Line = z
   .object({
-    type: z.enum(['PAYMENT', 'REFUND']),
+    type: z.enum(['PAYMENT', 'REFUND', 'CHARGEBACK', 'CHARGEBACK_REVERSAL']).openapi({
+      description: "CHARGEBACK: the acquirer debited a dispute's amount when it opened; CHARGEBACK_REVERSAL: it credited it back when the dispute was WON",
+    }),
     paymentId: z.string().nullable(),
     pspReference: z.string().nullable(),
     reference: z.string().nullable(),
     amount,
     feeAmount: amount,
     expectedFeeAmount: amount.nullable().openapi({ description: "A payment's fee under its account's cost contract (contracts 13); null without one" }),
-    netAmount: amount.openapi({ description: 'amount - feeAmount for a payment; minus the amount for a refund' }),
+    netAmount: amount.openapi({
+      description:
+        'amount - feeAmount for a payment; minus the amount for a refund; minus the amount for a CHARGEBACK, plus it for a CHARGEBACK_REVERSAL (less any fee)',
+    }),
     currency: z.string(),
     occurredAt: z.string(),
     acquirerAccountId: z
       .string()
       .nullable()
       .openapi({ description: 'The acquirer account whose report carried it (contracts 10); null: the installation default' }),
+    disputeId: z.string().nullable().openapi({
+      description:
+        "A chargeback line's dispute (GET /api/dashboard/disputes/{id}): derived from the acquirer's id, so it names the dispute even when the report came before its notification; null on other lines",
+    }),
+    acquirerDisputeId: z.string().nullable().openapi({ description: "The acquirer's id of a chargeback line's dispute; null on other lines" }),
   })
   .openapi('SettlementLine');
 

@@ -1,0 +1,18 @@
+import { evaluateAll, evaluatePayment } from '../../src/compliance/alerts';
+import type { ActivityDeps } from '../index';
+
+/**
+ * Compliance alerts' evaluation (contracts 12): of a payment's store and account when one of its
+ * disputes opens or one of its refunds succeeds, and of every target daily. Safe to repeat.
+ */
+export function complianceActivities(deps: ActivityDeps) {
+  return {
+    evaluateComplianceOfPayment: async ({ paymentId }: { paymentId: string }): Promise<void> => {
+      await evaluatePayment(deps, paymentId);
+    },
+    evaluateAllCompliance: async (): Promise<number> => {
+      const { raised, resolved } = await evaluateAll(deps);
+      return raised.length + resolved.length;
+    },
+  };
+}
