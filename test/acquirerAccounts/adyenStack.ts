@@ -21,24 +21,24 @@ export interface AdyenStack {
 
 export const ADYEN_MID = 'IspTestShopECOM';
 
-/** `env`: more of the service's configuration (a short AUTHORIZATION_WINDOW_MINUTES, ...). */
-export async function startAdyenStack(env: Record<string, string> = {}): Promise<AdyenStack> {
+/** `env`: more of the service's configuration (a short AUTHORIZATION_WINDOW_MINUTES, ...); `mode`: the business's key, account and routes (a live one: `environment` LIVE). */
+export async function startAdyenStack(env: Record<string, string> = {}, mode: 'live' | 'test' = 'test'): Promise<AdyenStack> {
   const standIn = await startAdyenStandIn();
   // The stand-in writes a day's report on request, so its closes need no lag behind Adyen's file generation.
   const stack = await startTestStack({ ...env, ADYEN_API_BASE: standIn.url, ADYEN_REPORT_LAG_HOURS: '0' });
-  const shop = await openShop(stack, { mode: 'test' });
+  const shop = await openShop(stack, { mode });
   const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
   const admin = await adminOf(stack, merchant);
   const created = await admin.createAccount({
     name: 'Adyen NL',
     acquirer: 'adyen',
-    mode: 'test',
+    mode,
     merchantAccountId: ADYEN_MID,
-    credentials: { apiKey: `AQE${crypto.randomBytes(12).toString('hex')}`, hmacKey: standIn.hmacKey, environment: 'TEST' },
+    credentials: { apiKey: `AQE${crypto.randomBytes(12).toString('hex')}`, hmacKey: standIn.hmacKey, environment: mode === 'live' ? 'LIVE' : 'TEST' },
   });
   if (created.status !== 201) throw new Error(`adyen account not created: ${created.status} ${JSON.stringify(created.body)}`);
   const accountId = created.body.id as string;
-  const routed = await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: accountId });
+  const routed = await admin.saveRoutes({ mode, rules: [], defaultAccountId: accountId });
   if (routed.status !== 200) throw new Error(`routes not saved: ${routed.status} ${JSON.stringify(routed.body)}`);
   standIn.notifyTo(`${stack.apiUrl}${created.body.notificationPath}`);
   const { token: finance } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);

@@ -3,8 +3,9 @@ import { storeWithTerminal } from '../payments/helpers';
 import { CONFORMANCE_ENV, conformanceSuite } from './conformance';
 
 /**
- * The shared acquirer behaviour (./conformance.ts) for an adyen account against the Adyen
- * stand-in: every request the adapter sends validated against Adyen's schemas.
+ * The shared acquirer behaviour (./conformance.ts) for a live-mode business's adyen account
+ * (`environment` LIVE) against the Adyen stand-in: every request the adapter sends validated
+ * against Adyen's schemas.
  */
 let s: AdyenStack;
 
@@ -12,7 +13,7 @@ afterEach(() => expect(s.standIn.invalid).toEqual([]));
 
 conformanceSuite(
   async () => {
-    s = await startAdyenStack(CONFORMANCE_ENV);
+    s = await startAdyenStack(CONFORMANCE_ENV, 'live');
     return {
       stack: s.stack,
       finance: s.finance,
@@ -20,7 +21,7 @@ conformanceSuite(
       reportDelayMs: 1100,
       till: async ({ twoStep = false } = {}) => {
         // A store of its own (the account is the business's default route), on a fresh POIID.
-        const store = await storeWithTerminal(s.stack, s.shop, { mode: 'test', twoStep });
+        const store = await storeWithTerminal(s.stack, s.shop, { mode: 'live', twoStep });
         return (await adyenTill(s, { till: store, twoStep })).shop;
       },
       customer: async (shop, action) => void s.standIn.customer(shop.deviceId, action),
