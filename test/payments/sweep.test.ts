@@ -48,6 +48,10 @@ describe('the sweep logic', () => {
     const { body: created } = await createPayment(stack, shop);
     await workflowHandle(stack, created.id).terminate('test: the workflow is gone');
     await sim(stack).customer(shop.deviceId, { action: 'pay' });
+    // The sandbox's notification of the payment finds no workflow to nudge (its news is claimed,
+    // the signal fails). Waited for, so that it cannot reach the run the sweep starts and be the
+    // one that reports the outcome (a busy machine once delivered it that late).
+    await eventually(() => stack.db.paymentNudge.findFirst({ where: { paymentId: created.id } }).then((n) => n ?? undefined));
     await stack.db.payment.update({ where: { id: created.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await sweep(stack, [created.id])).toMatchObject({ considered: 1, restarted: 1 });
     const paid = await statusBecomes(stack, created.id, 'CAPTURED');
