@@ -195,7 +195,8 @@ export const settlementRoutes: RouteModule = (router, registry) => {
       params: IdParams,
       responses: {
         200: {
-          description: 'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
+          description:
+            'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
         },
       },
       errors: [403, 404],
