@@ -1,18 +1,12 @@
 import { createPayment, paymentAction, statusBecomes } from '../payments/helpers';
-import { type AdyenStack, adyenTill, readPayment, refundAs, startAdyenStack, stopAdyenStack } from './adyenStack';
+import { adyenTill, readPayment, refundAs, withAdyenStack } from './adyenStack';
 
 /**
  * After the sale at an adyen account (contracts 11): a void is a ReversalRequest of the whole
  * payment, a refund a referenced ReversalRequest with ReversedAmount, each once at the terminal,
  * through the real API and workflow against the stand-in.
  */
-let s: AdyenStack;
-
-beforeAll(async () => {
-  s = await startAdyenStack();
-}, 120_000);
-afterAll(() => stopAdyenStack(s));
-afterEach(() => expect(s.standIn.invalid).toEqual([]));
+const s = withAdyenStack();
 
 async function paid(amount: number) {
   const { shop, poiid } = await adyenTill(s);

@@ -1,19 +1,13 @@
 import { AdyenAcquirer } from '../../src/acquirer/adyen/adapter';
 import { expectErrorShape } from '../support/http';
 import { createPayment, paymentAction, statusBecomes } from '../payments/helpers';
-import { ADYEN_MID, type AdyenStack, adyenTill, readPayment, startAdyenStack, stopAdyenStack } from './adyenStack';
+import { ADYEN_MID, adyenTill, readPayment, withAdyenStack } from './adyenStack';
 
 /**
  * An adyen account's payments through the real API, worker and workflow, against the Adyen
  * stand-in (contracts 11): every request the adapter sends validates against Adyen's schemas.
  */
-let s: AdyenStack;
-
-beforeAll(async () => {
-  s = await startAdyenStack();
-}, 120_000);
-afterAll(() => stopAdyenStack(s));
-afterEach(() => expect(s.standIn.invalid).toEqual([]));
+const s = withAdyenStack();
 
 /** The stand-in's transactions for one of our payments (its SaleTransactionID). */
 const transactionsOf = (poiid: string, paymentId: string) =>

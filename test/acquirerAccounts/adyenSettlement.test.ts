@@ -1,19 +1,13 @@
 import { createPayment, statusBecomes } from '../payments/helpers';
 import { closeBatch, settlementsApi } from '../settlement/helpers';
-import { ADYEN_MID, type AdyenStack, adyenTill, refundAs, startAdyenStack, stopAdyenStack } from './adyenStack';
+import { ADYEN_MID, adyenTill, refundAs, withAdyenStack } from './adyenStack';
 
 /**
  * An adyen account's settlement through the real close (contracts 8, 10, 11): each terminal's
  * report is its lines of Adyen's daily Payment accounting report, served by the stand-in from its
  * own transactions with its fee rule (test/support/adyenStandIn/reports.ts).
  */
-let s: AdyenStack;
-
-beforeAll(async () => {
-  s = await startAdyenStack();
-}, 120_000);
-afterAll(() => stopAdyenStack(s));
-afterEach(() => expect(s.standIn.invalid).toEqual([]));
+const s = withAdyenStack();
 
 interface Line {
   type: string;

@@ -51,6 +51,22 @@ export async function stopAdyenStack(s: AdyenStack | undefined): Promise<void> {
 }
 
 /**
+ * For a test file: the Adyen stack started before its tests (`env`, `mode` as startAdyenStack's),
+ * stopped after, and every test failing when the stand-in refused a request against Adyen's
+ * schemas. The handle is filled in once the stack is up.
+ */
+export function withAdyenStack(env: Record<string, string> = {}, mode: 'live' | 'test' = 'test'): AdyenStack {
+  const s = {} as AdyenStack;
+  let started: AdyenStack | undefined;
+  beforeAll(async () => {
+    started = Object.assign(s, await startAdyenStack(env, mode));
+  }, 120_000);
+  afterAll(() => stopAdyenStack(started));
+  afterEach(() => expect(s.standIn.invalid).toEqual([]));
+  return s;
+}
+
+/**
  * A new till on a terminal of its own (a fresh POIID), so tests never share a device: a new
  * terminal in the shop's store, or `till`'s terminal moved to the POIID; `twoStep`: linked as
  * `terminal:link --two-step` (its bills are pre-authorisations).

@@ -1,6 +1,6 @@
 import { call } from '../support/http';
 import { createPayment, history, paymentAction, type Shop, statusBecomes } from '../payments/helpers';
-import { ADYEN_MID, type AdyenStack, adyenTill, readPayment, refundAs, startAdyenStack, stopAdyenStack } from './adyenStack';
+import { ADYEN_MID, adyenTill, readPayment, refundAs, withAdyenStack } from './adyenStack';
 
 /**
  * Two-step payments at an adyen account (contracts 6, 11) through the real API, worker and
@@ -8,14 +8,8 @@ import { ADYEN_MID, type AdyenStack, adyenTill, readPayment, refundAs, startAdye
  * (captured) or released (cancelled) through Adyen's Checkout modifications, every request
  * validated against Adyen's documents (TerminalAPI-v1.json, CheckoutService-v72.json).
  */
-let s: AdyenStack;
-
-beforeAll(async () => {
-  // A 12-second authorisation window, so that its expiry is seen in a test.
-  s = await startAdyenStack({ AUTHORIZATION_WINDOW_MINUTES: '0.2' });
-}, 120_000);
-afterAll(() => stopAdyenStack(s));
-afterEach(() => expect(s.standIn.invalid).toEqual([]));
+// A 12-second authorisation window, so that its expiry is seen in a test.
+const s = withAdyenStack({ AUTHORIZATION_WINDOW_MINUTES: '0.2' });
 
 const capture = (shop: Shop, id: string, body?: unknown) =>
   call(s.stack.apiUrl, 'POST', `/api/in-store/payments/${id}/capture`, { key: shop.key, ...(body === undefined ? {} : { body }) });

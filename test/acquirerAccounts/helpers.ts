@@ -1,6 +1,6 @@
 import type { Merchant } from '../../src/generated/prisma/client';
 import { call, type HttpResult } from '../support/http';
-import type { TestStack } from '../support/stack';
+import { startTestStack, type TestStack } from '../support/stack';
 import { signedInUser } from '../users/helpers';
 import { openShop, type Shop } from '../payments/helpers';
 
@@ -27,6 +27,18 @@ export async function backOffice(stack: TestStack): Promise<{ shop: Shop; admin:
   const merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
   const { token: finance } = await signedInUser(stack.db, stack.apiUrl, merchant, ['FINANCE']);
   return { shop, admin: await adminOf(stack, merchant), finance };
+}
+
+/** For a test file: a test stack and a business's back office made before its tests (`use` receives them), the stack stopped after. */
+export function withBackOffice(use: (started: { stack: TestStack; shop: Shop; admin: Admin; finance: string }) => void): void {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    use({ stack, ...(await backOffice(stack)) });
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
 }
 
 /** A sandbox account of `mode` with this MID; its id. */

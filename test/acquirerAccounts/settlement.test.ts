@@ -1,8 +1,8 @@
 import { type Shop, statusBecomes } from '../payments/helpers';
 import { closeBatch, capturedPayment, settlementsApi } from '../settlement/helpers';
 import { call } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
-import { type Admin, backOffice, sandboxAccount } from './helpers';
+import type { TestStack } from '../support/stack';
+import { type Admin, withBackOffice, sandboxAccount } from './helpers';
 
 /**
  * Contracts 10, settlement: a store's close asks every account that took its payments for its
@@ -13,13 +13,7 @@ let shop: Shop;
 let admin: Admin;
 let finance: string;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  ({ shop, admin, finance } = await backOffice(stack));
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+withBackOffice((o) => ({ stack, shop, admin, finance } = o));
 
 it("one close reconciles the installation's and each account's report; every line names its account", async () => {
   const a = await sandboxAccount(admin, 'test', 'MID-A');

@@ -1,8 +1,8 @@
-import { adminOf, type Admin, backOffice, sandboxAccount } from '../acquirerAccounts/helpers';
+import { adminOf, type Admin, withBackOffice, sandboxAccount } from '../acquirerAccounts/helpers';
 import { openShop, type Shop, storeWithTerminal } from '../payments/helpers';
 import { capturedPayment, closeBatch, settlementsApi, userOf } from '../settlement/helpers';
 import { call, expectErrorShape } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
+import type { TestStack } from '../support/stack';
 
 /**
  * Contracts 13: cost contracts per account and currency (ADMIN writes, FINANCE reads, versioned),
@@ -13,13 +13,7 @@ let shop: Shop;
 let admin: Admin;
 let finance: string;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  ({ shop, admin, finance } = await backOffice(stack));
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+withBackOffice((o) => ({ stack, shop, admin, finance } = o));
 
 const path = (accountId: string) => `/api/dashboard/acquirer-accounts/${accountId}/cost-contract`;
 const putContract = (accountId: string, body: unknown, token = admin.token) => call(stack.apiUrl, 'PUT', path(accountId), { token, body });

@@ -1,9 +1,9 @@
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
-import { type Admin, backOffice, sandboxAccount } from '../acquirerAccounts/helpers';
+import { type Admin, withBackOffice, sandboxAccount } from '../acquirerAccounts/helpers';
 import { eventually, openShop, type Shop, storeWithTerminal } from '../payments/helpers';
 import { capturedPayment, closeBatch, userOf } from '../settlement/helpers';
 import { call, expectErrorShape } from '../support/http';
-import { startTestStack, type TestStack } from '../support/stack';
+import type { TestStack } from '../support/stack';
 
 /**
  * Contracts 13, payouts and balances: the sandbox pays each new report's net out (IN_TRANSIT,
@@ -16,13 +16,7 @@ let shop: Shop;
 let admin: Admin;
 let finance: string;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  ({ shop, admin, finance } = await backOffice(stack));
-}, 60_000);
-afterAll(async () => {
-  await stack?.stop();
-});
+withBackOffice((o) => ({ stack, shop, admin, finance } = o));
 
 const api = (path: string, token = finance) => call(stack.apiUrl, 'GET', path, { token });
 const terms = (mid: string, body: Record<string, unknown>) => call(stack.sandboxUrl, 'PUT', `/sim/accounts/${mid}`, { body });

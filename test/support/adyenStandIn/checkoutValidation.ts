@@ -1,6 +1,7 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { adyenFile, FIXTURE } from './fixtures';
+import { adyenAjv, describeErrors as describe, headerOf as header } from './schemaCheck';
 
 /**
  * Checks the Checkout modification calls (capture, cancel of a payment) against Adyen's Checkout
@@ -38,22 +39,6 @@ export interface CheckedCheckoutRequest {
   errors: string[];
 }
 
-const describe = (where: string, errors: ErrorObject[] | null | undefined) =>
-  (errors ?? []).map((e) => {
-    const extra =
-      e.keyword === 'additionalProperties'
-        ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
-        : e.keyword === 'enum'
-          ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
-          : '';
-    return `${where}${e.instancePath} ${e.message}${extra}`;
-  });
-
-const header = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
-  const v = headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 export class CheckoutRequestValidator {
   private readonly ajv: Ajv2020;
   private readonly routes: Route[] = [];
@@ -63,10 +48,7 @@ export class CheckoutRequestValidator {
   constructor() {
     const doc = adyenFile(FIXTURE.checkout);
     this.prefix = new URL(doc.servers[0].url).pathname.replace(/\/$/, '');
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(this.ajv);
-    this.ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
-    this.ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+    this.ajv = adyenAjv();
     this.ajv.addSchema({ $id: CHECKOUT_ID, components: doc.components });
     for (const [template, operation] of Object.entries(PLAYED)) {
       const names: string[] = [];

@@ -1,6 +1,6 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { adyenFile, FIXTURE } from './fixtures';
+import { adyenAjv, describeErrors, headerOf as header } from './schemaCheck';
 
 /**
  * Checks the Disputes API calls against Adyen's document (DisputeService-v30.json, the version
@@ -26,17 +26,6 @@ export interface CheckedDisputeRequest {
   errors: string[];
 }
 
-const header = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
-  const v = headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-const describe = (errors: ErrorObject[] | null | undefined) =>
-  (errors ?? []).map((e) => {
-    const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : '';
-    return `body${e.instancePath} ${e.message}${extra}`;
-  });
-
 export class DisputeRequestValidator {
   private readonly prefix: string;
   private readonly bodies = new Map<string, ValidateFunction>();
@@ -48,8 +37,7 @@ export class DisputeRequestValidator {
     this.prefix = new URL(doc.servers[0].url).pathname.replace(/\/$/, ''); // '/ca/services/DisputeService/v30'
     for (const schema of Object.values<any>(doc.components.schemas))
       if (schema.properties && schema.additionalProperties === undefined) schema.additionalProperties = false;
-    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(ajv);
+    const ajv = adyenAjv();
     ajv.addSchema({ $id: DISPUTES_ID, components: doc.components });
     for (const [template, item] of Object.entries<any>(doc.paths)) {
       const operation = template.slice(1);
@@ -82,7 +70,7 @@ export class DisputeRequestValidator {
     } catch {
       return { operation: operation as DisputeOperation, params: {}, errors: [...errors, 'body is not JSON'] };
     }
-    if (!validate(body)) errors.push(...describe(validate.errors));
+    if (!validate(body)) errors.push(...describeErrors('body', validate.errors));
     for (const [i, d] of (Array.isArray(body?.defenseDocuments) ? body.defenseDocuments : []).entries()) {
       // `format: byte`: base64.
       if (typeof d?.content === 'string' && !/^[A-Za-z0-9+/]*={0,2}$/.test(d.content)) errors.push(`body/defenseDocuments/${i}/content is not base64`);

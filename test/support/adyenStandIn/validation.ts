@@ -1,8 +1,9 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { type CheckoutOperation, CheckoutRequestValidator } from './checkoutValidation';
 import { type DisputeOperation, DisputeRequestValidator } from './disputeValidation';
 import { adyenFile, FIXTURE } from './fixtures';
+import { adyenAjv, describeErrors as describe, headerOf as header } from './schemaCheck';
 
 /**
  * Checks every request against Adyen's own OpenAPI documents: the cloud device API
@@ -78,17 +79,6 @@ function routesOf(doc: any): Route[] {
   return routes;
 }
 
-const describe = (where: string, errors: ErrorObject[] | null | undefined) =>
-  (errors ?? []).map((e) => {
-    const extra =
-      e.keyword === 'additionalProperties'
-        ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
-        : e.keyword === 'enum'
-          ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
-          : '';
-    return `${where}${e.instancePath} ${e.message}${extra}`;
-  });
-
 export class AdyenRequestValidator {
   private readonly routes: Route[];
   private readonly ajv: Ajv2020;
@@ -100,8 +90,7 @@ export class AdyenRequestValidator {
     const cloud = adyenFile(FIXTURE.cloudDevice);
     const terminal = adyenFile(FIXTURE.terminalApi);
     if (strict) closeObjects(terminal.components.schemas);
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(this.ajv);
+    this.ajv = adyenAjv();
     this.ajv.addSchema({ $id: TERMINAL_ID, components: terminal.components });
     this.routes = routesOf(cloud);
     // The library's CloudDeviceApiRequest: the Terminal API message under SaleToPOIRequest, nothing else.
@@ -159,11 +148,6 @@ export class AdyenRequestValidator {
       if (!validate(value)) errors.push(...describe(`${p.in} parameter ${p.name}`, validate.errors));
     }
   }
-}
-
-function header(headers: IncomingRequest['headers'], name: string): string | undefined {
-  const v = headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 /**
