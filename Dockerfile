@@ -13,7 +13,9 @@ ENV TEMPORAL_CLI_PATH=/bin/true
 RUN npm ci --no-audit --no-fund
 COPY . .
 # The service runs compiled: dist/ from tsconfig.build.json (npm ci above skipped the build: no sources yet).
-RUN npm run build
+RUN npm run build && npm run build:workflows
+# Workers load the workflow code bundled above (docs/operations.md) instead of bundling it at each start.
+ENV WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
 # The dashboard needs its sources, copied just above, and the client generated from them: built
 # here rather than at npm ci.
 RUN npm run client:generate && npm run dashboard:build

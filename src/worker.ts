@@ -1,13 +1,16 @@
 import { NativeConnection, Worker, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 
+/** The workflow sources a worker bundles at start when no prebuilt bundle is configured. */
+export const WORKFLOWS_PATH = require.resolve('../workflows');
+
 /** The Temporal worker: runs payment and webhook workflows and their activities. */
 export async function createWorker(deps: ActivityDeps & { connection: NativeConnection; plugins?: WorkerPlugin[] }): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    workflowsPath: require.resolve('../workflows'),
+    ...(deps.config.WORKFLOW_BUNDLE ? { workflowBundle: { codePath: deps.config.WORKFLOW_BUNDLE } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
     // Payments are many and short; keep plenty in cache so updates hit a warm workflow. Each cached
     // workflow holds its own context in memory (docs/benchmark.md: the hold mode); an evicted one is replayed.

@@ -51,6 +51,12 @@ export const configSchema = z
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('in-store-payments'),
     /** Workflows a worker keeps in memory between their tasks (issue 13: most of the worker's memory with many open payments). */
     WORKER_MAX_CACHED_WORKFLOWS: positiveInt.default(2000),
+    /**
+     * A prebuilt workflow bundle (`npm run build:workflows`, docs/operations.md): the worker loads it
+     * instead of bundling workflows/ at start, as the SDK recommends in production; an upgrade ships
+     * a new bundle. Unset: bundled from the sources at start.
+     */
+    WORKFLOW_BUNDLE: z.string().min(1).optional(),
     TEMPORAL_CLI_PATH: z.string().min(1).optional(),
     ACQUIRER: z.enum(['sandbox', 'stripe'], { message: "must be 'sandbox' or 'stripe'" }).default('sandbox'),
     /** ACQUIRER=stripe (docs/acquirers.md): the secret (sk_) or restricted (rk_) key live payments use. */

@@ -25,7 +25,8 @@ export class ChildWorkers {
     this.queue = `${name}-${crypto.randomBytes(4).toString('hex')}`;
   }
 
-  async start(): Promise<ManagedChild> {
+  /** `env`: more of the worker's configuration (a WORKFLOW_BUNDLE of another release, ...). */
+  async start(env: Record<string, string> = {}): Promise<ManagedChild> {
     const dataDir = path.join(process.env.TEST_ROOT!, `${this.name}-worker-${crypto.randomBytes(3).toString('hex')}`);
     fs.mkdirSync(dataDir, { recursive: true });
     // main.ts resolves paths from the repository root.
@@ -41,6 +42,7 @@ export class ChildWorkers {
       LOG_LEVEL: 'warn',
       OTEL_ENABLED: 'false',
       SETTLEMENT_AUTO_CLOSE: 'false', // the daily close would walk every store of the shared test database
+      ...env,
     });
     await child.waitForLine(/^ready /, 60_000);
     this.current = child;
