@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../src/worker';
+import { WORKFLOWS_PATH } from '../src/temporal/workflowsPath';
 
 export async function writeWorkflowBundle(out: string, workflowsPath = WORKFLOWS_PATH): Promise<string> {
   const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });

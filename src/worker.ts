@@ -1,8 +1,6 @@
 import { NativeConnection, Worker, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-
-/** The workflow sources a worker bundles at start when no prebuilt bundle is configured. */
-export const WORKFLOWS_PATH = require.resolve('../workflows');
+import { WORKFLOWS_PATH } from './temporal/workflowsPath';
 
 /** The Temporal worker: runs payment and webhook workflows and their activities. */
 export async function createWorker(deps: ActivityDeps & { connection: NativeConnection; plugins?: WorkerPlugin[] }): Promise<Worker> {

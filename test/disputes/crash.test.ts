@@ -23,8 +23,8 @@ it('a worker killed while the due-date timer runs: one reminder, EXPIRED within 
   await workers.start();
   const d = await desk(stack);
   const p = await capturedPayment(stack, d);
-  // Due in 43.2 s, reminded 3.6 s before: room for a restarted worker to start (it bundles its workflows) on a busy machine.
-  const opened = await openAtSandbox(stack, p.pspReference, { respondWithinHours: 0.012 });
+  // Due in 21.6 s, reminded 3.6 s before: room for a restarted worker to start on a busy machine (it loads the run's prebuilt workflow bundle).
+  const opened = await openAtSandbox(stack, p.pspReference, { respondWithinHours: 0.006 });
   const dueBy = Date.parse(opened.body.dueBy);
   const dispute = await disputeOf(stack, d, p.id);
   expect(dispute.status).toBe('NEEDS_RESPONSE');

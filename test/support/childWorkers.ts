@@ -39,6 +39,7 @@ export class ChildWorkers {
       SANDBOX_URL: this.stack().sandboxUrl,
       DATA_DIR: dataDir,
       SECRETS_KEY: TEST_SECRETS_KEY, // the key the run's shared database is sealed under
+      ...(process.env.TEST_WORKFLOW_BUNDLE ? { WORKFLOW_BUNDLE: process.env.TEST_WORKFLOW_BUNDLE } : {}),
       LOG_LEVEL: 'warn',
       OTEL_ENABLED: 'false',
       SETTLEMENT_AUTO_CLOSE: 'false', // the daily close would walk every store of the shared test database

@@ -41,6 +41,7 @@ export async function startTestStack(env: Record<string, string> = {}, opts: { l
     DATABASE_URL: process.env.TEST_DATABASE_URL!,
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
     SECRETS_KEY: TEST_SECRETS_KEY,
+    ...(process.env.TEST_WORKFLOW_BUNDLE ? { WORKFLOW_BUNDLE: process.env.TEST_WORKFLOW_BUNDLE } : {}),
     ...env,
   });
   installTemporalRuntime(createLogger(config.LOG_LEVEL), `127.0.0.1:${await freePort()}`);
