@@ -1,7 +1,7 @@
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { adyenFile, FIXTURE } from './fixtures';
-import { adyenAjv, describeErrors as describe, headerOf as header } from './schemaCheck';
+import { adyenAjv, describeErrors as describe, headerOf as header, jsonBodyOf } from './schemaCheck';
 
 /**
  * Checks the Checkout modification calls (capture, cancel of a payment) against Adyen's Checkout
@@ -100,14 +100,8 @@ export class CheckoutRequestValidator {
     // The document's security: ApiKeyAuth (X-API-Key) or BasicAuth; the adapter uses the key.
     if (!header(req.headers, 'x-api-key') && !/^Basic /.test(header(req.headers, 'authorization') ?? ''))
       errors.push('header X-API-Key is missing (Checkout takes an API key or basic auth)');
-    if (!/^application\/json\b/i.test(header(req.headers, 'content-type') ?? '')) errors.push('header Content-Type must be application/json');
-    let body: any;
-    try {
-      body = JSON.parse(req.rawBody);
-    } catch {
-      errors.push('body is not JSON');
-      return { operation: route.operation, params, idempotencyKey, errors };
-    }
+    const body = jsonBodyOf(req, errors) as any;
+    if (body === undefined) return { operation: route.operation, params, idempotencyKey, errors };
     if (!route.body(body)) errors.push(...describe('body', route.body.errors));
     // The documents' descriptions: "Your reference for the ... request. Maximum length: 80 characters."
     if (typeof body?.reference === 'string' && body.reference.length > 80) errors.push('body/reference is longer than 80 characters');

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { adyenFile, FIXTURE } from './fixtures';
-import { adyenAjv, describeErrors, headerOf as header } from './schemaCheck';
+import { adyenAjv, describeErrors, headerOf as header, jsonBodyOf } from './schemaCheck';
 
 /**
  * Checks the Disputes API calls against Adyen's document (DisputeService-v30.json, the version
@@ -63,13 +63,8 @@ export class DisputeRequestValidator {
     // The document's security: ApiKeyAuth (X-API-Key) or BasicAuth; the adapter uses the key.
     if (!header(req.headers, 'x-api-key') && !/^Basic /.test(header(req.headers, 'authorization') ?? ''))
       errors.push('header X-API-Key is missing (the Disputes API takes an API key or basic auth)');
-    if (!/^application\/json\b/i.test(header(req.headers, 'content-type') ?? '')) errors.push('header Content-Type must be application/json');
-    let body: any;
-    try {
-      body = JSON.parse(req.rawBody);
-    } catch {
-      return { operation: operation as DisputeOperation, params: {}, errors: [...errors, 'body is not JSON'] };
-    }
+    const body = jsonBodyOf(req, errors) as any;
+    if (body === undefined) return { operation: operation as DisputeOperation, params: {}, errors };
     if (!validate(body)) errors.push(...describeErrors('body', validate.errors));
     for (const [i, d] of (Array.isArray(body?.defenseDocuments) ? body.defenseDocuments : []).entries()) {
       // `format: byte`: base64.

@@ -30,3 +30,17 @@ export const headerOf = (headers: Record<string, string | string[] | undefined>,
   const v = headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
 };
+
+/**
+ * The JSON body of a request that must send one: checks its Content-Type, parses it; `undefined`
+ * (with the reason added to `errors`) when it is not JSON.
+ */
+export function jsonBodyOf(req: { headers: Record<string, string | string[] | undefined>; rawBody: string }, errors: string[]): unknown {
+  if (!/^application\/json\b/i.test(headerOf(req.headers, 'content-type') ?? '')) errors.push('header Content-Type must be application/json');
+  try {
+    return JSON.parse(req.rawBody) as unknown;
+  } catch {
+    errors.push('body is not JSON');
+    return undefined;
+  }
+}

@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import { type CheckoutOperation, CheckoutRequestValidator } from './checkoutValidation';
 import { type DisputeOperation, DisputeRequestValidator } from './disputeValidation';
 import { adyenFile, FIXTURE } from './fixtures';
-import { adyenAjv, describeErrors as describe, headerOf as header } from './schemaCheck';
+import { adyenAjv, describeErrors as describe, headerOf as header, jsonBodyOf } from './schemaCheck';
 
 /**
  * Checks every request against Adyen's own OpenAPI documents: the cloud device API
@@ -121,14 +121,8 @@ export class AdyenRequestValidator {
       if (req.rawBody.length) errors.push(`${route.operation} takes no body`);
       return { operation: route.operation, params, errors };
     }
-    if (!/^application\/json\b/i.test(header(req.headers, 'content-type') ?? '')) errors.push('header Content-Type must be application/json');
-    let body: any;
-    try {
-      body = JSON.parse(req.rawBody);
-    } catch {
-      errors.push('body is not JSON');
-      return { operation: route.operation, params, errors };
-    }
+    const body = jsonBodyOf(req, errors) as any;
+    if (body === undefined) return { operation: route.operation, params, errors };
     if (!this.body(body)) errors.push(...describe('body', this.body.errors));
     if (typeof body?.SaleToPOIRequest?.MessageHeader === 'object') errors.push(...checkMessage(body.SaleToPOIRequest, params.deviceId));
     return { operation: route.operation, params, body, errors };
