@@ -3,19 +3,15 @@
  * creation (wrong mode), rotation and reads at LOG_LEVEL=debug, every line the service writes captured.
  */
 import { capturedLogger } from '../support/capturedLogger';
-import { startTestStack, type TestStack } from '../support/stack';
+import type { TestStack } from '../support/stack';
+import { withStack } from '../support/suite';
 import { createMerchant } from '../users/helpers';
 import { adminOf, STRIPE_LIVE, STRIPE_TEST } from './helpers';
 
 const { logger, lines } = capturedLogger('debug');
 
 let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'debug' }, { logger });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+withStack({ LOG_LEVEL: 'debug' }, { logger }, (s) => void (stack = s));
 
 it('keeps every credential out of the logs', async () => {
   const admin = await adminOf(stack, await createMerchant(stack.db, 'Log Secrets Merchant'));

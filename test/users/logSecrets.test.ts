@@ -7,18 +7,14 @@ import { hashSessionToken } from '../../src/auth/sessions';
 import { uniqueId } from '../support/fixtures';
 import { call } from '../support/http';
 import { capturedLogger } from '../support/capturedLogger';
-import { startTestStack, type TestStack } from '../support/stack';
+import type { TestStack } from '../support/stack';
+import { withStack } from '../support/suite';
 import { createMerchant, createUser, login, PASSWORD, totpCode } from './helpers';
 
 const { logger, lines } = capturedLogger('debug');
 
 let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'debug' }, { logger });
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+withStack({ LOG_LEVEL: 'debug' }, { logger }, (s) => void (stack = s));
 
 it('keeps every secret of a full flow out of the logs', async () => {
   const secrets: string[] = [PASSWORD];
