@@ -3,8 +3,8 @@
  * - `unit`: every `*.unit.test.ts`, which needs nothing running (no Temporal, no database); no global
  *   set-up, so `npm run test:unit` (2 workers) answers in about a minute.
  * - `stack`: every other `*.test.ts`, on one Temporal dev server and one database for the whole run
- *   (test/setup/globalSetup.ts), each file starting its own service stack; run in band.
- * `npm test` runs both, in band; `npx jest path/to/file.test.ts` runs one file in whichever lane it is.
+ *   (test/setup/globalSetup.ts), each file starting its own service stack; one file at a time.
+ * `npm test` runs both, one file at a time in a jest worker recycled past 1 GB (docs/architecture.md); `npx jest path/to/file.test.ts` runs one file in whichever lane it is.
  */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }] };
 const testTimeout = 60000;
