@@ -365,10 +365,13 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
 async function recordChargeback(tx: Db, batch: { id: string; merchantId: string }, item: SourcedItem): Promise<void> {
   const type = item.type as 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
   const acquirerDisputeId = item.disputeId ?? '';
-  const payment = await tx.payment.findFirst({
-    where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef },
-    select: { id: true, pspReference: true, reference: true, acquirerAccountId: true, acquirerName: true },
-  });
+  const select = { id: true, pspReference: true, reference: true, acquirerAccountId: true, acquirerName: true } as const;
+  const payment =
+    (await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef }, select })) ??
+    // A report that names the bill by our payment id (Adyen's Merchant Reference) whatever its reference at the acquirer (a pre-authorisation's).
+    (item.paymentId
+      ? await tx.payment.findFirst({ where: { merchantId: batch.merchantId, id: item.paymentId, acquirerName: item.source.acquirer.name }, select })
+      : null);
   // Whose dispute ids these are: the payment's acquirer key, as the dispute's workflow derives it; else the reporting source's.
   const disputeId = disputeIdOf(payment ? acquirerKeyOf(payment) : (item.source.accountId ?? `installation:${item.source.acquirer.name}`), acquirerDisputeId);
   if (await tx.settlementLine.findFirst({ where: { type, disputeId }, select: { id: true } })) return;
