@@ -48,11 +48,20 @@ interface ReportSource {
   batchReference: string;
 }
 
-async function reportSources(deps: SettlementDeps, batch: { id: string; mode: string; deviceIds: string[] }): Promise<ReportSource[]> {
+async function reportSources(deps: SettlementDeps, batch: { id: string; merchantId: string; mode: string; deviceIds: string[] }): Promise<ReportSource[]> {
   const claimed = await deps.db.$queryRaw<{ deviceId: string; acquirerName: string; acquirerAccountId: string | null }[]>`
     SELECT DISTINCT p."deviceId", p."acquirerName", p."acquirerAccountId" FROM "SettlementLine" l JOIN "Payment" p ON p."id" = l."paymentId"
     WHERE l."batchId" = ${batch.id} AND p."deviceId" IS NOT NULL
     ORDER BY p."deviceId", p."acquirerAccountId" NULLS FIRST`;
+  // A device with nothing claimed is asked at the acquirer of its latest payment: its report may still carry a dispute's money (contracts 12).
+  for (const deviceId of batch.deviceIds.filter((d) => !claimed.some((c) => c.deviceId === d))) {
+    const latest = await deps.db.payment.findFirst({
+      where: { merchantId: batch.merchantId, mode: batch.mode, deviceId },
+      orderBy: { createdAt: 'desc' },
+      select: { acquirerName: true, acquirerAccountId: true },
+    });
+    if (latest) claimed.push({ deviceId, acquirerName: latest.acquirerName, acquirerAccountId: latest.acquirerAccountId });
+  }
   const accountIds = [...new Set(claimed.flatMap((c) => (c.acquirerAccountId ? [c.acquirerAccountId] : [])))];
   const accounts = new Map((await deps.db.acquirerAccount.findMany({ where: { id: { in: accountIds } }, select: ACCOUNT_KEY_FIELDS })).map((a) => [a.id, a]));
   const installation = (name: string | null): AcquirerPort =>
