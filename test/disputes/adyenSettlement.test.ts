@@ -1,6 +1,7 @@
 import { createPayment, eventually, statusBecomes } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
 import { closeBatch, settlementsApi } from '../settlement/helpers';
+import { call } from '../support/http';
 import { type AdyenStack, adyenTill, startAdyenStack, stopAdyenStack } from '../acquirerAccounts/adyenStack';
 import { answer, writeStatement } from './helpers';
 
@@ -104,4 +105,27 @@ it('a dispute won: debited at one close, credited back as CHARGEBACK_REVERSAL at
     }),
   ]);
   expect(await s.stack.db.settlementLine.count({ where: { disputeId: dispute.id } })).toBe(2);
+}, 60_000);
+
+it("a completed pre-authorisation's chargeback: the report names the payment by our id, and the line is linked to it", async () => {
+  const { shop, poiid } = await adyenTill(s, { twoStep: true });
+  const created = await createPayment(s.stack, shop, { amount: 20 });
+  const tx = s.standIn.customer(poiid, 'pay', { cardBrand: 'visa', last4: '4242' });
+  await statusBecomes(s.stack, created.body.id, 'AUTHORIZED');
+  const captured = await call(s.stack.apiUrl, 'POST', `/api/in-store/payments/${created.body.id}/capture`, { key: shop.key });
+  expect(captured.body).toMatchObject({ status: 'CAPTURED', capturedAmount: 20 });
+  const chargeback = s.standIn.openChargeback(poiid, tx.pspReference);
+  const dispute = await disputeOf(created.body.id);
+  await nextSecond();
+
+  const closed = await closeBatch(s.stack, s.finance, shop.storeExternalId);
+  expect(closed.status).toBe(201);
+  // The bill's reference here is the pre-authorisation's (`<id>:preauth`); Adyen's line names the payment by its Merchant Reference.
+  expect((await linesOf(closed.body.id)).find((l) => l.type === 'CHARGEBACK')).toMatchObject({
+    paymentId: created.body.id,
+    amount: 20,
+    feeAmount: 2,
+    disputeId: dispute.id,
+    acquirerDisputeId: chargeback.pspReference,
+  });
 }, 60_000);
