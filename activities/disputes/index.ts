@@ -1,13 +1,12 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { acquirerForPayment } from '../../src/acquirer/paymentAcquirer';
-import { type AcquirerDispute, AcquirerRejectedError, disputesOf, type AcquirerDisputes } from '../../src/acquirer/port';
+import { type AcquirerDispute, disputesOf, type AcquirerDisputes } from '../../src/acquirer/port';
 import { assembleEvidenceTransaction, type EvidenceTransaction } from '../../src/disputes/evidence';
 import { publishDisputeEvent } from '../../src/disputes/events';
 import { recordDisputeOpened, recordDisputeStatement, recordDisputeStatus, type DisputeStatusWrite } from '../../src/disputes/store';
 import type { DisputeWorkflowInput } from '../../core/dispute/messages';
 import type { DisputeStatus } from '../../core/dispute/statuses';
 import type { DisputeEventType } from '../../core/dispute/transition';
-import { ACQUIRER_REJECTED } from '../payments/acquirer';
+import { rejectedIsFinal } from '../payments/acquirer';
 import type { ActivityDeps } from '../index';
 
 /**
@@ -27,15 +26,6 @@ export function disputeActivities(deps: ActivityDeps) {
     });
     const port = disputesOf(await acquirerForPayment(db, deps.acquirers, d.payment));
     return { port, deviceId: d.payment.deviceId ?? '', acquirerDisputeId: d.acquirerDisputeId };
-  }
-
-  async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED, { status: err.status });
-      throw err;
-    }
   }
 
   return {

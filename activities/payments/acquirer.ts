@@ -29,7 +29,8 @@ export interface BillRef {
 /** Outcome of the probe run after a placement that never got an answer. */
 export type ProbeResult = { found: BillStatus } | { notPlaced: true; why: string };
 
-async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
+/** An acquirer's refusal is final (not retried): every activity that calls an acquirer goes through this. */
+export async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {

@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { ACCOUNT_KEY_FIELDS } from '../../src/acquirer/acquirers';
-import { AcquirerRejectedError, type AcquirerPort } from '../../src/acquirer/port';
+import type { AcquirerPort } from '../../src/acquirer/port';
 import { publishPayoutEvent, type PayoutEventType } from '../../src/payouts/events';
 import { recordPayout, reconcilePayout } from '../../src/payouts/store';
 import type { PayoutSync, PayoutWorkflowInput } from '../../core/payout/messages';
-import { ACQUIRER_REJECTED } from '../payments/acquirer';
+import { ACQUIRER_REJECTED, rejectedIsFinal } from '../payments/acquirer';
 import type { ActivityDeps } from '../index';
 
 /**
@@ -26,13 +26,7 @@ export function payoutActivities(deps: ActivityDeps) {
     syncPayout: async (input: PayoutWorkflowInput): Promise<PayoutSync> => {
       const port = await acquirerOf(input);
       if (!port.payouts) throw ApplicationFailure.nonRetryable(`payouts through ${port.name} are not supported yet`, ACQUIRER_REJECTED, { status: 501 });
-      let read;
-      try {
-        read = await port.payouts.getPayout(input.deviceId, input.acquirerPayoutId);
-      } catch (err) {
-        if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED, { status: err.status });
-        throw err;
-      }
+      const read = await rejectedIsFinal(() => port.payouts!.getPayout(input.deviceId, input.acquirerPayoutId));
       // The acquirer's own word on which report it pays must be the batch the notification named.
       const expected = input.acquirerAccountId ? `${input.batchId}:${input.acquirerAccountId}` : input.batchId;
       if (read.batchReference !== expected)

@@ -48,11 +48,20 @@ interface ReportSource {
   batchReference: string;
 }
 
-async function reportSources(deps: SettlementDeps, batch: { id: string; mode: string; deviceIds: string[] }): Promise<ReportSource[]> {
+async function reportSources(deps: SettlementDeps, batch: { id: string; merchantId: string; mode: string; deviceIds: string[] }): Promise<ReportSource[]> {
   const claimed = await deps.db.$queryRaw<{ deviceId: string; acquirerName: string; acquirerAccountId: string | null }[]>`
     SELECT DISTINCT p."deviceId", p."acquirerName", p."acquirerAccountId" FROM "SettlementLine" l JOIN "Payment" p ON p."id" = l."paymentId"
     WHERE l."batchId" = ${batch.id} AND p."deviceId" IS NOT NULL
     ORDER BY p."deviceId", p."acquirerAccountId" NULLS FIRST`;
+  // A device with nothing claimed is asked at the acquirer of its latest payment: its report may still carry a dispute's money (contracts 12).
+  for (const deviceId of batch.deviceIds.filter((d) => !claimed.some((c) => c.deviceId === d))) {
+    const latest = await deps.db.payment.findFirst({
+      where: { merchantId: batch.merchantId, mode: batch.mode, deviceId },
+      orderBy: { createdAt: 'desc' },
+      select: { acquirerName: true, acquirerAccountId: true },
+    });
+    if (latest) claimed.push({ deviceId, acquirerName: latest.acquirerName, acquirerAccountId: latest.acquirerAccountId });
+  }
   const accountIds = [...new Set(claimed.flatMap((c) => (c.acquirerAccountId ? [c.acquirerAccountId] : [])))];
   const accounts = new Map((await deps.db.acquirerAccount.findMany({ where: { id: { in: accountIds } }, select: ACCOUNT_KEY_FIELDS })).map((a) => [a.id, a]));
   const installation = (name: string | null): AcquirerPort =>
@@ -365,10 +374,13 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
 async function recordChargeback(tx: Db, batch: { id: string; merchantId: string }, item: SourcedItem): Promise<void> {
   const type = item.type as 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
   const acquirerDisputeId = item.disputeId ?? '';
-  const payment = await tx.payment.findFirst({
-    where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef },
-    select: { id: true, pspReference: true, reference: true, acquirerAccountId: true, acquirerName: true },
-  });
+  const select = { id: true, pspReference: true, reference: true, acquirerAccountId: true, acquirerName: true } as const;
+  const payment =
+    (await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef }, select })) ??
+    // A report that names the bill by our payment id (Adyen's Merchant Reference) whatever its reference at the acquirer (a pre-authorisation's).
+    (item.paymentId
+      ? await tx.payment.findFirst({ where: { merchantId: batch.merchantId, id: item.paymentId, acquirerName: item.source.acquirer.name }, select })
+      : null);
   // Whose dispute ids these are: the payment's acquirer key, as the dispute's workflow derives it; else the reporting source's.
   const disputeId = disputeIdOf(payment ? acquirerKeyOf(payment) : (item.source.accountId ?? `installation:${item.source.acquirer.name}`), acquirerDisputeId);
   if (await tx.settlementLine.findFirst({ where: { type, disputeId }, select: { id: true } })) return;

@@ -75,6 +75,9 @@ export const COLUMNS = {
   terminalId: 'Terminal ID',
 } as const;
 
+/** Read when the file has it: a chargeback's own PSP reference (the dispute's), which only chargeback lines need. */
+export const MODIFICATION_PSP_REFERENCE = 'Modification Psp Reference';
+
 const REQUIRED = Object.values(COLUMNS);
 /** Header names as Adyen spells them, compared without case or spaces ("Terminal Id", "TERMINAL ID"). */
 const norm = (name: string) => name.replace(/\s+/g, '').toLowerCase();
@@ -95,7 +98,8 @@ export function parseReport(csv: string, fileName = 'the report'): ReportRow[] {
       422,
     );
   }
-  return records.slice(1).map((cells) => Object.fromEntries(REQUIRED.map((c) => [c, cells[index.get(norm(c))!] ?? ''])));
+  const read = index.has(norm(MODIFICATION_PSP_REFERENCE)) ? [...REQUIRED, MODIFICATION_PSP_REFERENCE] : REQUIRED;
+  return records.slice(1).map((cells) => Object.fromEntries(read.map((c) => [c, cells[index.get(norm(c))!] ?? ''])));
 }
 
 /**
@@ -220,17 +224,32 @@ export function inPeriod(bookedAt: string, since: string | null | undefined, unt
 }
 
 /**
- * The report's lines of one terminal and period as the port's items. `Settled` is a payment Adyen
- * paid out (its fee: commission + markup + scheme fees + interchange); `Refunded` a refund (no
- * fee: the port charges none to refunds). Every other record type (the payment's earlier stages,
- * cancellations, chargebacks, fees, payouts) has no item here. A payment's Merchant Reference is
- * our payment id (the PaymentRequest's SaleTransactionID); a settled capture of ours (Modification
- * Merchant Reference `CAPTURE-...`) was a two-step payment, so its acquirerRef is the pre-authorisation's.
+ * The record types that are settlement items: `Settled` a payment Adyen paid out, `Refunded` a
+ * refund; a dispute's money (contracts 12): `Chargeback` and `SecondChargeback` debit the disputed
+ * amount, `ChargebackReversed` credits it back. Every other type (the payment's earlier stages,
+ * cancellations, fees, payouts, and the Adyen for Platforms corrections) has no item here.
+ */
+export const ITEM_OF_RECORD_TYPE: Readonly<Record<string, SettlementReportItem['type']>> = {
+  Settled: 'PAYMENT',
+  Refunded: 'REFUND',
+  Chargeback: 'CHARGEBACK',
+  SecondChargeback: 'CHARGEBACK',
+  ChargebackReversed: 'CHARGEBACK_REVERSAL',
+};
+
+/**
+ * The report's lines of one terminal and period as the port's items: a payment's fee is
+ * commission + markup + scheme fees + interchange, a chargeback's the same columns (Adyen's
+ * chargeback fee), a refund has none (the port charges none to refunds). A payment's Merchant
+ * Reference is our payment id (the PaymentRequest's SaleTransactionID); a settled capture of ours
+ * (Modification Merchant Reference `CAPTURE-...`) was a two-step payment, so its acquirerRef is the
+ * pre-authorisation's. A chargeback names its dispute by its Modification Psp Reference, the
+ * pspReference of Adyen's chargeback notifications (./disputes.ts).
  */
 export function settlementItemsOfReport(rows: ReportRow[], scope: SettlementScope): SettlementReportItem[] {
   const items: SettlementReportItem[] = [];
   for (const row of rows) {
-    const type = row[COLUMNS.recordType] === 'Settled' ? 'PAYMENT' : row[COLUMNS.recordType] === 'Refunded' ? 'REFUND' : null;
+    const type = Object.hasOwn(ITEM_OF_RECORD_TYPE, row[COLUMNS.recordType]) ? ITEM_OF_RECORD_TYPE[row[COLUMNS.recordType]] : null;
     if (!type || row[COLUMNS.terminalId] !== scope.deviceId || row[COLUMNS.merchantAccount] !== scope.merchantAccount) continue;
     const occurredAt = bookedAtOf(row[COLUMNS.bookingDate], row[COLUMNS.timeZone]);
     if (!inPeriod(occurredAt, scope.since, scope.until)) continue;
@@ -239,7 +258,7 @@ export function settlementItemsOfReport(rows: ReportRow[], scope: SettlementScop
   return items;
 }
 
-function itemOf(row: ReportRow, type: 'PAYMENT' | 'REFUND', occurredAt: string): SettlementReportItem {
+function itemOf(row: ReportRow, type: SettlementReportItem['type'], occurredAt: string): SettlementReportItem {
   const currency = row[COLUMNS.mainCurrency].toUpperCase();
   const settlementCurrency = (row[COLUMNS.settlementCurrency] || currency).toUpperCase();
   const paymentId = row[COLUMNS.merchantReference];
@@ -264,11 +283,19 @@ function itemOf(row: ReportRow, type: 'PAYMENT' | 'REFUND', occurredAt: string):
     paymentId,
     amount: amountOf(row[COLUMNS.mainAmount], currency),
     currency,
-    feeAmount: type === 'PAYMENT' ? fee.toFixed(minorUnitsOf(currency)) : new Decimal(0).toFixed(minorUnitsOf(currency)),
+    feeAmount: type === 'REFUND' ? new Decimal(0).toFixed(minorUnitsOf(currency)) : fee.toFixed(minorUnitsOf(currency)),
     occurredAt,
   };
   if (twoStep) item.pspReference = modification.slice(CAPTURE_PREFIX.length);
-  if (type === 'REFUND') {
+  if (type === 'CHARGEBACK' || type === 'CHARGEBACK_REVERSAL') {
+    const dispute = row[MODIFICATION_PSP_REFERENCE];
+    if (!dispute)
+      throw new AcquirerRejectedError(
+        `adyen's report has a ${row[COLUMNS.recordType]} line of ${row[COLUMNS.pspReference]} without its dispute (add the Modification Psp Reference column to the Payment accounting report at Adyen)`,
+        422,
+      );
+    item.disputeId = dispute;
+  } else if (type === 'REFUND') {
     if (!modification)
       throw new AcquirerRejectedError(`adyen's report has a Refunded line without its Modification Merchant Reference (${row[COLUMNS.pspReference]})`, 422);
     item.refundReference = modification;

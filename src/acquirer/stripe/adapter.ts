@@ -33,6 +33,8 @@ import {
   refundParams,
   releaseParams,
   settlementLinesOf,
+  disputeChargesToRead,
+  withDisputeCharges,
   settlementPeriodParams,
   type SettlementLine,
   unsupportedModes,
@@ -237,12 +239,24 @@ export class StripeAcquirer implements AcquirerPort {
         transactions.push(t);
       }),
     );
+    const withReaders = withDisputeCharges(transactions, await this.disputeCharges(transactions));
     return {
       deviceId,
       batchReference,
       closedAt: new Date((params.created as Stripe.RangeQueryParam).lte! * 1000).toISOString(),
-      items: settlementItemsOf(settlementLinesOf(transactions).filter((l) => l.deviceId === deviceId)),
+      items: settlementItemsOf(settlementLinesOf(withReaders).filter((l) => l.deviceId === deviceId)),
     };
+  }
+
+  /**
+   * The charges of the period's disputes, for the reader that took each (a dispute names only its
+   * charge). Read one by one rather than expanded with the list: `data.source.charge` would ask
+   * every source of every type for a `charge`, and disputes are few.
+   */
+  private async disputeCharges(transactions: Stripe.BalanceTransaction[]): Promise<Map<string, Stripe.Charge>> {
+    const charges = new Map<string, Stripe.Charge>();
+    for (const id of disputeChargesToRead(transactions)) charges.set(id, await this.call("read a dispute's charge", () => this.stripe.charges.retrieve(id)));
+    return charges;
   }
 
   /** The balance transactions of one payout, as settlement lines (all readers). */

@@ -285,16 +285,17 @@ export const releaseParams: Stripe.PaymentIntentCancelParams = { cancellation_re
 
 /** One settled movement of a payout, in the service's terms. */
 export interface SettlementLine {
-  type: 'PAYMENT' | 'REFUND';
+  type: 'PAYMENT' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
   acquirerRef: string | null; // the PaymentIntent
   deviceId: string | null; // the reader that took it
+  disputeId?: string; // a chargeback's or reversal's Stripe dispute (dp_...)
   paymentId?: string; // ours, from the metadata we set
   pspReference?: string;
   reference?: string;
   refundReference?: string;
   amount: string; // positive, exact decimal
-  feeAmount: string;
-  netAmount: string; // amount - fee for a payment; the refund's cost for a refund (negative of amount + fee)
+  feeAmount: string; // a dispute's: Stripe's dispute fee (negative on a reversal that gives it back)
+  netAmount: string; // amount - fee for a payment; the refund's cost for a refund (negative of amount + fee); Stripe's net for a dispute's
   currency: string; // upper case
   occurredAt: string;
 }
@@ -310,6 +311,11 @@ const REFUND_TYPES = new Set(['refund', 'payment_refund']);
 export function settlementLinesOf(transactions: Stripe.BalanceTransaction[]): SettlementLine[] {
   const lines: SettlementLine[] = [];
   for (const t of transactions) {
+    const dispute = disputeOfTransaction(t);
+    if (dispute) {
+      lines.push(chargebackLineOf(t, dispute));
+      continue;
+    }
     const type = PAYMENT_TYPES.has(t.type) ? 'PAYMENT' : REFUND_TYPES.has(t.type) ? 'REFUND' : null;
     if (!type) continue;
     const currency = t.currency.toUpperCase();
@@ -333,6 +339,53 @@ export function settlementLinesOf(transactions: Stripe.BalanceTransaction[]): Se
   return lines;
 }
 
+/**
+ * A dispute's money (contracts 12): an `adjustment` whose source is the dispute, reporting
+ * category `dispute` when Stripe debits it (negative) and `dispute_reversal` when it credits it
+ * back (positive). The sign decides, so a category Stripe adds later still lands on the right side.
+ */
+function disputeOfTransaction(t: Stripe.BalanceTransaction): Stripe.Dispute | null {
+  const source = t.source && typeof t.source !== 'string' ? (t.source as { object?: string }) : null;
+  return t.type === 'adjustment' && source?.object === 'dispute' ? (source as Stripe.Dispute) : null;
+}
+
+function chargebackLineOf(t: Stripe.BalanceTransaction, dispute: Stripe.Dispute): SettlementLine {
+  const currency = t.currency.toUpperCase();
+  const charge = typeof dispute.charge === 'string' ? null : dispute.charge;
+  const pi = dispute.payment_intent ?? charge?.payment_intent ?? null;
+  const meta = charge?.metadata ?? {};
+  return {
+    type: t.amount < 0 ? 'CHARGEBACK' : 'CHARGEBACK_REVERSAL',
+    acquirerRef: typeof pi === 'string' ? pi : (pi?.id ?? null),
+    // The reader is on the disputed charge: the adapter expands it (closeBatch), else the line names none.
+    deviceId: deviceOfSource(charge),
+    disputeId: dispute.id,
+    ...(meta[META.paymentId] ? { paymentId: meta[META.paymentId] } : {}),
+    ...(meta[META.pspReference] ? { pspReference: meta[META.pspReference] } : {}),
+    ...(meta[META.reference] ? { reference: meta[META.reference] } : {}),
+    amount: fromStripeAmount(Math.abs(t.amount), currency),
+    feeAmount: fromStripeAmount(t.fee, currency),
+    netAmount: fromStripeAmount(t.net, currency),
+    currency,
+    occurredAt: new Date(t.created * 1000).toISOString(),
+  };
+}
+
+/** The disputes among balance transactions whose charge is not expanded: the adapter reads those charges for their reader. */
+export function disputeChargesToRead(transactions: Stripe.BalanceTransaction[]): string[] {
+  const ids = transactions.map(disputeOfTransaction).flatMap((d) => (d && typeof d.charge === 'string' ? [d.charge] : []));
+  return [...new Set(ids)];
+}
+
+/** The transactions with each dispute's charge put in its place (a copy; the others unchanged). */
+export function withDisputeCharges(transactions: Stripe.BalanceTransaction[], charges: Map<string, Stripe.Charge>): Stripe.BalanceTransaction[] {
+  return transactions.map((t) => {
+    const d = disputeOfTransaction(t);
+    const charge = d && typeof d.charge === 'string' ? charges.get(d.charge) : undefined;
+    return charge ? ({ ...t, source: { ...d!, charge } } as Stripe.BalanceTransaction) : t;
+  });
+}
+
 function paymentIntentOf(source: Stripe.Charge | Stripe.Refund | null): string | null {
   const pi = source?.payment_intent;
   if (!pi) return null;
@@ -345,7 +398,7 @@ function deviceOfSource(source: Stripe.Charge | Stripe.Refund | null): string | 
   return source.metadata?.[META.deviceId] ?? null;
 }
 
-/** Settlement lines as the port's report items: fees on payments; a refund's fee Stripe keeps is not charged to it. */
+/** Settlement lines as the port's report items: fees on payments and disputes; a refund's fee Stripe keeps is not charged to it. */
 export function settlementItemsOf(lines: SettlementLine[]): SettlementReportItem[] {
   return lines
     .filter((l): l is SettlementLine & { acquirerRef: string } => l.acquirerRef !== null)
@@ -353,12 +406,13 @@ export function settlementItemsOf(lines: SettlementLine[]): SettlementReportItem
       type: l.type,
       acquirerRef: l.acquirerRef,
       ...(l.refundReference ? { refundReference: l.refundReference } : {}),
+      ...(l.disputeId ? { disputeId: l.disputeId } : {}),
       ...(l.paymentId ? { paymentId: l.paymentId } : {}),
       ...(l.pspReference ? { pspReference: l.pspReference } : {}),
       ...(l.reference ? { reference: l.reference } : {}),
       amount: l.amount,
       currency: l.currency,
-      feeAmount: l.type === 'PAYMENT' ? l.feeAmount : '0',
+      feeAmount: l.type === 'REFUND' ? '0' : l.feeAmount,
       ...(l.type === 'PAYMENT' ? { paymentMethod: 'CARD' as const } : {}),
       occurredAt: l.occurredAt,
     }));

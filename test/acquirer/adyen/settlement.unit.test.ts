@@ -41,8 +41,8 @@ const CSV = [
   // A refund of pay_1 on A, our reference as the modification's.
   line(`${MID},8815329842815468,pay_1,visa,2026-11-26 12:00:00,CET,EUR,4.00,SentForRefund,EUR,,,,,,,,,,,,System,visadebit,REFUND-r1,,,,,,,,,${A}`),
   line(`${MID},8815329842815468,pay_1,visa,2026-11-26 12:00:01,CET,EUR,4.00,Refunded,EUR,,,,EUR,-4.00,,,,,,,System,visadebit,REFUND-r1,,,,,,,,,${A}`),
-  // Types the port has no item for (later issues): a chargeback, a fee, a payout.
-  line(`${MID},8815329842816111,pay_4,visa,2026-11-26 13:00:00,CET,EUR,9.00,Chargeback,EUR,,,,EUR,-9.00,,,,,,,System,visadebit,,,,,,,,,,${A}`),
+  // Types the port has no item for: a chargeback's notice (no money moved), a fee, a payout. Chargebacks: chargebacks.unit.test.ts.
+  line(`${MID},8815329842816111,pay_4,visa,2026-11-26 13:00:00,CET,EUR,9.00,NotificationOfChargeback,EUR,,,,,,,,,,,,System,visadebit,,,,,,,,,,${A}`),
   line(`${MID},,,,2026-11-26 13:30:00,CET,EUR,,Fee,,,,,EUR,-2.00,,,,,,,System,,"Transaction Fees, November",,,,,,,,,`),
   line(`${MID},,,,2026-11-26 14:00:00,CET,EUR,,MerchantPayout,,,,,EUR,-100.00,,,,,,,System,,,,,,,,,,,`),
   // Another merchant account in the same file.

@@ -178,6 +178,34 @@ describe('the Stripe adapter against stripe-mock', () => {
     ]);
   });
 
+  it("a dispute's debit and credit in a close: the disputed charge read for its reader, CHARGEBACK and CHARGEBACK_REVERSAL lines with Stripe's dispute fee", async () => {
+    // stripe-mock keeps no state: the period's transactions shown as the dispute's two adjustments, its charge as taken on this reader.
+    const adjustment = (t: any, amount: number, fee: number, reporting_category: string) => ({
+      ...t,
+      type: 'adjustment',
+      reporting_category,
+      amount,
+      fee,
+      net: amount - fee,
+      source: { id: 'dp_1', object: 'dispute', charge: 'ch_disputed', payment_intent: PI, amount: 100, currency: 'usd' },
+    });
+    recorder.answer = (req, body) =>
+      req.path === '/v1/balance_transactions'
+        ? { ...body, data: [adjustment(body.data[0], -100, 1500, 'dispute'), adjustment(body.data[0], 100, 0, 'dispute_reversal')] }
+        : req.path === '/v1/charges/ch_disputed'
+          ? { ...body, id: 'ch_disputed', payment_intent: PI, payment_method_details: { type: 'card_present', card_present: { reader: READER } } }
+          : body;
+    const report = await stripe.closeBatch(READER, 'BATCH-3', '2026-11-25T02:00:00Z', '2026-11-24T02:00:00Z');
+    // One read of the charge both adjustments name, and nothing Stripe would refuse.
+    expect(asked()).toEqual(['GET /v1/balance_transactions', 'GET /v1/charges/ch_disputed']);
+    expect(report.items).toEqual([
+      expect.objectContaining({ type: 'CHARGEBACK', acquirerRef: PI, disputeId: 'dp_1', amount: '1.00', feeAmount: '15.00', currency: 'USD' }),
+      expect.objectContaining({ type: 'CHARGEBACK_REVERSAL', acquirerRef: PI, disputeId: 'dp_1', amount: '1.00', feeAmount: '0.00', currency: 'USD' }),
+    ]);
+    // Another reader's close does not report them.
+    expect((await stripe.closeBatch('tmr_other', 'BATCH-4', '2026-11-25T02:00:00Z', '2026-11-24T02:00:00Z')).items).toEqual([]);
+  });
+
   it('a close reports exactly since the previous close: consecutive periods meet, none is read twice', async () => {
     await stripe.closeBatch(READER, 'BATCH-1', '2026-11-23T02:00:00.900Z', '2026-11-22T02:00:00.900Z');
     await stripe.closeBatch(READER, 'BATCH-2', '2026-11-24T02:00:00.100Z', '2026-11-23T02:00:00.900Z');

@@ -10,7 +10,8 @@ import type { StandInTransaction, Terminals } from './terminals';
  * API (defense reasons as the document's example gives them, documents, defend or accept, each
  * answered `disputeServiceResult` as its example, or `success: false` with Adyen-like words when
  * refused); the scheme decides a defended one (`decide`: CHARGEBACK_REVERSED Won, or
- * SECOND_CHARGEBACK Lost).
+ * SECOND_CHARGEBACK Lost). Its money is in the day's report (./reports.ts): debited at the
+ * opening, credited back when won.
  */
 export interface StandInDispute {
   pspReference: string;
@@ -22,6 +23,8 @@ export interface StandInDispute {
   currency: string;
   status: 'Undefended' | 'Pending' | 'Accepted' | 'Won' | 'Lost';
   openedAt: string;
+  /** When the scheme decided it (`decide`); its report books a Won one's credit back then. */
+  decidedAt?: string;
   defensePeriodEndsAt: string;
   /** Documents supplied, by type code (content as sent, base64). */
   documents: Record<string, { contentType: string; content: string }>;
@@ -86,6 +89,7 @@ export class Disputes {
     const d = this.all.get(disputePspReference);
     if (!d || d.status !== 'Pending') throw new Error(`dispute ${disputePspReference} is not awaiting a decision (${d?.status ?? 'unknown'})`);
     d.status = outcome === 'WON' ? 'Won' : 'Lost';
+    d.decidedAt = new Date().toISOString();
     this.notify(d, outcome === 'WON' ? 'CHARGEBACK_REVERSED' : 'SECOND_CHARGEBACK');
   }
 

@@ -1,4 +1,6 @@
+import { MODIFICATION_PSP_REFERENCE, parseReport, settlementItemsOfReport } from '../../../src/acquirer/adyen/settlement';
 import { type AdyenStandIn, startAdyenStandIn } from './index';
+import { bookingOf } from './reports';
 
 /** The stand-in's chargebacks and Disputes API, over HTTP: validated against DisputeService-v30.json, answered as its examples. */
 const POIID = 'V400m-987654321';
@@ -89,4 +91,34 @@ it("an unknown dispute, or another merchant account's: success false", async () 
   const d = chargeback();
   expect((await post('acceptDispute', { merchantAccountCode: 'Other', disputePspReference: d.pspReference })).body.disputeServiceResult.success).toBe(false);
   expect((await post('acceptDispute', { merchantAccountCode: 'TestMerchantPOS', disputePspReference: 'NOPE' })).body.disputeServiceResult.success).toBe(false);
+});
+
+it("books a dispute's money in the day's Payment accounting report: the debit with its fee at the opening, the credit back once won", async () => {
+  const d = chargeback();
+  const ref = { merchantAccountCode: 'TestMerchantPOS', disputePspReference: d.pspReference };
+  const content = Buffer.from('%PDF-1.4').toString('base64');
+  await post('supplyDefenseDocument', { ...ref, defenseDocuments: [{ defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', content }] });
+  await post('defendDispute', { ...ref, defenseReasonCode: 'SupplyDefenseMaterial' });
+  standIn.decideChargeback(d.pspReference, 'WON');
+  const date = bookingOf(d.openedAt).date;
+  const res = await fetch(`${standIn.url}/reports/download/MerchantAccount/TestMerchantPOS/payments_accounting_report_${date.replace(/-/g, '_')}.csv`, {
+    headers: { 'x-api-key': 'test-api-key' },
+  });
+  const csv = await res.text();
+  const rows = parseReport(csv).filter((r) => r['Psp Reference'] === d.tx.pspReference && r['Record Type'].startsWith('Chargeback'));
+  expect(rows.map((r) => [r['Record Type'], r['Main Amount'], r['Markup (SC)'], r[MODIFICATION_PSP_REFERENCE], r['Terminal ID']])).toEqual([
+    ['Chargeback', '30.00', '2.00', d.pspReference, POIID],
+    ['ChargebackReversed', '30.00', '', d.pspReference, POIID],
+  ]);
+  // As the adapter reads them: the dispute's two items on the terminal.
+  const items = settlementItemsOfReport(parseReport(csv), {
+    merchantAccount: 'TestMerchantPOS',
+    deviceId: POIID,
+    since: null,
+    until: new Date(Date.now() + 2000).toISOString(),
+  });
+  expect(items.filter((i) => i.disputeId === d.pspReference)).toEqual([
+    expect.objectContaining({ type: 'CHARGEBACK', paymentId: d.tx.saleTransactionId.TransactionID, amount: '30.00', feeAmount: '2.00' }),
+    expect.objectContaining({ type: 'CHARGEBACK_REVERSAL', amount: '30.00', feeAmount: '0.00' }),
+  ]);
 });

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { SUPPORTED_CURRENCIES } from '../../../src/money/currencies';
+import type { StandInDispute } from './disputes';
 import type { SimulatedDevice, StandInReversal, StandInTransaction } from './terminals';
 
 /**
@@ -17,7 +18,12 @@ import type { SimulatedDevice, StandInReversal, StandInTransaction } from './ter
  * - a referenced refund is booked `SentForRefund` and `Refunded` when the terminal reversed it,
  *   under the payment's Psp and Merchant Reference, its own reference as the Modification Merchant Reference;
  * - fees of a Settled line: interchange 0.80 %, scheme fees 0.20 %, markup 0.30 % of the amount,
- *   each rounded half up to the currency's minor unit, and a commission of 10 minor units; refunds carry none.
+ *   each rounded half up to the currency's minor unit, and a commission of 10 minor units; refunds carry none;
+ * - a chargeback is booked `Chargeback` when the bank opens it (the disputed amount debited, with a
+ *   chargeback fee of 200 minor units as markup) and, once the scheme decides it won,
+ *   `ChargebackReversed` (the amount credited back, no fee), each under the payment's Psp and
+ *   Merchant Reference with the dispute's pspReference as the Modification Psp Reference; a lost
+ *   one stays debited (the stand-in books no second chargeback).
  */
 export const REPORT_TIME_ZONE = 'Europe/Amsterdam';
 export const REPORT_PREFIX = '/reports/download/MerchantAccount/';
@@ -121,6 +127,7 @@ export const REPORT_COLUMNS = [
   'User Name',
   'Payment Method Variant',
   'Modification Merchant Reference',
+  'Modification Psp Reference',
   'Terminal ID',
 ] as const;
 type Column = (typeof REPORT_COLUMNS)[number];
@@ -177,10 +184,47 @@ function refundLines(rev: StandInReversal, tx: StandInTransaction | undefined): 
   ];
 }
 
+/** The stand-in's chargeback fee, in minor units of the dispute's currency. */
+export const CHARGEBACK_FEE_MINOR = 200;
+
+function chargebackLines(d: StandInDispute): Line[] {
+  const units = minorUnits(d.currency);
+  const amount = new Decimal(String(d.amount));
+  const fee = new Decimal(CHARGEBACK_FEE_MINOR).dividedBy(10 ** units);
+  const common = {
+    'Psp Reference': d.tx.pspReference,
+    'Merchant Reference': d.tx.saleTransactionId.TransactionID,
+    'Payment Method': d.tx.card?.brand ?? 'mc',
+    'Main Currency': d.currency,
+    'Main Amount': amount.toFixed(units),
+    'Payment Currency': d.currency,
+    'Settlement Currency': d.currency,
+    'Payment Method Variant': `${d.tx.card?.brand ?? 'mc'}credit`,
+    'Modification Psp Reference': d.pspReference,
+    'Terminal ID': d.tx.poiid,
+  };
+  const lines: Line[] = [
+    {
+      ...common,
+      at: d.openedAt,
+      'Record Type': 'Chargeback',
+      'Payable (SC)': amount.plus(fee).negated().toFixed(units),
+      'Markup (SC)': fee.toFixed(units),
+    },
+  ];
+  if (d.status === 'Won' && d.decidedAt) lines.push({ ...common, at: d.decidedAt, 'Record Type': 'ChargebackReversed', 'Payable (SC)': amount.toFixed(units) });
+  return lines;
+}
+
 const cell = (v: string | undefined) => (v === undefined ? '' : /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** The day's Payment accounting report of one merchant account (CSV, CRLF lines as Adyen writes them). */
-export function paymentsAccountingReport(devices: Iterable<SimulatedDevice>, merchantAccount: string, date: string): string {
+export function paymentsAccountingReport(
+  devices: Iterable<SimulatedDevice>,
+  merchantAccount: string,
+  date: string,
+  disputes: Iterable<StandInDispute> = [],
+): string {
   const all = [...devices];
   const transactions = all.flatMap((d) => d.transactions);
   const reversals = all.flatMap((d) => d.reversals).filter((r) => r.merchantAccount === merchantAccount);
@@ -203,6 +247,7 @@ export function paymentsAccountingReport(devices: Iterable<SimulatedDevice>, mer
         ),
       );
   }
+  for (const d of disputes) if (d.merchantAccount === merchantAccount) lines.push(...chargebackLines(d));
   const rows = lines
     .map((l) => ({ ...l, ...bookingOf(l.at) }))
     .filter((l) => l.date === date)

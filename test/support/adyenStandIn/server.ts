@@ -187,7 +187,7 @@ function serveReport(deps: HandlerDeps, req: IncomingMessage, res: ServerRespons
   if (report.kind === 'malformed') return send(rec, res, 400, problem(400, 'Bad Request', errors.join('; ')));
   if (!rec.valid) return send(rec, res, 401, problem(401, 'Unauthorized', errors.join('; ')));
   if (report.kind === 'unknown' || report.date > reportToday()) return send(rec, res, 404, problem(404, 'Not Found', `no report ${report.fileName}`));
-  send(rec, res, 200, paymentsAccountingReport(deps.terminals.devices.values(), report.merchantAccount, report.date), 'text/csv');
+  send(rec, res, 200, paymentsAccountingReport(deps.terminals.devices.values(), report.merchantAccount, report.date, deps.disputes.all.values()), 'text/csv');
 }
 
 function send(rec: RecordedAdyenRequest, res: ServerResponse, status: number, body: unknown, contentType?: string) {
