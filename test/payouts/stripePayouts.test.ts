@@ -1,0 +1,137 @@
+import Stripe from 'stripe';
+import type { Merchant } from '../../src/generated/prisma/client';
+import { type Admin, adminOf, STRIPE_TEST } from '../acquirerAccounts/helpers';
+import examples from '../acquirer/stripe/stripe-examples.json';
+import { eventually, openShop, type Shop, sleep } from '../payments/helpers';
+import { userOf } from '../settlement/helpers';
+import { call, expectErrorShape } from '../support/http';
+import { startTestStack, type TestStack } from '../support/stack';
+import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../support/stripeMock';
+
+/**
+ * Contracts 13, Stripe's payouts: a business's Stripe account's `payout.*` events, signed with the
+ * account's webhook secret at its notificationPath, start the payout's workflow, which reads the
+ * payout and its balance transactions from Stripe (stripe-mock, behind a recorder) and records it
+ * once. stripe-mock keeps no state and answers its example payout (11.00 USD, arriving
+ * 2009-02-13) and its example balance transaction (a charge of nobody's we know): nothing of ours
+ * in it, so the payout is reconciled at once against nothing, a PAYOUT_MISMATCH.
+ */
+let mock: StripeMock;
+let recorder: StripeRecorder;
+let stack: TestStack;
+let shop: Shop;
+let admin: Admin;
+let finance: string;
+let accountId: string;
+let notificationPath: string;
+const stripe = new Stripe('sk_test_123');
+
+beforeAll(async () => {
+  mock = await startStripeMock();
+  recorder = await startStripeRecorder(mock.url);
+  stack = await startTestStack({ STRIPE_API_BASE: recorder.url });
+  shop = await openShop(stack, { mode: 'test' });
+  const merchant: Merchant = await stack.db.merchant.findUniqueOrThrow({ where: { id: shop.merchantId } });
+  admin = await adminOf(stack, merchant);
+  finance = await userOf(stack, shop, ['FINANCE']);
+  const created = await admin.createAccount({
+    name: 'Stripe payouts',
+    acquirer: 'stripe',
+    mode: 'test',
+    merchantAccountId: 'acct_1Payouts',
+    credentials: STRIPE_TEST,
+  });
+  expect(created.status).toBe(201);
+  ({ id: accountId, notificationPath } = created.body);
+}, 900_000);
+afterAll(async () => {
+  await stack?.stop();
+  await recorder?.stop();
+  await mock?.stop();
+});
+afterEach(() => {
+  recorder.answer = null;
+});
+
+const eventOf = (id: string, type: string, object: object) =>
+  JSON.stringify({ id, object: 'event', type, api_version: '2026-08-26.dahlia', created: Math.floor(Date.now() / 1000), livemode: false, data: { object } });
+const send = (path: string, payload: string, secret = STRIPE_TEST.webhookSecret) =>
+  call(stack.apiUrl, 'POST', path, {
+    rawBody: payload,
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+  });
+const payoutsOf = async () =>
+  (await call(stack.apiUrl, 'GET', `/api/dashboard/payouts?acquirerAccountId=${accountId}`, { token: finance })).body.content as any[];
+const paidEvents = (payoutId: string) =>
+  stack.db.webhookEvent.count({ where: { eventType: 'PAYOUT_PAID', payload: { path: ['data', 'payout', 'id'], equals: payoutId } } });
+/** stripe-mock answers its example payout under any id: shown with the id asked for, in this status. */
+const stripeShowsPayouts = (status: string) => {
+  recorder.answer = (req, body) => (req.method === 'GET' && req.path.startsWith('/v1/payouts/') ? { ...body, id: req.path.split('/')[3], status } : body);
+};
+
+it('a signed payout.paid records the payout for the account as Stripe shows it, once, though the event arrives twice', async () => {
+  stripeShowsPayouts('paid');
+  const PAYOUT = 'po_1StripePaidTwice';
+  const paid = eventOf('evt_payout_paid_1', 'payout.paid', { ...examples.objects.payout, id: PAYOUT, status: 'paid' });
+  expect((await send(notificationPath, paid)).status).toBe(200);
+  // Stripe delivers again (the same event), and tells of the payout once more (another event).
+  expect((await send(notificationPath, paid)).status).toBe(200);
+  const updated = eventOf('evt_payout_updated_1', 'payout.updated', { ...examples.objects.payout, id: PAYOUT, status: 'paid' });
+  expect((await send(notificationPath, updated)).status).toBe(200);
+
+  const [payout] = await eventually(async () => {
+    const list = (await payoutsOf()).filter((p) => p.acquirerPayoutId === PAYOUT);
+    return list[0]?.expectedAmount !== null && list[0]?.status === 'PAID' ? list : undefined;
+  });
+  expect(payout).toMatchObject({
+    acquirerAccountId: accountId,
+    acquirerPayoutId: PAYOUT,
+    status: 'PAID',
+    amount: 11,
+    currency: 'USD',
+    arrivalDate: '2009-02-13',
+    // stripe-mock's transaction is a payment not taken through the service: no batch of ours, nothing expected.
+    batchIds: [],
+    expectedAmount: 0,
+    reconciled: false,
+    discrepancy: { type: 'PAYOUT_MISMATCH', expectedAmount: 0, amount: 11 },
+    failureReason: null,
+  });
+  // The workflow read Stripe itself: the payout, and its balance transactions with their sources.
+  expect(recorder.requests.some((r) => r.method === 'GET' && r.path === `/v1/payouts/${PAYOUT}` && r.authorization === `Bearer ${STRIPE_TEST.apiKey}`)).toBe(
+    true,
+  );
+  expect(recorder.requests.find((r) => r.path === '/v1/balance_transactions' && r.query.payout === PAYOUT)?.query).toMatchObject({
+    'expand[0]': 'data.source',
+  });
+  await eventually(async () => ((await paidEvents(payout.id)) === 1 ? true : undefined));
+  await sleep(500);
+  expect(await stack.db.payout.count({ where: { acquirerPayoutId: PAYOUT } })).toBe(1);
+  expect(await paidEvents(payout.id)).toBe(1);
+});
+
+it("a failed payout shows Stripe's words", async () => {
+  const PAYOUT = 'po_1StripeFailed';
+  recorder.answer = (req, body) =>
+    req.method === 'GET' && req.path === `/v1/payouts/${PAYOUT}`
+      ? { ...body, id: PAYOUT, status: 'failed', failure_code: 'account_closed', failure_message: 'The bank account has been closed.' }
+      : body;
+  const failed = eventOf('evt_payout_failed_1', 'payout.failed', { ...examples.objects.payout, id: PAYOUT, status: 'failed' });
+  expect((await send(notificationPath, failed)).status).toBe(200);
+  const [payout] = await eventually(async () => {
+    const list = (await payoutsOf()).filter((p) => p.acquirerPayoutId === PAYOUT);
+    return list[0]?.status === 'FAILED' ? list : undefined;
+  });
+  expect(payout.failureReason).toBe('The bank account has been closed. (account_closed)');
+});
+
+it('a forged signature is refused and records nothing; an account that is not ours is refused', async () => {
+  stripeShowsPayouts('paid');
+  const PAYOUT = 'po_1StripeForged';
+  const forged = eventOf('evt_payout_forged', 'payout.paid', { ...examples.objects.payout, id: PAYOUT });
+  expectErrorShape(await send(notificationPath, forged, 'whsec_not_the_accounts'), 401);
+  expect((await call(stack.apiUrl, 'POST', '/internal/acquirer/acct-unknown/notifications', { rawBody: forged })).status).toBe(404);
+  await sleep(1000);
+  expect(await stack.db.payout.count({ where: { acquirerPayoutId: PAYOUT } })).toBe(0);
+  expect(recorder.requests.some((r) => r.path === `/v1/payouts/${PAYOUT}`)).toBe(false);
+});
