@@ -2,8 +2,8 @@ import Stripe from 'stripe';
 import type { Merchant } from '../../src/generated/prisma/client';
 import { type Admin, adminOf, STRIPE_TEST } from '../acquirerAccounts/helpers';
 import examples from '../acquirer/stripe/stripe-examples.json';
-import { eventually, openShop, type Shop, sleep } from '../payments/helpers';
-import { userOf } from '../settlement/helpers';
+import { createPayment, eventually, openShop, type Shop, sleep, storeWithTerminal } from '../payments/helpers';
+import { closeBatch, userOf } from '../settlement/helpers';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../support/stripeMock';
@@ -108,6 +108,84 @@ it('a signed payout.paid records the payout for the account as Stripe shows it, 
   await sleep(500);
   expect(await stack.db.payout.count({ where: { acquirerPayoutId: PAYOUT } })).toBe(1);
   expect(await paidEvents(payout.id)).toBe(1);
+});
+
+it('a payout that comes before the close of the batch it pays is recorded, waits, and is reconciled with that batch once it is closed', async () => {
+  const READER = 'tmr_FDOt2wlRZEdpd7';
+  const store = await storeWithTerminal(stack, shop, { mode: 'test' });
+  await stack.db.terminal.update({ where: { id: store.terminalId }, data: { deviceId: READER } });
+  expect((await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: accountId })).status).toBe(200);
+  const PAYOUT = 'po_1StripeBeforeClose';
+  const now = Math.floor(Date.now() / 1000);
+  let payoutStatus = 'in_transit';
+  // Stripe (stateless stripe-mock, shown through the recorder): the PaymentIntent paid on the reader; the
+  // charge's balance transaction (12.00, fee 0.30) both in the close's period and in the payout, which
+  // pays exactly its net.
+  const charge = (pi: string, paymentId: string) => ({
+    ...examples.objects.charge,
+    payment_intent: pi,
+    metadata: { isp_payment_id: paymentId, isp_device_id: READER },
+    payment_method_details: { type: 'card_present', card_present: { reader: READER, brand: 'visa', last4: '4242' } },
+  });
+  let paymentId = '';
+  let acquirerRef = '';
+  recorder.answer = (req, body) => {
+    if (req.method === 'GET' && req.path.startsWith('/v1/payment_intents/'))
+      return { ...body, status: 'succeeded', amount: 1200, amount_received: 1200, currency: 'eur', created: now, latest_charge: null };
+    if (req.method === 'GET' && req.path === `/v1/payouts/${PAYOUT}`) return { ...body, id: PAYOUT, status: payoutStatus, amount: 1170, currency: 'eur' };
+    if (req.method === 'GET' && req.path === '/v1/balance_transactions') {
+      return {
+        ...body,
+        has_more: false,
+        data: [{ ...body.data[0], type: 'charge', amount: 1200, fee: 30, net: 1170, currency: 'eur', created: now, source: charge(acquirerRef, paymentId) }],
+      };
+    }
+    return body;
+  };
+  const created = await createPayment(stack, store, { amount: 12 });
+  expect(created.status).toBe(201);
+  paymentId = created.body.id;
+  acquirerRef = (await stack.db.payment.findUniqueOrThrow({ where: { id: paymentId } })).acquirerRef!;
+  // Stripe tells of the payment: the payment's workflow re-reads it, paid.
+  const succeeded = eventOf('evt_pi_succeeded_2', 'payment_intent.succeeded', {
+    id: acquirerRef,
+    object: 'payment_intent',
+    metadata: { isp_device_id: READER },
+  });
+  expect((await send(notificationPath, succeeded)).status).toBe(200);
+  await eventually(() => stack.db.payment.findFirst({ where: { id: paymentId, status: 'CAPTURED' } }).then((p) => p ?? undefined));
+
+  // Stripe tells of the payout before the store's batch is closed: recorded, not yet reconciled.
+  const createdEvent = eventOf('evt_payout_created_2', 'payout.created', { ...examples.objects.payout, id: PAYOUT });
+  expect((await send(notificationPath, createdEvent)).status).toBe(200);
+  const [waiting] = await eventually(async () => {
+    const list = (await payoutsOf()).filter((p) => p.acquirerPayoutId === PAYOUT);
+    return list.length === 1 ? list : undefined;
+  });
+  expect(waiting).toMatchObject({
+    status: 'IN_TRANSIT',
+    amount: 11.7,
+    currency: 'EUR',
+    batchIds: [],
+    expectedAmount: null,
+    reconciled: false,
+    discrepancy: null,
+  });
+
+  const closed = await closeBatch(stack, finance, store.storeExternalId);
+  expect(closed.status).toBe(201);
+  expect(closed.body.totals[0]).toMatchObject({ currency: 'EUR', grossAmount: 12, feeAmount: 0.3, netAmount: 11.7 });
+  // The bank credits it; Stripe says so.
+  payoutStatus = 'paid';
+  const paid = eventOf('evt_payout_paid_2', 'payout.paid', { ...examples.objects.payout, id: PAYOUT, status: 'paid' });
+  expect((await send(notificationPath, paid)).status).toBe(200);
+  const [payout] = await eventually(async () => {
+    const list = (await payoutsOf()).filter((p) => p.acquirerPayoutId === PAYOUT);
+    return list[0]?.status === 'PAID' && list[0]?.expectedAmount !== null ? list : undefined;
+  }, 30_000);
+  expect(payout).toMatchObject({ id: waiting.id, batchIds: [closed.body.id], expectedAmount: 11.7, amount: 11.7, reconciled: true, discrepancy: null });
+  await eventually(async () => ((await paidEvents(payout.id)) === 1 ? true : undefined));
+  expect(await stack.db.payout.count({ where: { acquirerPayoutId: PAYOUT } })).toBe(1);
 });
 
 it("a failed payout shows Stripe's words", async () => {
