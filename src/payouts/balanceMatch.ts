@@ -45,7 +45,16 @@ function keyOfLine(l: CandidateLine): string | null {
   return null;
 }
 
-export function matchBalancePayout(transactions: PayoutTransaction[], lines: CandidateLine[]): BalanceMatch {
+/**
+ * `awaited`: the transactions a batch of ours will hold, so the payout waits for them; by default
+ * every one of ours. The caller narrows it to what our rows say will be settled (a payment voided
+ * after Stripe booked its charge never is: the close reports it as a discrepancy, not a line).
+ */
+export function matchBalancePayout(
+  transactions: PayoutTransaction[],
+  lines: CandidateLine[],
+  awaited: (t: PayoutTransaction) => boolean = isOurs,
+): BalanceMatch {
   const settled = new Map<string, CandidateLine>();
   for (const l of lines) {
     const key = keyOfLine(l);
@@ -60,7 +69,7 @@ export function matchBalancePayout(transactions: PayoutTransaction[], lines: Can
     const line = key ? settled.get(key) : undefined;
     if (!line) {
       // Not (yet) in a reconciled batch: ours must wait for its close; anything else is not ours to expect.
-      if (isOurs(t)) complete = false;
+      if (awaited(t)) complete = false;
       continue;
     }
     if (used.has(key!)) continue;

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { PayoutTransaction } from '../acquirer/port';
 import type { Db } from '../db/client';
 import { type CandidateLine, matchBalancePayout } from './balanceMatch';
+import { SETTLEABLE_STATUSES } from '../../core/payment/statuses';
 
 /**
  * Reconciles a payout of an account's balance (Stripe) with our batches, once every transaction of
@@ -13,7 +14,8 @@ import { type CandidateLine, matchBalancePayout } from './balanceMatch';
 export async function reconcileBalancePayout(db: Db, payoutId: string, transactions: PayoutTransaction[]): Promise<boolean> {
   const p = await db.payout.findUniqueOrThrow({ where: { id: payoutId } });
   if (p.expectedAmount !== null) return true;
-  const match = matchBalancePayout(transactions, await candidateLines(db, p.acquirerAccountId, transactions));
+  const awaited = await awaitedOf(db, p.merchantId, transactions);
+  const match = matchBalancePayout(transactions, await candidateLines(db, p.acquirerAccountId, transactions), awaited);
   if (!match.complete) return false;
   await db.payout.update({
     where: { id: payoutId },
@@ -68,6 +70,27 @@ async function candidateLines(db: Db, acquirerAccountId: string | null, transact
     acquirerDisputeId: l.acquirerDisputeId,
     netAmount: l.netAmount === null ? null : l.netAmount.toFixed(),
   }));
+}
+
+/**
+ * The transactions a batch of ours will hold: our payments that are settleable or settled, our
+ * refunds that succeeded (both of this business). Another business's ids, or a payment voided after
+ * Stripe booked its charge, are not waited for.
+ */
+async function awaitedOf(db: Db, merchantId: string, transactions: PayoutTransaction[]): Promise<(t: PayoutTransaction) => boolean> {
+  const payments = await db.payment.findMany({
+    where: { id: { in: unique(transactions.map((t) => t.paymentId)) }, merchantId, status: { in: [...SETTLEABLE_STATUSES, 'SETTLED'] } },
+    select: { id: true },
+  });
+  const refunds = await db.refund.findMany({
+    where: { refundReference: { in: unique(transactions.map((t) => t.refundReference)) }, merchantId, status: 'SUCCEEDED' },
+    select: { refundReference: true },
+  });
+  const paymentIds = new Set(payments.map((p) => p.id));
+  const refundReferences = new Set(refunds.map((r) => r.refundReference));
+  return (t) =>
+    (t.type === 'PAYMENT' && t.paymentId !== undefined && paymentIds.has(t.paymentId)) ||
+    (t.type === 'REFUND' && t.refundReference !== undefined && refundReferences.has(t.refundReference));
 }
 
 const unique = (values: (string | undefined)[]): string[] => [...new Set(values.filter((v): v is string => v !== undefined))];
