@@ -3,7 +3,7 @@ import { defineSignal } from '@temporalio/workflow';
 /**
  * The payout workflow's messages (contracts 13, docs/payouts-and-fees.md). One workflow per
  * acquirer payout (`payout-<id>`, the id derived from the acquirer's): it records the payout,
- * reconciles it with the batch it pays once that batch is reconciled, and announces its outcome.
+ * reconciles it with the batches it pays once they are reconciled, and announces its outcome.
  */
 export const PAYOUT_WORKFLOW_TYPE = 'payoutWorkflow';
 export const payoutWorkflowId = (payoutId: string): string => `payout-${payoutId}`;

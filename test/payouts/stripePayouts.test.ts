@@ -14,7 +14,9 @@ import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecor
  * payout and its balance transactions from Stripe (stripe-mock, behind a recorder) and records it
  * once. stripe-mock keeps no state and answers its example payout (11.00 USD, arriving
  * 2009-02-13) and its example balance transaction (a charge of nobody's we know): nothing of ours
- * in it, so the payout is reconciled at once against nothing, a PAYOUT_MISMATCH.
+ * in it, so the payout is reconciled at once against nothing, a PAYOUT_MISMATCH. Where a test needs
+ * Stripe to say more (a paid PaymentIntent of ours, its charge in a close and in the payout), the
+ * recorder shows stripe-mock's answers so.
  */
 let mock: StripeMock;
 let recorder: StripeRecorder;
