@@ -163,13 +163,17 @@ export interface DisputeEvidence {
   transaction: Record<string, unknown>;
 }
 
-/** A payout as the acquirer reports it (contracts 13): a report's net paid to the merchant's bank. */
-export interface AcquirerPayout {
+/**
+ * A payout as the acquirer reports it (contracts 13): money paid to the merchant's bank. What it
+ * pays is one of two kinds: one settlement report (the sandbox: its batch reference and device), or
+ * the account's balance (Stripe: the balance transactions booked since the previous payout, across
+ * every reader, listed with their net).
+ */
+export type AcquirerPayout = ReportPayout | BalancePayout;
+
+interface PayoutFacts {
   /** The acquirer's own id of the payout. */
   payoutId: string;
-  /** The settlement report it pays: its batch reference and device. */
-  batchReference: string;
-  deviceId: string;
   status: 'IN_TRANSIT' | 'PAID' | 'FAILED';
   amount: string; // exact decimal
   currency: string;
@@ -177,4 +181,36 @@ export interface AcquirerPayout {
   arrivalDate: string;
   /** A failed payout: what the bank said. */
   failureReason?: string;
+}
+
+/** Pays one settlement report: its batch reference and device. */
+export interface ReportPayout extends PayoutFacts {
+  pays: 'REPORT';
+  batchReference: string;
+  deviceId: string;
+}
+
+/** Pays the account's balance: every balance transaction in it. */
+export interface BalancePayout extends PayoutFacts {
+  pays: 'BALANCE';
+  transactions: PayoutTransaction[];
+}
+
+/**
+ * One movement a balance payout pays: a payment, a refund or a dispute's money of a bill (with the
+ * references our settlement lines carry), or anything else (the acquirer's own fees, transfers,
+ * adjustments: `OTHER`, only its net).
+ */
+export interface PayoutTransaction {
+  type: 'PAYMENT' | 'REFUND' | 'CHARGEBACK' | 'CHARGEBACK_REVERSAL' | 'OTHER';
+  /** The bill (for a refund or a dispute: the refunded or disputed bill). */
+  acquirerRef?: string;
+  /** Ours, from what we sent with the bill or the refund: the movement is one of our payments or refunds. */
+  paymentId?: string;
+  refundReference?: string;
+  /** A dispute's money: the acquirer's id of the dispute. */
+  disputeId?: string;
+  /** Exact decimal, signed: what it added to (or took from) the payout. */
+  net: string;
+  currency: string;
 }

@@ -28,6 +28,8 @@ const out = {
     dispute_status: schemas.dispute.properties.status.enum,
     // The reason is documented in prose only ("Possible values are `a`, `b`, ..."): read from it.
     dispute_reason: [...schemas.dispute.properties.reason.description.split('Learn more')[0].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]),
+    // The payout's status is documented in prose only ("`paid`, `pending`, ..."): read from its first sentence.
+    payout_status: [...schemas.payout.properties.status.description.split('.')[0].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]),
   },
 };
 fs.writeFileSync(path.join(root, 'test/acquirer/stripe/stripe-examples.json'), `${JSON.stringify(out, null, 2)}\n`);

@@ -3,23 +3,38 @@ import { defineSignal } from '@temporalio/workflow';
 /**
  * The payout workflow's messages (contracts 13, docs/payouts-and-fees.md). One workflow per
  * acquirer payout (`payout-<id>`, the id derived from the acquirer's): it records the payout,
- * reconciles it with the batch it pays once that batch is reconciled, and announces its outcome.
+ * reconciles it with the batches it pays once they are reconciled, and announces its outcome.
  */
 export const PAYOUT_WORKFLOW_TYPE = 'payoutWorkflow';
 export const payoutWorkflowId = (payoutId: string): string => `payout-${payoutId}`;
 
-export interface PayoutWorkflowInput {
+/**
+ * What the workflow is told: whose payout it is, and what it pays: one report of the sandbox
+ * (its device and our batch; inputs recorded before Stripe's payouts carry no `pays`), or the
+ * account's balance (Stripe), tied to batches through its balance transactions.
+ */
+export type PayoutWorkflowInput = PayoutOwner & (ReportPayoutInput | BalancePayoutInput);
+
+interface PayoutOwner {
   payoutId: string;
   merchantId: string;
   mode: string;
-  /** The account whose report it pays; null: the installation's sandbox. */
+  /** The account whose payout it is; null: the installation's sandbox. */
   acquirerAccountId: string | null;
   acquirerKey: string;
   acquirerPayoutId: string;
-  deviceId: string;
-  batchId: string;
   /** While IN_TRANSIT, the acquirer is re-read this often even without a notification (one lost is repaired). */
   recheckMs: number;
+}
+
+export interface ReportPayoutInput {
+  pays?: 'REPORT';
+  deviceId: string;
+  batchId: string;
+}
+
+export interface BalancePayoutInput {
+  pays: 'BALANCE';
 }
 
 /** What one look at the payout found. */

@@ -1,7 +1,7 @@
 import {
   type AcquirerDispute,
   type AcquirerDisputes,
-  type AcquirerPayout,
+  type ReportPayout,
   type AcquirerPayouts,
   type AcquirerPort,
   AcquirerRejectedError,
@@ -98,9 +98,12 @@ export class HttpAcquirer implements AcquirerPort {
     acceptDispute: (deviceId: string, disputeId: string) => this.call<AcquirerDispute>('POST', `${this.device(deviceId)}/disputes/${enc(disputeId)}/accept`),
   };
 
-  /** Payouts of the sandbox's reports (contracts 13), under the device whose report each pays. */
+  /** Payouts of the sandbox's reports (contracts 13), under the device whose report each pays: each pays one report. */
   readonly payouts: AcquirerPayouts = {
-    getPayout: (deviceId: string, payoutId: string) => this.call<AcquirerPayout>('GET', `${this.device(deviceId)}/payouts/${enc(payoutId)}`),
+    getPayout: async (deviceId: string | null, payoutId: string): Promise<ReportPayout> => {
+      if (deviceId === null) throw new AcquirerRejectedError('a sandbox payout is read under the device whose report it pays', 400);
+      return { ...(await this.call<Omit<ReportPayout, 'pays'>>('GET', `${this.device(deviceId)}/payouts/${enc(payoutId)}`)), pays: 'REPORT' };
+    },
   };
 
   /** The account's MID for the sandbox's books; nothing for the installation default. */

@@ -39,6 +39,9 @@ export type {
   AcquirerDispute,
   DisputeEvidence,
   AcquirerPayout,
+  ReportPayout,
+  BalancePayout,
+  PayoutTransaction,
 } from '../../core/acquirer';
 
 export interface AcquirerPort {
@@ -106,9 +109,12 @@ export interface AcquirerDisputes {
   acceptDispute(deviceId: string, disputeId: string): Promise<AcquirerDispute>;
 }
 
-/** Payouts (contracts 13): each read under the device whose report it pays. */
+/**
+ * Payouts (contracts 13). A payout of one report is read under the device whose report it pays; a
+ * payout of the account's balance (Stripe) belongs to no device (null).
+ */
 export interface AcquirerPayouts {
-  getPayout(deviceId: string, payoutId: string): Promise<AcquirerPayout>;
+  getPayout(deviceId: string | null, payoutId: string): Promise<AcquirerPayout>;
 }
 
 /** The dispute port of an adapter; one without it refuses every call (501) until its mapping exists. */

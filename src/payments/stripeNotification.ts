@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
-import { RecentEvents, disputeNudgeOf, nudgeOf } from '../acquirer/stripe/webhooks';
+import { RecentEvents, disputeNudgeOf, nudgeOf, payoutNudgeOf } from '../acquirer/stripe/webhooks';
 import { type DisputeRelayDeps, relayDisputeNotification } from '../disputes/notifications';
+import { relayBalancePayoutNotification } from '../payouts/notifications';
 import { acquirerNotifiedSignal } from '../../core/payment/messages';
 import { isOpen } from '../../core/payment/statuses';
 
@@ -19,8 +20,12 @@ const recent = new RecentEvents();
 export async function relayStripeEvent(deps: StripeRelayDeps, event: Stripe.Event, scope: StripeScope): Promise<void> {
   const nudge = nudgeOf(event);
   const disputeNudge = nudge ? null : disputeNudgeOf(event);
+  // Payouts pay an account's balance: only an account's own path speaks for them (contracts 13).
+  const payoutNudge = nudge || disputeNudge || scope.acquirerAccountId === null ? null : payoutNudgeOf(event);
   // A replay within the signature's tolerance is dropped; keyed by path, so one path's events never hide another's.
-  if ((!nudge && !disputeNudge) || typeof event.id !== 'string' || !recent.firstTime(`${scope.acquirerAccountId ?? ''}:${event.id}`)) return;
+  if ((!nudge && !disputeNudge && !payoutNudge) || typeof event.id !== 'string' || !recent.firstTime(`${scope.acquirerAccountId ?? ''}:${event.id}`)) return;
+  // A payout's event: its workflow starts (when new) or re-reads Stripe.
+  if (payoutNudge) return relayBalancePayoutNotification(deps, { acquirerAccountId: scope.acquirerAccountId!, payoutId: payoutNudge.payoutId });
   // A dispute's event: its workflow opens (when new) or re-reads Stripe (contracts 12).
   if (disputeNudge) return relayDisputeNotification(deps, disputeNudge, { ...scope, acquirerName: 'stripe' });
   if (!nudge) return;

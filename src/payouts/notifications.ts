@@ -47,7 +47,7 @@ export async function relayPayoutNotification(
   if (!batch) return; // not a report of ours
   if (accountId && !(await deps.db.acquirerAccount.findFirst({ where: { id: accountId, merchantId: batch.merchantId }, select: { id: true } }))) return;
   const acquirerKey = accountId ?? `installation:${'installation' in from ? from.installation : 'sandbox'}`;
-  const input: PayoutWorkflowInput = {
+  await startPayoutWorkflow(deps, {
     payoutId: payoutIdOf(acquirerKey, n.payoutId),
     merchantId: batch.merchantId,
     mode: batch.mode,
@@ -57,7 +57,34 @@ export async function relayPayoutNotification(
     deviceId: n.deviceId,
     batchId,
     recheckMs: Math.round(deps.config.PAYOUT_RECHECK_MINUTES * 60_000),
-  };
+  });
+}
+
+/**
+ * A Stripe account's `payout.*` event (verified on the account's own path): a payout of the
+ * account's balance. Only a nudge: the business and mode come from the account row, the payout's
+ * workflow reads Stripe itself. An account that is not one of ours (or not Stripe's) is ignored.
+ */
+export async function relayBalancePayoutNotification(deps: PayoutRelayDeps, n: { acquirerAccountId: string; payoutId: string }): Promise<void> {
+  const account = await deps.db.acquirerAccount.findUnique({
+    where: { id: n.acquirerAccountId },
+    select: { id: true, merchantId: true, mode: true, acquirer: true },
+  });
+  if (!account || account.acquirer !== 'stripe') return;
+  await startPayoutWorkflow(deps, {
+    pays: 'BALANCE',
+    payoutId: payoutIdOf(account.id, n.payoutId),
+    merchantId: account.merchantId,
+    mode: account.mode,
+    acquirerAccountId: account.id,
+    acquirerKey: account.id,
+    acquirerPayoutId: n.payoutId,
+    recheckMs: Math.round(deps.config.PAYOUT_RECHECK_MINUTES * 60_000),
+  });
+}
+
+/** Starts the payout's workflow, or nudges it when it runs: a notification that arrives twice reaches one workflow. */
+async function startPayoutWorkflow(deps: PayoutRelayDeps, input: PayoutWorkflowInput): Promise<void> {
   try {
     await deps.temporal.workflow.signalWithStart(PAYOUT_WORKFLOW_TYPE, {
       args: [input],

@@ -12,7 +12,6 @@ import type {
   SendBillResult,
   VoidStatus,
   AcquirerDispute,
-  AcquirerPayout,
   DisputeEvidence,
 } from '../port';
 import {
@@ -246,7 +245,7 @@ export class SandboxEngine {
   }
 
   /** A payout of the device's reports (the acquirer API). */
-  payoutStatus(deviceId: string, payoutId: string): AcquirerPayout {
+  payoutStatus(deviceId: string, payoutId: string): ReturnType<typeof payoutView> {
     this.settle();
     const p = this.store.payout(payoutId);
     if (!p || p.deviceId !== deviceId) throw new SandboxError(404, `no payout ${payoutId} for device ${deviceId}`);

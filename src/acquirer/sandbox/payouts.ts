@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
-import type { AcquirerPayout } from '../port';
+import type { AcquirerPayout, ReportPayout } from '../port';
 import type { SandboxReport } from './settlement';
 import type { SandboxAccount, SandboxStore } from './state';
 
@@ -95,7 +95,8 @@ export const payoutEvent = (p: SandboxPayout): PayoutEvent => ({
   batchReference: p.batchReference,
 });
 
-export function payoutView(p: SandboxPayout): AcquirerPayout {
+/** The sandbox's answer; the adapter adds what kind of payout it is (`pays: REPORT`). */
+export function payoutView(p: SandboxPayout): Omit<ReportPayout, 'pays'> {
   return {
     payoutId: p.payoutId,
     batchReference: p.batchReference,

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import {
   type AcquirerDisputes,
+  type AcquirerPayouts,
   type AcquirerPort,
   AcquirerRejectedError,
   AcquirerUnreachableError,
@@ -43,6 +44,7 @@ import {
   withdrawParams,
 } from './mapping';
 import { acquirerDisputeOf, evidenceParams } from './disputes';
+import { acquirerPayoutOf } from './payouts';
 
 export interface StripeAcquirerOptions {
   apiKey: string;
@@ -103,6 +105,17 @@ export class StripeAcquirer implements AcquirerPort {
       const now = acquirerDisputeOf(await this.dispute(disputeId));
       if (now.status !== 'NEEDS_RESPONSE') return now;
       return acquirerDisputeOf(await this.call('close (accept) the dispute', () => this.stripe.disputes.close(disputeId)));
+    },
+  };
+
+  /**
+   * Payouts of the account's balance (contracts 13): the payout and every balance transaction it
+   * pays, their sources expanded (the device id plays no part: a payout spans every reader).
+   */
+  readonly payouts: AcquirerPayouts = {
+    getPayout: async (_deviceId, payoutId) => {
+      const payout = await this.call('read the payout', () => this.stripe.payouts.retrieve(payoutId));
+      return acquirerPayoutOf(payout, await this.payoutTransactions(payoutId));
     },
   };
 
@@ -267,13 +280,18 @@ export class StripeAcquirer implements AcquirerPort {
       id = payouts.data[0]?.id ?? null;
       if (!id) return { payoutId: null, lines: [] };
     }
+    return { payoutId: id, lines: settlementLinesOf(await this.payoutTransactions(id)) };
+  }
+
+  /** Every balance transaction of one payout, their sources expanded, every page. */
+  private async payoutTransactions(payoutId: string): Promise<Stripe.BalanceTransaction[]> {
     const transactions: Stripe.BalanceTransaction[] = [];
     await this.call("list the payout's balance transactions", () =>
-      this.stripe.balanceTransactions.list({ payout: id!, limit: 100, expand: ['data.source'] }).autoPagingEach((t) => {
+      this.stripe.balanceTransactions.list({ payout: payoutId, limit: 100, expand: ['data.source'] }).autoPagingEach((t) => {
         transactions.push(t);
       }),
     );
-    return { payoutId: id, lines: settlementLinesOf(transactions) };
+    return transactions;
   }
 
   private async findRefund(acquirerRef: string, key: string, reference: string): Promise<Stripe.Refund | null> {

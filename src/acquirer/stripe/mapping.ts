@@ -309,34 +309,32 @@ const REFUND_TYPES = new Set(['refund', 'payment_refund']);
  * lines with their fees. Amounts are positive with the line's type saying the direction.
  */
 export function settlementLinesOf(transactions: Stripe.BalanceTransaction[]): SettlementLine[] {
-  const lines: SettlementLine[] = [];
-  for (const t of transactions) {
-    const dispute = disputeOfTransaction(t);
-    if (dispute) {
-      lines.push(chargebackLineOf(t, dispute));
-      continue;
-    }
-    const type = PAYMENT_TYPES.has(t.type) ? 'PAYMENT' : REFUND_TYPES.has(t.type) ? 'REFUND' : null;
-    if (!type) continue;
-    const currency = t.currency.toUpperCase();
-    const source = t.source && typeof t.source !== 'string' ? (t.source as Stripe.Charge | Stripe.Refund) : null;
-    const meta = source?.metadata ?? {};
-    lines.push({
-      type,
-      acquirerRef: paymentIntentOf(source),
-      deviceId: deviceOfSource(source),
-      ...(meta[META.paymentId] ? { paymentId: meta[META.paymentId] } : {}),
-      ...(meta[META.pspReference] ? { pspReference: meta[META.pspReference] } : {}),
-      ...(meta[META.reference] ? { reference: meta[META.reference] } : {}),
-      ...(meta[META.refundReference] ? { refundReference: meta[META.refundReference] } : {}),
-      amount: fromStripeAmount(Math.abs(t.amount), currency),
-      feeAmount: fromStripeAmount(t.fee, currency),
-      netAmount: fromStripeAmount(t.net, currency),
-      currency,
-      occurredAt: new Date(t.created * 1000).toISOString(),
-    });
-  }
-  return lines;
+  return transactions.flatMap((t) => settlementLineOf(t) ?? []);
+}
+
+/** One balance transaction as a settlement line; null when it is no card payment, refund or dispute money. */
+export function settlementLineOf(t: Stripe.BalanceTransaction): SettlementLine | null {
+  const dispute = disputeOfTransaction(t);
+  if (dispute) return chargebackLineOf(t, dispute);
+  const type = PAYMENT_TYPES.has(t.type) ? 'PAYMENT' : REFUND_TYPES.has(t.type) ? 'REFUND' : null;
+  if (!type) return null;
+  const currency = t.currency.toUpperCase();
+  const source = t.source && typeof t.source !== 'string' ? (t.source as Stripe.Charge | Stripe.Refund) : null;
+  const meta = source?.metadata ?? {};
+  return {
+    type,
+    acquirerRef: paymentIntentOf(source),
+    deviceId: deviceOfSource(source),
+    ...(meta[META.paymentId] ? { paymentId: meta[META.paymentId] } : {}),
+    ...(meta[META.pspReference] ? { pspReference: meta[META.pspReference] } : {}),
+    ...(meta[META.reference] ? { reference: meta[META.reference] } : {}),
+    ...(meta[META.refundReference] ? { refundReference: meta[META.refundReference] } : {}),
+    amount: fromStripeAmount(Math.abs(t.amount), currency),
+    feeAmount: fromStripeAmount(t.fee, currency),
+    netAmount: fromStripeAmount(t.net, currency),
+    currency,
+    occurredAt: new Date(t.created * 1000).toISOString(),
+  };
 }
 
 /**

@@ -104,3 +104,16 @@ export class RecentEvents {
     return true;
   }
 }
+
+/** The `payout.*` events (contracts 13): each names a payout of the account's balance. */
+export const STRIPE_PAYOUT_EVENTS: readonly string[] = ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled'];
+
+/** The payout a `payout.*` event is about, or null. Only a nudge: the service reads the payout back. */
+export function payoutNudgeOf(event: Pick<Stripe.Event, 'type' | 'data'>): { payoutId: string } | null {
+  const type = event?.type as unknown;
+  const object = event?.data?.object as unknown;
+  if (typeof type !== 'string' || !STRIPE_PAYOUT_EVENTS.includes(type) || !object || typeof object !== 'object') return null;
+  const payout = object as Stripe.Payout;
+  const payoutId = idOf(payout.id);
+  return payout.object === 'payout' && payoutId ? { payoutId } : null;
+}

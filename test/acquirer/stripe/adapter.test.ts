@@ -144,6 +144,22 @@ describe('the Stripe adapter against stripe-mock', () => {
     await expect(withLookup.getRefund(READER, 'REFUND-unknown')).rejects.toMatchObject({ status: 404 });
   });
 
+  it("a payout of the account's balance: Stripe's payout and every balance transaction it pays, read without a reader", async () => {
+    const payout = await stripe.payouts.getPayout(null, 'po_1Balance');
+    expect(payout).toEqual({
+      pays: 'BALANCE',
+      payoutId: expect.stringMatching(/^po_/),
+      status: 'IN_TRANSIT', // stripe-mock's example payout is in_transit
+      amount: '11.00',
+      currency: 'USD',
+      arrivalDate: '2009-02-13',
+      transactions: [{ type: 'PAYMENT', net: '1.00', currency: 'USD' }],
+    });
+    expect(recorder.requests.find((r) => r.path === '/v1/balance_transactions' && r.query.payout === 'po_1Balance')?.query).toMatchObject({
+      'expand[0]': 'data.source',
+    });
+  });
+
   it("a settlement report: balance transactions with fees, a payout's or a reader's batch", async () => {
     const report = await stripe.payoutReport();
     expect(report.payoutId).toMatch(/^po_/);

@@ -110,6 +110,14 @@ describe('ACQUIRER=stripe', () => {
     }
   });
 
+  it("a payout event on the installation's path is ignored: the installation's Stripe balance is not one business's (contracts 13)", async () => {
+    const payload = eventOf('evt_payout_installation', 'payout.paid', { ...examples.objects.payout, id: 'po_1Installation', status: 'paid' });
+    expect((await send(payload, signed(payload))).status).toBe(200);
+    await sleep(500);
+    expect(await stack.db.payout.count({ where: { acquirerPayoutId: 'po_1Installation' } })).toBe(0);
+    expect(recorder.requests.some((r) => r.path === '/v1/payouts/po_1Installation')).toBe(false);
+  });
+
   it("a two-step terminal's payment is a manual-capture PaymentIntent; a one-step terminal's automatic (the terminal decides, not the reader)", async () => {
     const twoStep = await livePayment(await liveShop({ twoStep: true }));
     const oneStep = await livePayment(await liveShop({ twoStep: false }));
