@@ -35,6 +35,8 @@ export interface ReportPayoutInput {
 
 export interface BalancePayoutInput {
   pays: 'BALANCE';
+  /** After PAID, how long a later failure is still heard (Stripe: a payout may show paid, then failed); absent: not watched. */
+  paidWatchMs?: number;
 }
 
 /** What one look at the payout found. */

@@ -165,6 +165,8 @@ export const configSchema = z
     DISPUTE_DECISION_CHECK_MINUTES: positive.default(360),
     /** Payouts (contracts 13): an IN_TRANSIT payout is re-read this often even without a notification. */
     PAYOUT_RECHECK_MINUTES: positive.default(360),
+    /** How long after PAID a Stripe payout's failure is still heard (Stripe: some failed payouts show paid first), in days. */
+    PAYOUT_FAILURE_WATCH_DAYS: positive.default(10),
     /** Compliance alerts (contracts 12, docs/disputes.md): the rolling window, in days, over which the ratios are measured. */
     COMPLIANCE_WINDOW_DAYS: positive.default(30),
     /** Disputes opened over payments captured in the window above this raises CHARGEBACK_RATIO (Mastercard's excessive-chargeback measure)... */

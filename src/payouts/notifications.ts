@@ -80,6 +80,7 @@ export async function relayBalancePayoutNotification(deps: PayoutRelayDeps, n: {
     acquirerKey: account.id,
     acquirerPayoutId: n.payoutId,
     recheckMs: Math.round(deps.config.PAYOUT_RECHECK_MINUTES * 60_000),
+    paidWatchMs: Math.round(deps.config.PAYOUT_FAILURE_WATCH_DAYS * 86_400_000),
   });
 }
 

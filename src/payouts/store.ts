@@ -36,7 +36,9 @@ export async function recordPayout(db: Db, input: PayoutWorkflowInput, read: Acq
   });
   if (row.status === read.status) return row;
   // A decided payout stays decided: an IN_TRANSIT read after it (a stale answer) changes nothing.
-  if (row.status !== 'IN_TRANSIT') return row;
+  // One exception: PAID, then FAILED (Stripe: the bank returned it); never back from FAILED.
+  const paidThenFailed = row.status === 'PAID' && read.status === 'FAILED';
+  if (row.status !== 'IN_TRANSIT' && !paidThenFailed) return row;
   return db.payout.update({
     where: { id: input.payoutId },
     data: { status: read.status, failureReason: read.failureReason ?? null, paidAt, updatedAt: now },

@@ -205,6 +205,46 @@ it("a failed payout shows Stripe's words", async () => {
   expect(payout.failureReason).toBe('The bank account has been closed. (account_closed)');
 });
 
+it('a payout Stripe shows paid and then failed (the bank returned it): FAILED with its words, PAYOUT_PAID then PAYOUT_FAILED, once each', async () => {
+  const PAYOUT = 'po_1StripePaidThenFailed';
+  stripeShowsPayouts('paid');
+  expect((await send(notificationPath, eventOf('evt_ptf_paid', 'payout.paid', { ...examples.objects.payout, id: PAYOUT, status: 'paid' }))).status).toBe(200);
+  const [paid] = await eventually(async () => {
+    const list = (await payoutsOf()).filter((p) => p.acquirerPayoutId === PAYOUT);
+    return list[0]?.status === 'PAID' ? list : undefined;
+  });
+  await eventually(async () => ((await paidEvents(paid.id)) === 1 ? true : undefined));
+
+  // Days later Stripe says failed: the workflow still hears it.
+  recorder.answer = (req, body) =>
+    req.method === 'GET' && req.path === `/v1/payouts/${PAYOUT}`
+      ? { ...body, id: PAYOUT, status: 'failed', failure_code: 'could_not_process', failure_message: 'The bank could not process this payout.' }
+      : body;
+  const failedEvent = eventOf('evt_ptf_failed', 'payout.failed', { ...examples.objects.payout, id: PAYOUT, status: 'failed' });
+  expect((await send(notificationPath, failedEvent)).status).toBe(200);
+  const [failed] = await eventually(async () => {
+    const list = (await payoutsOf()).filter((p) => p.acquirerPayoutId === PAYOUT);
+    return list[0]?.status === 'FAILED' ? list : undefined;
+  });
+  expect(failed.failureReason).toBe('The bank could not process this payout. (could_not_process)');
+  const failedEvents = () =>
+    stack.db.webhookEvent.findMany({ where: { eventType: 'PAYOUT_FAILED', payload: { path: ['data', 'payout', 'id'], equals: paid.id } } });
+  const [announced] = await eventually(async () => {
+    const rows = await failedEvents();
+    return rows.length ? rows : undefined;
+  });
+  expect((announced.payload as any).data.payout).toMatchObject({
+    status: 'FAILED',
+    failureReason: 'The bank could not process this payout. (could_not_process)',
+  });
+  // Told again: nothing changes, no second event; the workflow has ended.
+  expect((await send(notificationPath, failedEvent)).status).toBe(200);
+  await sleep(500);
+  expect(await failedEvents()).toHaveLength(1);
+  expect(await paidEvents(paid.id)).toBe(1);
+  expect((await stack.client.workflow.getHandle(`payout-${paid.id}`).describe()).status.name).toBe('COMPLETED');
+});
+
 it('a forged signature is refused and records nothing; an account that is not ours is refused', async () => {
   stripeShowsPayouts('paid');
   const PAYOUT = 'po_1StripeForged';

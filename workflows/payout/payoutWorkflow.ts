@@ -28,6 +28,13 @@ export async function payoutWorkflow(input: PayoutWorkflowInput): Promise<void> 
     const seen = await act.syncPayout(input);
     if (seen.status !== 'IN_TRANSIT' && seen.reconciledWithBatch) {
       await act.publishPayoutEvent({ payoutId: input.payoutId, eventType: seen.status === 'PAID' ? 'PAYOUT_PAID' : 'PAYOUT_FAILED' });
+      if (seen.status === 'PAID' && input.pays === 'BALANCE' && input.paidWatchMs)
+        await watchAfterPaid(
+          input,
+          input.paidWatchMs,
+          () => nudged,
+          () => void (nudged = false),
+        );
       return;
     }
     if (!seen.reconciledWithBatch) {
@@ -38,4 +45,22 @@ export async function payoutWorkflow(input: PayoutWorkflowInput): Promise<void> 
     }
   }
   await continueAsNew<typeof payoutWorkflow>(input);
+}
+
+/**
+ * A payout of a balance (Stripe) may show paid and fail days later (the bank returned it): for
+ * `watchMs` after PAID each notification re-reads it, and a failure is announced (PAYOUT_FAILED,
+ * once) before the run ends. Only balance payouts, new with this code: no earlier run takes it.
+ */
+async function watchAfterPaid(input: PayoutWorkflowInput, watchMs: number, nudged: () => boolean, clear: () => void): Promise<void> {
+  const until = Date.now() + watchMs;
+  clear();
+  while (Date.now() < until && (await condition(nudged, until - Date.now()))) {
+    clear();
+    const seen = await act.syncPayout(input);
+    if (seen.status === 'FAILED') {
+      await act.publishPayoutEvent({ payoutId: input.payoutId, eventType: 'PAYOUT_FAILED' });
+      return;
+    }
+  }
 }
