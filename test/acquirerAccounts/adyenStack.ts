@@ -66,6 +66,12 @@ export function withAdyenStack(env: Record<string, string> = {}, mode: 'live' | 
   return s;
 }
 
+/** A COMPLIANCE user's session in the stack's business, to answer its disputes. */
+export async function complianceOf(s: AdyenStack): Promise<string> {
+  const merchant = await s.stack.db.merchant.findUniqueOrThrow({ where: { id: s.shop.merchantId } });
+  return (await signedInUser(s.stack.db, s.stack.apiUrl, merchant, ['COMPLIANCE'])).token;
+}
+
 /**
  * A new till on a terminal of its own (a fresh POIID), so tests never share a device: a new
  * terminal in the shop's store, or `till`'s terminal moved to the POIID; `twoStep`: linked as

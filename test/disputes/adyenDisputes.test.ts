@@ -1,6 +1,5 @@
 import { createPayment, eventually, sleep, statusBecomes } from '../payments/helpers';
-import { signedInUser } from '../users/helpers';
-import { type AdyenStack, adyenTill, startAdyenStack, stopAdyenStack } from '../acquirerAccounts/adyenStack';
+import { adyenTill, complianceOf, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { answer, writeStatement } from './helpers';
 import { call } from '../support/http';
 
@@ -11,16 +10,11 @@ import { call } from '../support/http';
  * through the Disputes API (every call validated against DisputeService-v30.json); the scheme's
  * decision, notified, closes it; accept accepts; a forged notification changes nothing.
  */
-let s: AdyenStack;
+const s = withAdyenStack();
 let compliance: string;
-
 beforeAll(async () => {
-  s = await startAdyenStack();
-  const merchant = await s.stack.db.merchant.findUniqueOrThrow({ where: { id: s.shop.merchantId } });
-  compliance = (await signedInUser(s.stack.db, s.stack.apiUrl, merchant, ['COMPLIANCE'])).token;
-}, 120_000);
-afterAll(() => stopAdyenStack(s));
-afterEach(() => expect(s.standIn.invalid).toEqual([]));
+  compliance = await complianceOf(s);
+});
 
 /** A payment approved at a fresh terminal: its id and the stand-in's transaction (Adyen's pspReference). */
 async function paid(amount: number) {

@@ -1,8 +1,7 @@
 import { createPayment, eventually, statusBecomes } from '../payments/helpers';
-import { signedInUser } from '../users/helpers';
 import { closeBatch, settlementsApi } from '../settlement/helpers';
 import { call } from '../support/http';
-import { type AdyenStack, adyenTill, startAdyenStack, stopAdyenStack } from '../acquirerAccounts/adyenStack';
+import { adyenTill, complianceOf, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { answer, writeStatement } from './helpers';
 
 /**
@@ -12,16 +11,11 @@ import { answer, writeStatement } from './helpers';
  * decides it won; the next close shows them as CHARGEBACK and CHARGEBACK_REVERSAL lines linked to
  * the payment and to our dispute, and the totals net them out.
  */
-let s: AdyenStack;
+const s = withAdyenStack();
 let compliance: string;
-
 beforeAll(async () => {
-  s = await startAdyenStack();
-  const merchant = await s.stack.db.merchant.findUniqueOrThrow({ where: { id: s.shop.merchantId } });
-  compliance = (await signedInUser(s.stack.db, s.stack.apiUrl, merchant, ['COMPLIANCE'])).token;
-}, 120_000);
-afterAll(() => stopAdyenStack(s));
-afterEach(() => expect(s.standIn.invalid).toEqual([]));
+  compliance = await complianceOf(s);
+});
 
 async function paid(amount: number) {
   const { shop, poiid } = await adyenTill(s);
