@@ -3,11 +3,14 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAddressFilters } from '../components/useAddressFilters';
 import { present, saveText } from '../api';
+import { DateRange, StorePicker } from '../components/FilterFields';
+import { ListTable } from '../components/ListTable';
+import { StoreName, UserName } from '../components/Names';
 import { ErrorNote, Field, Filters, money, Pager, Status, when } from '../components/ui';
 import {
   closeSettlementBatch,
   exportSettlementLines,
-  getDashboardSummary,
+  listStoresWaitingForSettlement,
   getSettlement,
   listSettlementLines,
   listSettlements,
@@ -41,10 +44,7 @@ export function Settlements() {
       <h1>Settlements</h1>
       <CloseBatch />
       <Filters onSubmit={() => apply(draft)}>
-        <label>
-          Store
-          <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
-        </label>
+        <StorePicker value={draft.storeExternalId} onChange={(storeExternalId) => setDraft({ ...draft, storeExternalId })} />
         <label>
           Mode
           <select value={draft.mode} onChange={(e) => setDraft({ ...draft, mode: e.target.value })}>
@@ -53,99 +53,94 @@ export function Settlements() {
             <option value="test">test</option>
           </select>
         </label>
-        <label>
-          From date
-          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label>
-          To date
-          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+        <DateRange from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} />
         <button type="submit">Apply filters</button>
       </Filters>
       <ErrorNote error={list.error} />
-      <table aria-label="Settlement batches">
-        <thead>
-          <tr>
-            <th>Business date</th>
-            <th>Store</th>
-            <th>Mode</th>
-            <th>Status</th>
-            <th>Payments</th>
-            <th>Net</th>
-            <th>Discrepancies</th>
-            <th>Closed</th>
-            <th>By</th>
+      <ListTable
+        label="Settlement batches"
+        headers={['Business date', 'Store', 'Mode', 'Status', 'Payments', 'Net', 'Discrepancies', 'Closed', 'By']}
+        empty="No batches closed yet."
+        loaded={list.data ? { count: list.data.content.length } : null}
+        page={page}
+        totalPages={list.data?.totalPages}
+        onPage={(p) => apply({}, p)}
+      >
+        {list.data?.content.map((b) => (
+          <tr key={b.id}>
+            <td>
+              <Link to={`/settlements/${b.id}`}>{b.date}</Link>
+            </td>
+            <td>
+              <StoreName id={b.storeExternalId} />
+            </td>
+            <td>
+              <span className={`mode mode-${b.mode}`}>{b.mode}</span>
+            </td>
+            <td>
+              <Status value={b.status} />
+            </td>
+            <td>{b.totals.reduce((n, t) => n + t.paymentCount, 0)}</td>
+            <td>{b.totals.map((t) => money(t.netAmount, t.currency)).join(', ') || '—'}</td>
+            <td>{b.discrepancies.length}</td>
+            <td>{when(b.closedAt)}</td>
+            <td>
+              <UserName username={b.closedBy} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.content.map((b) => (
-            <tr key={b.id}>
-              <td>
-                <Link to={`/settlements/${b.id}`}>{b.date}</Link>
-              </td>
-              <td>{b.storeExternalId}</td>
-              <td>
-                <span className={`mode mode-${b.mode}`}>{b.mode}</span>
-              </td>
-              <td>
-                <Status value={b.status} />
-              </td>
-              <td>{b.totals.reduce((n, t) => n + t.paymentCount, 0)}</td>
-              <td>{b.totals.map((t) => money(t.netAmount, t.currency)).join(', ') || '—'}</td>
-              <td>{b.discrepancies.length}</td>
-              <td>{when(b.closedAt)}</td>
-              <td>{b.closedBy}</td>
-            </tr>
-          ))}
-          {list.isSuccess && list.data.content.length === 0 && (
-            <tr>
-              <td colSpan={9}>No batches closed yet.</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
+        ))}
+      </ListTable>
     </section>
   );
 }
 
-/** Closes a store's open batch now; today's stores with payments are offered. */
+/** Closes a store's open batch now, chosen among the stores with something waiting for settlement. */
 function CloseBatch() {
   const [store, setStore] = useState('');
   const client = useQueryClient();
   const navigate = useNavigate();
-  const today = useQuery({ queryKey: ['summary', 'stores'], queryFn: async () => (await getDashboardSummary()).data });
+  const waiting = useQuery({ queryKey: ['settlement-stores'], queryFn: async () => (await listStoresWaitingForSettlement()).data.stores });
   const close = useMutation({
-    mutationFn: async () => (await closeSettlementBatch({ body: { storeExternalId: store.trim() } })).data,
+    mutationFn: async (storeExternalId: string) => (await closeSettlementBatch({ body: { storeExternalId } })).data,
     onSuccess: async (batch) => {
       await client.invalidateQueries({ queryKey: ['settlements'] });
+      await client.invalidateQueries({ queryKey: ['settlement-stores'] });
       void navigate(`/settlements/${batch.id}`);
     },
   });
-  const stores = [...new Set(today.data?.stores.map((s) => s.storeExternalId) ?? [])];
+  const stores = waiting.data ?? [];
+  const chosen = stores.find((s) => s.externalId === store);
+  const items = (s: { payments: number; refunds: number }) =>
+    [`${s.payments} ${s.payments === 1 ? 'payment' : 'payments'}`, ...(s.refunds ? [`${s.refunds} ${s.refunds === 1 ? 'refund' : 'refunds'}`] : [])].join(' and ');
   return (
     <form
       className="inline"
       aria-label="Close a batch"
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
-        close.mutate();
+        close.mutate(store);
       }}
     >
       <label>
-        Store ID
-        <input list="settlement-stores" value={store} onChange={(e) => setStore(e.target.value)} required maxLength={200} />
-        <datalist id="settlement-stores">
+        Store to close
+        <select value={store} onChange={(e) => setStore(e.target.value)} required>
+          <option value="">{waiting.isSuccess && stores.length === 0 ? 'Nothing waiting for settlement' : 'Choose a store'}</option>
           {stores.map((s) => (
-            <option key={s} value={s} />
+            <option key={s.externalId} value={s.externalId} title={s.externalId}>
+              {s.name}
+              {s.mode === 'test' ? ' (test)' : ''}: {items(s)}
+            </option>
           ))}
-        </datalist>
+        </select>
       </label>
-      <button type="submit" disabled={close.isPending}>
+      <button type="submit" disabled={close.isPending || !store}>
         Close batch
       </button>
-      <span className="muted">Closes the store’s open batch now, fetches the acquirer’s report and reconciles it.</span>
+      <span className="muted" role="status">
+        {close.isPending && chosen
+          ? `Closing ${chosen.name}: settling ${items(chosen)} through their own payments, then reconciling with the acquirer’s report…`
+          : 'Closes the store’s open batch now, fetches the acquirer’s report and reconciles it.'}
+      </span>
       <ErrorNote error={close.error} />
     </form>
   );
@@ -177,15 +172,19 @@ export function SettlementDetail() {
         <Link to="/settlements">← Settlements</Link>
       </p>
       <h1>
-        Batch {b.storeExternalId} {b.date} <Status value={b.status} />
+        Batch <StoreName id={b.storeExternalId} /> {b.date} <Status value={b.status} />
       </h1>
       <dl className="fields">
-        <Field label="Store">{b.storeExternalId}</Field>
+        <Field label="Store">
+          <StoreName id={b.storeExternalId} /> <code>{b.storeExternalId}</code>
+        </Field>
         <Field label="Business date">{b.date}</Field>
         <Field label="Time zone">{b.timezone}</Field>
         <Field label="Mode">{b.mode}</Field>
         <Field label="Closed">{when(b.closedAt)}</Field>
-        <Field label="Closed by">{b.closedBy}</Field>
+        <Field label="Closed by">
+          <UserName username={b.closedBy} />
+        </Field>
         <Field label="Batch id">
           <code>{b.id}</code>
         </Field>
