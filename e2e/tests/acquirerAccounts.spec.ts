@@ -96,7 +96,8 @@ test('ADMIN adds a sandbox test account and sees it listed with its MID; credent
   await expect(accounts.getByRole('row').filter({ hasText: stripe.name })).toHaveCount(0);
 });
 
-test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goes by it', async ({ page }) => {
+test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goes by it', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(409); // deleting or deactivating the routed account, with the reason
   const s = state();
   await signIn(page, s.users.ADMIN, s.password);
   await openArea(page);
@@ -172,7 +173,8 @@ test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goe
   await expect(row).toContainText('ACTIVE');
 });
 
-test('a route with a bad field shows the reason at that field', async ({ page }) => {
+test('a route with a bad field shows the reason at that field', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(400); // shown at the row's field
   const s = state();
   await signIn(page, s.users.ADMIN, s.password);
   await openArea(page);

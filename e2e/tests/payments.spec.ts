@@ -18,8 +18,10 @@ test('a payment taken through the API appears in the list and follows its status
   payment = await takePayment(s, 12.5, `bill-${Date.now()}`);
   const row = table.getByRole('row').filter({ hasText: payment.pspReference });
   await expect(row).toContainText('AWAITING_TERMINAL'); // appears without a reload
-  await expect(row).toContainText('12.5 EUR');
-  await expect(row).toContainText(s.storeExternalId);
+  await expect(row).toContainText('€12.50');
+  await expect(row).toContainText('Main Street'); // names where people read; the id on hover
+  await expect(row.getByText('Main Street')).toHaveAttribute('title', s.storeExternalId);
+  await expect(row).toContainText('Till 1');
   await expect(row).toContainText('test');
 
   await customerPays(s);
@@ -74,7 +76,7 @@ test('FINANCE refunds part of the payment from its page', async ({ page }) => {
   await screenshot(page, 'refund-form');
   await page.getByRole('button', { name: 'Confirm refund' }).click();
   const refunds = page.getByRole('table', { name: 'Refunds' });
-  await expect(refunds).toContainText('4.5 EUR');
+  await expect(refunds).toContainText('€4.50');
   await expect(refunds).toContainText('SUCCEEDED');
   await expect(page.getByRole('heading', { name: `Payment ${payment.pspReference}` })).toContainText('PARTIALLY_REFUNDED');
   await expect(page.getByRole('list', { name: 'Status history' })).toContainText('REFUND-');

@@ -137,7 +137,8 @@ export function Payments() {
       </table>
       {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
       <p className="muted">
-        {list.data ? `${list.data.totalElements} ${list.data.totalElements === 1 ? 'payment' : 'payments'}` : 'Loading…'} · refreshes every {REFRESH_MS / 1000} s
+        {list.data ? `${list.data.totalElements} ${list.data.totalElements === 1 ? 'payment' : 'payments'}` : 'Loading…'} · refreshes every {REFRESH_MS / 1000}{' '}
+        s
       </p>
     </section>
   );

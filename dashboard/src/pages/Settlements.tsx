@@ -99,7 +99,6 @@ function CloseBatch() {
   const [store, setStore] = useState('');
   const client = useQueryClient();
   const navigate = useNavigate();
-  const waiting = useQuery({ queryKey: ['settlement-stores'], queryFn: async () => (await listStoresWaitingForSettlement()).data.stores });
   const close = useMutation({
     mutationFn: async (storeExternalId: string) => (await closeSettlementBatch({ body: { storeExternalId } })).data,
     onSuccess: async (batch) => {
@@ -108,10 +107,15 @@ function CloseBatch() {
       void navigate(`/settlements/${batch.id}`);
     },
   });
+  const waiting = useQuery({
+    queryKey: ['settlement-stores'],
+    queryFn: async () => (await listStoresWaitingForSettlement()).data.stores,
+    // While a close runs (this one, or another's), its progress is read again every second.
+    refetchInterval: (q) => (close.isPending || q.state.data?.some((s) => s.closing) ? PROGRESS_MS : false),
+  });
   const stores = waiting.data ?? [];
-  const chosen = stores.find((s) => s.externalId === store);
-  const items = (s: { payments: number; refunds: number }) =>
-    [`${s.payments} ${s.payments === 1 ? 'payment' : 'payments'}`, ...(s.refunds ? [`${s.refunds} ${s.refunds === 1 ? 'refund' : 'refunds'}`] : [])].join(' and ');
+  const offered = stores.filter((s) => s.payments + s.refunds > 0 && !s.closing);
+  const closing = stores.filter((s) => s.closing);
   return (
     <form
       className="inline"
@@ -124,25 +128,49 @@ function CloseBatch() {
       <label>
         Store to close
         <select value={store} onChange={(e) => setStore(e.target.value)} required>
-          <option value="">{waiting.isSuccess && stores.length === 0 ? 'Nothing waiting for settlement' : 'Choose a store'}</option>
-          {stores.map((s) => (
+          <option value="">{waiting.isSuccess && offered.length === 0 ? 'Nothing waiting for settlement' : 'Choose a store'}</option>
+          {offered.map((s) => (
             <option key={s.externalId} value={s.externalId} title={s.externalId}>
               {s.name}
-              {s.mode === 'test' ? ' (test)' : ''}: {items(s)}
+              {s.mode === 'test' ? ' (test)' : ''}: {waitingItems(s)}
             </option>
           ))}
+          {close.isPending && !offered.some((s) => s.externalId === store) && <option value={store}>{store}</option>}
         </select>
       </label>
       <button type="submit" disabled={close.isPending || !store}>
         Close batch
       </button>
-      <span className="muted" role="status">
-        {close.isPending && chosen
-          ? `Closing ${chosen.name}: settling ${items(chosen)} through their own payments, then reconciling with the acquirer’s report…`
-          : 'Closes the store’s open batch now, fetches the acquirer’s report and reconciles it.'}
-      </span>
+      <span className="muted">Closes the store’s open batch now, fetches the acquirer’s report and reconciles it.</span>
+      <div role="status" aria-label="Closes in progress">
+        {closing.map((s) => (
+          <CloseProgress key={s.externalId} name={s.name} closing={s.closing!} />
+        ))}
+      </div>
       <ErrorNote error={close.error} />
     </form>
+  );
+}
+
+const PROGRESS_MS = 1000;
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+function waitingItems(s: { payments: number; refunds: number }): string {
+  return [count(s.payments, 'payment', 'payments'), ...(s.refunds ? [count(s.refunds, 'refund', 'refunds')] : [])].join(' and ');
+}
+
+/** One store's close as it runs: claimed and asking the acquirer, then settled of total. */
+function CloseProgress({ name, closing }: { name: string; closing: { status: string; total: number; settled: number } }) {
+  const text =
+    closing.status === 'CLOSING'
+      ? `Closing ${name}: ${count(closing.total, 'payment', 'payments')} claimed, asking the acquirer for its report…`
+      : `Closing ${name}: ${closing.settled.toLocaleString()} of ${count(closing.total, 'payment', 'payments')} settled`;
+  return (
+    <p className="progress">
+      {text}
+      {closing.status === 'SETTLING' && <progress max={closing.total} value={closing.settled} aria-label={`Payments of ${name} settled`} />}
+    </p>
   );
 }
 

@@ -3,7 +3,7 @@ import { z } from '../../domain/zod';
 import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import type { RouteModule } from '../app';
 import { callerOf } from '../caller';
-import { storesWaitingForSettlement } from '../../dashboard/names';
+import { storesWaitingForSettlement } from '../../settlement/waiting';
 import { defineRoute } from '../route';
 
 /** Settlement and reconciliation (contracts 8): dashboard users with ADMIN or FINANCE ('finance' area). */
@@ -102,6 +102,17 @@ const WaitingStores = z
         mode: z.enum(['live', 'test']),
         payments: z.number().int().openapi({ description: 'Captured payments in no batch yet' }),
         refunds: z.number().int().openapi({ description: 'Succeeded refunds in no batch yet' }),
+        closing: z
+          .object({
+            batchId: z.string(),
+            status: z
+              .enum(['CLOSING', 'SETTLING'])
+              .openapi({ description: "CLOSING: claiming and asking for the acquirer's report; SETTLING: settling its payments" }),
+            total: z.number().int().openapi({ description: 'Payments in the batch' }),
+            settled: z.number().int().openapi({ description: 'Of those, settled so far' }),
+          })
+          .nullable()
+          .openapi({ description: "The store's close in progress, or null" }),
       }),
     ),
   })
@@ -115,7 +126,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
       method: 'get',
       path: '/api/dashboard/settlement-stores',
       operationId: 'listStoresWaitingForSettlement',
-      summary: 'Stores with payments or refunds waiting for settlement, by name (the close picker; no Stores area needed)',
+      summary: "Stores with payments or refunds waiting for settlement, by name, and each store's close in progress (settled of total)",
       tag: TAG,
       auth: 'session',
       area: 'finance',
