@@ -123,7 +123,7 @@ test('the list: newest first, filters, a near due date stands out, an expired on
   await expect(row(d.expired)).toBeVisible();
   await expect(row(d.near)).toHaveCount(0);
   await page.getByLabel('Status').selectOption('');
-  await page.getByLabel('Store').selectOption({ label: 'Main Street (test)' });
+  await page.getByLabel('Store', { exact: true }).selectOption({ label: 'Main Street (test)' });
   const today = new Date().toISOString().slice(0, 10);
   await page.getByLabel('Opened from').fill(today);
   await page.getByLabel('Opened to').fill(today);

@@ -77,7 +77,7 @@ export const pageSessionToken = (page: Page): Promise<string> =>
   page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>)[0]);
 
 /** JSON over HTTP to what is not the API (the sandbox's simulator, the served document). */
-export async function callJson(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+async function callJson(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method,
     headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },

@@ -18,7 +18,7 @@ export async function nameDirectory(db: Db, merchantId: string) {
         terminals: { orderBy: [{ label: 'asc' }, { externalId: 'asc' }], select: { externalId: true, label: true, status: true } },
       },
     }),
-    db.user.findMany({ where: { merchantId }, orderBy: { username: 'asc' }, select: { username: true, displayName: true } }),
+    db.user.findMany({ where: { merchantId }, orderBy: { username: 'asc' }, select: { id: true, username: true, displayName: true } }),
   ]);
   return { stores, users };
 }

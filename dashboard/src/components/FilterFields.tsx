@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useNames } from '../names/useNames';
 
 /**
@@ -44,10 +45,12 @@ function Picker({
   anyText: string;
 }) {
   const known = !value || options.some((o) => o.id === value);
+  const id = useId();
+  // The label names the field alone (not its options), for people and for tests alike.
   return (
-    <label>
-      {label}
-      <select value={value} onChange={(e) => onChange(e.target.value)}>
+    <span className="field-label">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{anyText}</option>
         {!known && <option value={value}>{value}</option>}
         {options.map((o) => (
@@ -56,7 +59,7 @@ function Picker({
           </option>
         ))}
       </select>
-    </label>
+    </span>
   );
 }
 

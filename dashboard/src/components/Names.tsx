@@ -14,6 +14,11 @@ export function TerminalName({ id }: { id: string | null | undefined }) {
   return <Named name={useNames().terminalLabel(id)} id={id} />;
 }
 
+/** A user by id (the audit log's actor), by name; the id on hover. */
+export function UserById({ id }: { id: string | null | undefined }) {
+  return <Named name={useNames().userById(id)} id={id} />;
+}
+
 /** A user by display name (the username on hover); SYSTEM and unknown users by their username. */
 export function UserName({ username }: { username: string | null | undefined }) {
   return <Named name={useNames().displayName(username)} id={username} />;

@@ -216,7 +216,8 @@ function RefundForm({ paymentId, currency }: { paymentId: string; currency: stri
     >
       <label>
         Amount
-        <input inputMode="decimal" value={amount} placeholder={`all that is refundable (${currency})`} onChange={(e) => setAmount(e.target.value)} />
+        {/* The form opens where the Refund button was: the keyboard goes on in Amount. */}
+        <input inputMode="decimal" value={amount} placeholder={`all that is refundable (${currency})`} onChange={(e) => setAmount(e.target.value)} autoFocus />
       </label>
       <label>
         Reason

@@ -95,7 +95,7 @@ const Names = z
         terminals: z.array(z.object({ externalId: z.string(), label: z.string(), status: z.string() })),
       }),
     ),
-    users: z.array(z.object({ username: z.string(), displayName: z.string().nullable() })),
+    users: z.array(z.object({ id: z.number().int(), username: z.string(), displayName: z.string().nullable() })),
   })
   .openapi('DashboardNames');
 
