@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { customerPays, expect, expectAccessible, screenshot, signIn, state, takePayment, test } from './fixtures';
+import { configureDevice, customerPays, expect, expectAccessible, screenshot, signIn, state, takePayment, test } from './fixtures';
 
 /**
  * FINANCE closes the store's batch (contracts 8) from the dashboard: the payment just taken is in
@@ -22,8 +22,17 @@ test('FINANCE closes a batch by keyboard and reads its totals, lines and CSV', a
   await expect(picker).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Close batch' })).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/dashboard\/settlements\/[0-9a-f-]{36}$/);
+  // A slow acquirer (each answer 3 s late) keeps the close running long enough to watch it.
+  await configureDevice(s, { latencyMs: 3000 });
+  try {
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status', { name: 'Closes in progress' })).toContainText(/Closing Main Street: \d+ payments? claimed/);
+    await screenshot(page, 'settlement-closing');
+    // It ends on the batch.
+    await expect(page).toHaveURL(/\/dashboard\/settlements\/[0-9a-f-]{36}$/);
+  } finally {
+    await configureDevice(s, { latencyMs: 0 });
+  }
   const heading = page.getByRole('heading', { name: 'Batch Main Street' });
   await expect(heading).toContainText(/SETTLED|DISCREPANCY/);
   const lines = page.getByRole('table', { name: 'Lines' });

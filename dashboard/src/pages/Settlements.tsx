@@ -135,7 +135,9 @@ function CloseBatch() {
               {s.mode === 'test' ? ' (test)' : ''}: {waitingItems(s)}
             </option>
           ))}
-          {close.isPending && !offered.some((s) => s.externalId === store) && <option value={store}>{store}</option>}
+          {close.isPending && !offered.some((s) => s.externalId === store) && (
+            <option value={store}>{stores.find((s) => s.externalId === store)?.name ?? store}</option>
+          )}
         </select>
       </label>
       <button type="submit" disabled={close.isPending || !store}>
