@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { cancelPayment, getAcquirerRoutes } from '@in-store-payments/client';
-import { expect, pageSessionToken, posClient, screenshot, sessionClient, signIn, state, takePayment, test } from './fixtures';
+import { expect, pageSessionToken, posClient, screenshot, sessionClient, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
  * Acquirer accounts and routes as ADMIN manages them (contracts 10): accounts added with their MID
@@ -131,6 +131,7 @@ test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goe
   await expect(routes.getByLabel('Routes version')).toContainText(s.users.ADMIN);
   await expect(routes.getByRole('row', { name: 'Rule 1', exact: true }).getByLabel('Currencies')).toHaveValue('EUR');
   await screenshot(page, 'acquirer-routes');
+  await expectAccessible(page);
 
   // The API answers the same routes.
   const { data: saved } = await getAcquirerRoutes({ client: sessionClient(s, await pageSessionToken(page)), query: { mode: 'test' } });

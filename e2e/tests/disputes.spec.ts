@@ -1,6 +1,6 @@
 import { createPayment, getTransaction } from '@in-store-payments/client';
 import type { Page } from '@playwright/test';
-import { configureDevice, customerPays, expect, openDispute, posClient, screenshot, signIn, state, test, type E2EState } from './fixtures';
+import { configureDevice, customerPays, expect, openDispute, posClient, screenshot, signIn, state, test, type E2EState, expectAccessible } from './fixtures';
 
 /**
  * Disputes in the dashboard (contracts 12, docs/dashboard.md): the cardholder's bank disputes
@@ -115,6 +115,7 @@ test('the list: newest first, filters, a near due date stands out, an expired on
   expect(expiredColour).not.toBe(nearColour);
   expect(expiredColour).not.toBe(farColour);
   await screenshot(page, 'disputes');
+  await expectAccessible(page);
 
   // Filters live in the address: by status, by store, by opening dates.
   await page.getByLabel('Status').selectOption('EXPIRED');
@@ -169,6 +170,7 @@ test('COMPLIANCE writes a statement and submits it after confirming: UNDER_REVIE
   await page.getByRole('button', { name: 'Save statement' }).click();
   await expect(page.getByText('Saved', { exact: true })).toBeVisible();
   await screenshot(page, 'dispute-detail');
+  await expectAccessible(page);
 
   await page.getByRole('button', { name: 'Submit evidence' }).click();
   await expect(dialog).toContainText(`${text.length} characters`);

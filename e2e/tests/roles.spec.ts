@@ -109,6 +109,7 @@ test('authenticator enrolment by QR code, then sign-in asks for the Authenticati
   await page.getByRole('button', { name: 'Set up authenticator' }).click();
   await expect(page.getByRole('img', { name: 'Authenticator QR code' })).toBeVisible();
   await screenshot(page, 'mfa-enrolment');
+  await expectAccessible(page);
   const secret = (await page.getByTestId('mfa-secret').textContent())!;
   await page.getByLabel('Authentication code').fill(totpCode(secret));
   await page.getByRole('button', { name: 'Verify and turn on' }).click();

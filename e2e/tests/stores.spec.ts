@@ -1,4 +1,4 @@
-import { customerPays, expect, screenshot, signIn, state, takePayment, test } from './fixtures';
+import { customerPays, expect, screenshot, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
  * Stores and terminals as OPERATIONS runs them (spec 4.2, 4.3): create, edit, deactivate and
@@ -30,6 +30,7 @@ test('OPERATIONS creates, edits, deactivates and deletes a store and its termina
   await expect(row).toContainText('test');
   await expect(row).toContainText('ACTIVE');
   await screenshot(page, 'stores');
+  await expectAccessible(page);
 
   await row.getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { name: `Store ${name}` })).toBeVisible();
@@ -49,6 +50,7 @@ test('OPERATIONS creates, edits, deactivates and deletes a store and its termina
   await till.getByRole('button', { name: 'Deactivate' }).click();
   await expect(till).toContainText('INACTIVE');
   await screenshot(page, 'store-detail');
+  await expectAccessible(page);
   await till.getByRole('button', { name: 'Delete' }).click();
   await till.getByRole('button', { name: 'Confirm delete' }).click();
   await expect(terminals).toContainText('No terminals yet.');
