@@ -18,6 +18,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1360, height: 900 },
+    locale: 'en-US', // money and dates as an English-speaking reader sees them (the dashboard follows the browser's locale)
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
     launchOptions: {

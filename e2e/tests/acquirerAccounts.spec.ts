@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { cancelPayment, getAcquirerRoutes } from '@in-store-payments/client';
-import { expect, pageSessionToken, posClient, screenshot, sessionClient, signIn, state, takePayment, test } from './fixtures';
+import { expect, pageSessionToken, posClient, screenshot, sessionClient, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
  * Acquirer accounts and routes as ADMIN manages them (contracts 10): accounts added with their MID
@@ -96,7 +96,8 @@ test('ADMIN adds a sandbox test account and sees it listed with its MID; credent
   await expect(accounts.getByRole('row').filter({ hasText: stripe.name })).toHaveCount(0);
 });
 
-test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goes by it', async ({ page }) => {
+test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goes by it', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(409); // deleting or deactivating the routed account, with the reason
   const s = state();
   await signIn(page, s.users.ADMIN, s.password);
   await openArea(page);
@@ -130,6 +131,7 @@ test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goe
   await expect(routes.getByLabel('Routes version')).toContainText(s.users.ADMIN);
   await expect(routes.getByRole('row', { name: 'Rule 1', exact: true }).getByLabel('Currencies')).toHaveValue('EUR');
   await screenshot(page, 'acquirer-routes');
+  await expectAccessible(page);
 
   // The API answers the same routes.
   const { data: saved } = await getAcquirerRoutes({ client: sessionClient(s, await pageSessionToken(page)), query: { mode: 'test' } });
@@ -172,7 +174,8 @@ test('ADMIN saves a test-mode route naming it, sees version 1, and a payment goe
   await expect(row).toContainText('ACTIVE');
 });
 
-test('a route with a bad field shows the reason at that field', async ({ page }) => {
+test('a route with a bad field shows the reason at that field', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(400); // shown at the row's field
   const s = state();
   await signIn(page, s.users.ADMIN, s.password);
   await openArea(page);

@@ -1,4 +1,5 @@
-import { customerPays, expect, screenshot, serviceHas, signIn, state, takePayment, test } from './fixtures';
+import fs from 'node:fs';
+import { customerPays, expect, expectAccessible, screenshot, serviceHas, signIn, state, takePayment, test } from './fixtures';
 
 /**
  * A payment taken at the till appears in the dashboard by itself, is followed to CAPTURED, and is
@@ -18,13 +19,16 @@ test('a payment taken through the API appears in the list and follows its status
   payment = await takePayment(s, 12.5, `bill-${Date.now()}`);
   const row = table.getByRole('row').filter({ hasText: payment.pspReference });
   await expect(row).toContainText('AWAITING_TERMINAL'); // appears without a reload
-  await expect(row).toContainText('12.5 EUR');
-  await expect(row).toContainText(s.storeExternalId);
+  await expect(row).toContainText('€12.50');
+  await expect(row).toContainText('Main Street'); // names where people read; the id on hover
+  await expect(row.getByText('Main Street')).toHaveAttribute('title', s.storeExternalId);
+  await expect(row).toContainText('Till 1');
   await expect(row).toContainText('test');
 
   await customerPays(s);
   await expect(row).toContainText('CAPTURED');
   await screenshot(page, 'payments');
+  await expectAccessible(page);
 
   // The mode switch: a test payment is not among live ones.
   await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Live', exact: true }).click();
@@ -36,6 +40,19 @@ test('a payment taken through the API appears in the list and follows its status
   await page.getByLabel('Search').fill(payment.pspReference);
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(table.getByRole('row')).toHaveCount(2); // header and the payment
+
+  // The filters offer the business's stores and terminals by name; the address keeps their ids.
+  await page.getByLabel('Store', { exact: true }).selectOption({ label: 'Main Street (test)' });
+  await page.getByLabel('Terminal', { exact: true }).selectOption({ label: 'Till 1' });
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page).toHaveURL(new RegExp(`storeExternalId=${s.storeExternalId}&terminalExternalId=${s.terminalExternalId}`));
+  await expect(table.getByRole('row')).toHaveCount(2);
+
+  // The export keeps ids and exact amounts.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  expect(csv).toContain(`${payment.id},${payment.pspReference},`);
+  expect(csv).toContain(`,12.5,EUR,${s.storeExternalId},${s.terminalExternalId},test,`);
 
   await row.getByRole('link', { name: payment.pspReference }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${payment.id}$`));
@@ -52,6 +69,7 @@ test('a payment taken through the API appears in the list and follows its status
   await expect(captured.getByRole('cell').nth(3)).toHaveText('2');
   await expect(page.getByRole('button', { name: 'Refund' })).toBeVisible(); // ADMIN may refund
   await screenshot(page, 'payment-detail');
+  await expectAccessible(page);
 });
 
 test('a deep link opens the payment; USER sees it without refund or webhook controls', async ({ page }) => {
@@ -64,17 +82,22 @@ test('a deep link opens the payment; USER sees it without refund or webhook cont
   await expect(page.getByRole('table', { name: 'Webhook deliveries' })).toHaveCount(0);
 });
 
-test('FINANCE refunds part of the payment from its page', async ({ page }) => {
+test('FINANCE refunds part of the payment from its page, by keyboard alone', async ({ page }) => {
   const s = state();
   test.skip(!(await serviceHas(s, 'post', '/api/dashboard/payments/{paymentId}/refunds')), 'refunds (issue 10) are not in this build yet');
   await signIn(page, s.users.FINANCE, s.password);
   await page.goto(`/dashboard/payments/${payment.id}`);
-  await page.getByRole('button', { name: 'Refund' }).click();
-  await page.getByLabel('Amount').fill('4.5');
+  await expectAccessible(page);
+  // Keyboard only: Enter on Refund opens the form in Amount; Enter confirms.
+  await page.getByRole('button', { name: 'Refund' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Amount')).toBeFocused();
+  await page.keyboard.type('4.5');
   await screenshot(page, 'refund-form');
-  await page.getByRole('button', { name: 'Confirm refund' }).click();
+  await expectAccessible(page);
+  await page.keyboard.press('Enter');
   const refunds = page.getByRole('table', { name: 'Refunds' });
-  await expect(refunds).toContainText('4.5 EUR');
+  await expect(refunds).toContainText('€4.50');
   await expect(refunds).toContainText('SUCCEEDED');
   await expect(page.getByRole('heading', { name: `Payment ${payment.pspReference}` })).toContainText('PARTIALLY_REFUNDED');
   await expect(page.getByRole('list', { name: 'Status history' })).toContainText('REFUND-');

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { closeSettlementBatch, createAcquirerAccount } from '@in-store-payments/client';
-import { customerPays, expect, pageSessionToken, screenshot, sessionClient, signIn, state, takePayment, test } from './fixtures';
+import { customerPays, expect, pageSessionToken, screenshot, sessionClient, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
  * Money after settlement (contracts 13) as FINANCE and ADMIN see it: a closed batch paid out by the
@@ -39,15 +39,19 @@ test('FINANCE follows a batch into its payout, reconciled, and reads the balance
   await expect(page.getByRole('heading', { level: 1 })).toContainText('PAID');
   await expect(page.getByRole('list', { name: 'Batches it pays' })).toContainText(batchId);
   await screenshot(page, 'payout');
+  await expectAccessible(page);
 
   await nav.getByRole('link', { name: 'Balances' }).click();
   const balances = page.getByRole('table', { name: 'Balances' });
   await expect(balances.getByRole('row').filter({ hasText: 'installation default' }).filter({ hasText: 'EUR' })).toBeVisible();
   await expect(balances.getByRole('columnheader')).toContainText(['Account', 'Currency', 'Settled, not paid out', 'In transit', 'Paid out (30 days)']);
   await screenshot(page, 'balances');
+  await expectAccessible(page);
 });
 
-test('ADMIN saves a cost contract on an account: version 1 in force; a bad percent is refused in words', async ({ page }) => {
+test('ADMIN saves a cost contract on an account: version 1 in force; a bad percent is refused in words', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(400); // the bad percent, in words
+  pageErrors.allowRefusal(404); // no cost contract in force yet
   const s = state();
   await signIn(page, s.users.ADMIN, s.password);
   const name = `Fees ${Date.now().toString(36)}`;
@@ -71,4 +75,5 @@ test('ADMIN saves a cost contract on an account: version 1 in force; a bad perce
   await expect(form.getByLabel('Contract in force')).toContainText('Version 1 in force');
   await expect(form.getByLabel('Contract in force')).toContainText('CARD 1.4 % + 0.1');
   await screenshot(page, 'cost-contract');
+  await expectAccessible(page);
 });

@@ -1,6 +1,6 @@
 import { totpCode } from '../../test/users/helpers';
 import { deleteSession } from '@in-store-payments/client';
-import { expect, pageSessionToken, screenshot, sessionClient, signIn, state, test } from './fixtures';
+import { expect, expectAccessible, pageSessionToken, screenshot, sessionClient, signIn, state, test } from './fixtures';
 
 /**
  * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
@@ -39,6 +39,7 @@ for (const role of Object.keys(SEES)) {
     await expect(nav.getByRole('link')).toHaveText(SEES[role]!);
     await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
     if (role === 'ADMIN') await screenshot(page, 'home');
+    if (role === 'ADMIN') await expectAccessible(page);
     // Each area it may use opens by address, with its data and no refusal.
     for (const name of SEES[role]!) {
       await page.goto(ADDRESS[name]!);
@@ -46,6 +47,7 @@ for (const role of Object.keys(SEES)) {
       await expect(page.getByRole('table').first()).toBeVisible();
       await expect(page.getByText(`You do not have access to ${name}`)).toHaveCount(0);
       if (role === 'ADMIN' && SHOT[name]) await screenshot(page, SHOT[name]);
+      if (role === 'ADMIN' || (role === 'FINANCE' && name === 'Settlements')) await expectAccessible(page);
     }
     for (const name of ALL.filter((n) => !SEES[role]!.includes(n))) {
       await page.goto(ADDRESS[name]!);
@@ -57,20 +59,35 @@ for (const role of Object.keys(SEES)) {
   });
 }
 
-test('a wrong password keeps the user on the sign-in page with the reason', async ({ page }) => {
+test('a wrong password keeps the user on the sign-in page with the reason; the keyboard alone signs in', async ({ page, pageErrors }) => {
   const s = state();
+  pageErrors.allowRefusal(401); // the wrong password
   await page.goto('/dashboard/payments');
   await expect(page).toHaveURL(/\/dashboard\/sign-in$/); // no session: sign in first
-  await page.getByLabel('Username').fill(s.users.USER);
-  await page.getByLabel('Password').fill('not-the-password-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectAccessible(page);
+  // Keyboard only: the page opens on Username, Tab reaches Password, Enter sends the form.
+  await expect(page.getByLabel('Username')).toBeFocused();
+  await page.keyboard.type(s.users.USER);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type('not-the-password-1');
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('alert')).toContainText('invalid');
   await screenshot(page, 'sign-in');
+  await expectAccessible(page);
   await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+  await page.keyboard.press('Shift+Tab'); // the focus stays in the form: back to Password after the alert
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(s.password);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
 
-test('an ended session returns to sign-in, and the token was never in an address', async ({ page }) => {
+test('an ended session returns to sign-in, and the token was never in an address', async ({ page, pageErrors }) => {
   const s = state();
+  pageErrors.allowRefusal(401); // the refresh after the session ended
   const addresses: string[] = [];
   page.on('request', (r) => addresses.push(r.url()));
   await signIn(page, s.users.FINANCE, s.password);
@@ -84,13 +101,15 @@ test('an ended session returns to sign-in, and the token was never in an address
   await expect(page.getByText('Your session has ended')).toBeVisible();
 });
 
-test('authenticator enrolment by QR code, then sign-in asks for the Authentication code', async ({ page }) => {
+test('authenticator enrolment by QR code, then sign-in asks for the Authentication code', async ({ page, pageErrors }) => {
   const s = state();
+  pageErrors.allowRefusal(401); // the password alone, answered: an authentication code is needed
   await signIn(page, s.mfaUser, s.password);
   await page.getByRole('link', { name: s.mfaUser }).click();
   await page.getByRole('button', { name: 'Set up authenticator' }).click();
   await expect(page.getByRole('img', { name: 'Authenticator QR code' })).toBeVisible();
   await screenshot(page, 'mfa-enrolment');
+  await expectAccessible(page);
   const secret = (await page.getByTestId('mfa-secret').textContent())!;
   await page.getByLabel('Authentication code').fill(totpCode(secret));
   await page.getByRole('button', { name: 'Verify and turn on' }).click();

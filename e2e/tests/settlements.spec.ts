@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { customerPays, expect, screenshot, signIn, state, takePayment, test } from './fixtures';
+import { configureDevice, customerPays, expect, expectAccessible, screenshot, signIn, state, takePayment, test } from './fixtures';
 
 /**
  * FINANCE closes the store's batch (contracts 8) from the dashboard: the payment just taken is in
  * its lines and totals, the batch is listed, and its lines download as CSV.
  */
-test('FINANCE closes a batch and reads its totals, lines and CSV', async ({ page }) => {
+test('FINANCE closes a batch by keyboard and reads its totals, lines and CSV', async ({ page }) => {
   const s = state();
   const payment = await takePayment(s, 21.75, `settle-${Date.now()}`);
   await customerPays(s);
@@ -14,22 +14,39 @@ test('FINANCE closes a batch and reads its totals, lines and CSV', async ({ page
   await expect(page.getByRole('heading', { name: `Payment ${payment.pspReference}` })).toContainText('CAPTURED');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settlements' }).click();
-  await page.getByLabel('Store ID').fill(s.storeExternalId);
-  await page.getByRole('button', { name: 'Close batch' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/settlements\/[0-9a-f-]{36}$/);
-  const heading = page.getByRole('heading', { name: `Batch ${s.storeExternalId}` });
+  // The picker offers the stores with something to settle, by name; the keyboard alone closes.
+  const picker = page.getByLabel('Store to close');
+  await expect(picker.locator(`option[value="${s.storeExternalId}"]`)).toContainText(/Main Street \(test\): \d+ payments?/);
+  await picker.focus();
+  await picker.selectOption(s.storeExternalId);
+  await expect(picker).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Close batch' })).toBeFocused();
+  // A slow acquirer (each answer 3 s late) keeps the close running long enough to watch it.
+  await configureDevice(s, { latencyMs: 3000 });
+  try {
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status', { name: 'Closes in progress' })).toContainText(/Closing Main Street: \d+ payments? claimed/);
+    await screenshot(page, 'settlement-closing');
+    // It ends on the batch.
+    await expect(page).toHaveURL(/\/dashboard\/settlements\/[0-9a-f-]{36}$/);
+  } finally {
+    await configureDevice(s, { latencyMs: 0 });
+  }
+  const heading = page.getByRole('heading', { name: 'Batch Main Street' });
   await expect(heading).toContainText(/SETTLED|DISCREPANCY/);
   const lines = page.getByRole('table', { name: 'Lines' });
   const line = lines.getByRole('row').filter({ hasText: payment.pspReference });
   await expect(line).toContainText('PAYMENT');
-  await expect(line).toContainText('21.75 EUR');
-  await expect(line).toContainText('0.4 EUR'); // the sandbox's fee: 1.40 % + 0.10, rounded half up
+  await expect(line).toContainText('€21.75');
+  await expect(line).toContainText('€0.40'); // the sandbox's fee: 1.40 % + 0.10, rounded half up
   await expect(page.getByRole('table', { name: 'Totals' })).toContainText('EUR');
   // The fee audit (contracts 13): expected against charged fees; no cost contract here, so the charged fee stands.
   await expect(page.getByRole('table', { name: 'Totals' }).getByRole('columnheader')).toContainText(['Fees', 'Expected fees', 'Over contract']);
-  await expect(page.getByRole('table', { name: 'Totals' }).getByRole('row').nth(1)).toContainText('0 EUR');
+  await expect(page.getByRole('table', { name: 'Totals' }).getByRole('row').nth(1)).toContainText('€0.00');
   await expect(lines.getByRole('columnheader', { name: 'Expected fee' })).toBeVisible();
   await screenshot(page, 'settlement-batch');
+  await expectAccessible(page);
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');
@@ -38,13 +55,11 @@ test('FINANCE closes a batch and reads its totals, lines and CSV', async ({ page
   );
   expect(csv).toContain(payment.pspReference);
 
-  // Nothing left to settle: the API's 409 is shown as it is.
+  // Nothing left to settle: the store is no longer offered.
   await page.getByRole('link', { name: '← Settlements' }).click();
-  await page.getByLabel('Store ID').fill(s.storeExternalId);
-  await page.getByRole('button', { name: 'Close batch' }).click();
-  await expect(page.getByRole('form', { name: 'Close a batch' }).getByRole('alert')).toContainText('409');
+  await expect(page.getByLabel('Store to close').locator(`option[value="${s.storeExternalId}"]`)).toHaveCount(0);
   const batches = page.getByRole('table', { name: 'Settlement batches' });
-  await expect(batches.getByRole('row').filter({ hasText: s.storeExternalId }).first()).toContainText(s.users.FINANCE);
+  await expect(batches.getByRole('row').filter({ hasText: 'Main Street' }).first()).toContainText(s.users.FINANCE);
   await screenshot(page, 'settlements');
 
   // The payment is settled now.

@@ -1,11 +1,12 @@
-import { customerPays, expect, screenshot, signIn, state, takePayment, test } from './fixtures';
+import { customerPays, expect, screenshot, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
  * Stores and terminals as OPERATIONS runs them (spec 4.2, 4.3): create, edit, deactivate and
  * delete a store and its terminal; the delete guard's refusal of a store that just took a payment,
  * explained on the page.
  */
-test('OPERATIONS creates, edits, deactivates and deletes a store and its terminal', async ({ page }) => {
+test('OPERATIONS creates, edits, deactivates and deletes a store and its terminal', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(400); // the form's bad field, shown by name
   const s = state();
   await signIn(page, s.users.OPERATIONS, s.password);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Stores' }).click();
@@ -29,6 +30,7 @@ test('OPERATIONS creates, edits, deactivates and deletes a store and its termina
   await expect(row).toContainText('test');
   await expect(row).toContainText('ACTIVE');
   await screenshot(page, 'stores');
+  await expectAccessible(page);
 
   await row.getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { name: `Store ${name}` })).toBeVisible();
@@ -48,6 +50,7 @@ test('OPERATIONS creates, edits, deactivates and deletes a store and its termina
   await till.getByRole('button', { name: 'Deactivate' }).click();
   await expect(till).toContainText('INACTIVE');
   await screenshot(page, 'store-detail');
+  await expectAccessible(page);
   await till.getByRole('button', { name: 'Delete' }).click();
   await till.getByRole('button', { name: 'Confirm delete' }).click();
   await expect(terminals).toContainText('No terminals yet.');
@@ -60,7 +63,8 @@ test('OPERATIONS creates, edits, deactivates and deletes a store and its termina
   await expect(stores.getByRole('row').filter({ hasText: name })).toHaveCount(0);
 });
 
-test('a store that just took a payment is not deleted, and the page says why', async ({ page }) => {
+test('a store that just took a payment is not deleted, and the page says why', async ({ page, pageErrors }) => {
+  pageErrors.allowRefusal(409); // the delete guard, explained
   const s = state();
   await takePayment(s, 3.2, `guard-${Date.now()}`);
   await customerPays(s);

@@ -1,4 +1,4 @@
-import { expect, screenshot, signIn, state, test } from './fixtures';
+import { expect, screenshot, signIn, state, test, expectAccessible } from './fixtures';
 
 /**
  * Webhook destinations as ADMIN manages them (spec 4.4): the signing secret shown once, a test
@@ -38,6 +38,7 @@ test('ADMIN creates a destination, sees the secret once, sends a test event and 
   await expect(attempts.getByRole('row')).toHaveCount(3);
   await expect(delivery).toContainText('2'); // attempts continue the numbering
   await screenshot(page, 'webhooks');
+  await expectAccessible(page);
 
   await row.getByRole('button', { name: 'Delete' }).click();
   await row.getByRole('button', { name: 'Confirm delete' }).click();

@@ -1,5 +1,6 @@
 import { duration, dueView } from '../../dashboard/src/disputes/due';
 import { evidenceFacts } from '../../dashboard/src/disputes/evidence';
+import { formatMoney } from '../../dashboard/src/format/money';
 import { hiddenCharacters, visibleText } from '../../dashboard/src/disputes/visibleText';
 
 /** What the dashboard's dispute pages show (docs/dashboard.md, Disputes): the due date's urgency, text as text. */
@@ -51,16 +52,17 @@ describe('typed text', () => {
         extra: { nested: 1 },
       },
       (iso) => `at ${iso}`,
+      (amount, currency) => formatMoney(amount, currency, 'en-US'),
     );
     const fact = (label: string) => e.facts.find((f) => f.label === label)?.value;
     expect(fact('Receipt reference')).toBe('<b>r</b>');
-    expect(fact('Captured amount')).toBe('12.50 EUR');
+    expect(fact('Captured amount')).toBe('€12.50');
     expect(fact('Captured')).toBe('—');
     expect(fact('Paid with')).toBe('CARD VISA •••• 4242');
     expect(fact('Store address')).toBe('Main St 1, 10115 Berlin, DE');
     expect(fact('Cashier')).toBe('—');
     expect(e.statusHistory[0]).toMatchObject({ status: 'CAPTURED', occurredAt: 'at x' });
-    expect(e.refunds[0]).toMatchObject({ amount: '2 EUR', reason: '—', decidedAt: '—' });
+    expect(e.refunds[0]).toMatchObject({ amount: '€2.00', reason: '—', decidedAt: '—' });
     expect(e.other).toEqual([{ label: 'extra', value: '{"nested":1}' }]);
   });
 });

@@ -1,12 +1,10 @@
 import type { ReactNode } from 'react';
 import { csvText } from '../../../src/security/csvCell';
 import { ApiError } from '../api';
+import { formatMoney } from '../format/money';
 
 /** Small shared pieces: money, dates, statuses, errors, paging. */
-export function money(amount: number | string | null | undefined, currency: string): string {
-  if (amount === null || amount === undefined) return '—';
-  return `${amount} ${currency}`;
-}
+export const money = formatMoney;
 
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';

@@ -47,10 +47,14 @@ const KNOWN = new Set([
   'refunds',
 ]);
 
-export function evidenceFacts(transaction: Record<string, unknown>, when: (iso: string | null) => string): EvidenceFacts {
+export function evidenceFacts(
+  transaction: Record<string, unknown>,
+  when: (iso: string | null) => string,
+  money: (amount: string, currency: string) => string,
+): EvidenceFacts {
   const t = transaction;
   const time = (v: unknown) => (typeof v === 'string' ? when(v) : text(v));
-  const amount = t.amount === undefined || t.amount === null ? '—' : `${text(t.amount)} ${text(t.currency)}`;
+  const amount = t.amount === undefined || t.amount === null ? '—' : money(text(t.amount), text(t.currency));
   const card = [t.paymentMethod, t.cardBrand, typeof t.last4 === 'string' && t.last4 ? `•••• ${t.last4}` : null].filter((x) => typeof x === 'string' && x);
   return {
     facts: [
@@ -74,7 +78,7 @@ export function evidenceFacts(transaction: Record<string, unknown>, when: (iso: 
     })),
     refunds: list(t.refunds).map((r) => ({
       id: text(r.id),
-      amount: `${text(r.amount)} ${text(t.currency)}`,
+      amount: money(text(r.amount), text(t.currency)),
       status: text(r.status),
       reason: text(r.reason),
       createdAt: time(r.createdAt),

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { present } from '../api';
+import { UserById } from '../components/Names';
 import { ErrorNote, Pager, when } from '../components/ui';
 import { listAuditLogs } from '@in-store-payments/client';
 
@@ -43,7 +44,7 @@ export function AuditLog() {
               <td>{when(e.createdAt)}</td>
               <td>{e.action}</td>
               <td>
-                {e.actorType} {e.actorId ?? ''}
+                {e.actorType} {e.actorType === 'USER' ? <UserById id={e.actorId} /> : (e.actorId ?? '')}
               </td>
               <td>
                 {e.targetType ?? ''} {e.targetId ?? ''}

@@ -1,3 +1,4 @@
+import { StoreName } from '../components/Names';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { getDispute } from '@in-store-payments/client';
@@ -44,7 +45,9 @@ export function DisputeDetail() {
         </Field>
         <Field label="Reason">{d.reason}</Field>
         <Field label="Disputed amount">{money(d.amount, d.currency)}</Field>
-        <Field label="Store">{d.storeExternalId}</Field>
+        <Field label="Store">
+          <StoreName id={d.storeExternalId} /> <code>{d.storeExternalId}</code>
+        </Field>
         <Field label="Opened">{when(d.openedAt)}</Field>
         <Field label="Due by">
           <DueTag dispute={d} />

@@ -1,16 +1,18 @@
-import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { listDisputes, type ListDisputesData } from '@in-store-payments/client';
 import { DISPUTE_STATUSES } from '../../../core/dispute/statuses';
 import { present } from '../api';
 import { DueTag } from '../components/disputes/DueTag';
-import { ErrorNote, Filters, money, Pager, Status, when } from '../components/ui';
+import { DateRange, StorePicker } from '../components/FilterFields';
+import { ListTable } from '../components/ListTable';
+import { StoreName } from '../components/Names';
+import { ErrorNote, Filters, money, Status, when } from '../components/ui';
+import { useAddressFilters } from '../components/useAddressFilters';
 import { dueView } from '../disputes/due';
 import { useNow, useReminderHours } from '../disputes/useDisputeClock';
 
 const FILTERS = ['status', 'storeExternalId', 'paymentId', 'from', 'to'] as const;
-type FilterValues = Record<(typeof FILTERS)[number], string>;
 const REFRESH_MS = 5000;
 
 /** The day after a date (`2026-11-26` → `2026-11-27`): the API's `to` is exclusive, the form's "Opened to" includes its day. */
@@ -27,10 +29,7 @@ function dayAfter(date: string): string {
  * bookmarked; `paymentId` comes from a payment's page), each row's due date marked by urgency.
  */
 export function Disputes() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 0) || 0;
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as FilterValues;
-  const [draft, setDraft] = useState(filters);
+  const { page, filters, draft, setDraft, apply } = useAddressFilters(FILTERS);
   const now = useNow();
   const reminderHours = useReminderHours();
   // The filters come from the address as text; the API validates them.
@@ -41,12 +40,6 @@ export function Disputes() {
     refetchInterval: REFRESH_MS,
     placeholderData: keepPreviousData,
   });
-  const apply = (next: Partial<FilterValues>, nextPage = 0) => {
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filters, ...next })) if (v) p.set(k, v);
-    if (nextPage) p.set('page', String(nextPage));
-    setParams(p);
-  };
 
   return (
     <section>
@@ -81,61 +74,42 @@ export function Disputes() {
             ))}
           </select>
         </label>
-        <label>
-          Store
-          <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
-        </label>
-        <label>
-          Opened from
-          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label>
-          Opened to
-          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+        <StorePicker value={draft.storeExternalId} onChange={(storeExternalId) => setDraft({ ...draft, storeExternalId })} />
+        <DateRange from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} labels={['Opened from', 'Opened to']} />
         <button type="submit">Apply filters</button>
       </Filters>
       <ErrorNote error={list.error} />
-      <table aria-label="Disputes">
-        <thead>
-          <tr>
-            <th>Opened</th>
-            <th>Payment</th>
-            <th>Reason</th>
-            <th>Amount</th>
-            <th>Store</th>
-            <th>Status</th>
-            <th>Due by</th>
+      <ListTable
+        label="Disputes"
+        headers={['Opened', 'Payment', 'Reason', 'Amount', 'Store', 'Status', 'Due by']}
+        empty={`No disputes${Object.values(filters).some(Boolean) ? ' match these filters' : ''}.`}
+        loaded={list.data ? { count: list.data.content.length } : null}
+        page={page}
+        totalPages={list.data?.totalPages}
+        onPage={(p) => apply({}, p)}
+      >
+        {list.data?.content.map((d) => (
+          <tr key={d.id} className={`due-row due-row-${dueView(d, now, reminderHours).kind}`}>
+            <td>
+              <Link to={`/disputes/${d.id}`}>{when(d.openedAt)}</Link>
+            </td>
+            <td>
+              <Link to={`/disputes/${d.id}`}>{d.pspReference}</Link>
+            </td>
+            <td>{d.reason}</td>
+            <td>{money(d.amount, d.currency)}</td>
+            <td>
+              <StoreName id={d.storeExternalId} />
+            </td>
+            <td>
+              <Status value={d.status} />
+            </td>
+            <td>
+              <DueTag dispute={d} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.content.map((d) => (
-            <tr key={d.id} className={`due-row due-row-${dueView(d, now, reminderHours).kind}`}>
-              <td>
-                <Link to={`/disputes/${d.id}`}>{when(d.openedAt)}</Link>
-              </td>
-              <td>
-                <Link to={`/disputes/${d.id}`}>{d.pspReference}</Link>
-              </td>
-              <td>{d.reason}</td>
-              <td>{money(d.amount, d.currency)}</td>
-              <td>{d.storeExternalId}</td>
-              <td>
-                <Status value={d.status} />
-              </td>
-              <td>
-                <DueTag dispute={d} />
-              </td>
-            </tr>
-          ))}
-          {list.isSuccess && list.data.content.length === 0 && (
-            <tr>
-              <td colSpan={7}>No disputes{Object.values(filters).some(Boolean) ? ' match these filters' : ''}.</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
+        ))}
+      </ListTable>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { StoreName } from '../components/Names';
 import { ErrorNote, money } from '../components/ui';
 import { getDashboardSummary } from '@in-store-payments/client';
 
@@ -58,7 +59,9 @@ export function Home() {
         <tbody>
           {summary.data?.stores.map((s) => (
             <tr key={`${s.storeExternalId}-${s.currency}`}>
-              <td>{s.storeExternalId}</td>
+              <td>
+                <StoreName id={s.storeExternalId} />
+              </td>
               <td>{s.currency}</td>
               <td>{s.payments}</td>
               <td>{s.captured}</td>

@@ -6,6 +6,7 @@ import { ApiError } from '../api';
 import { REFUND_AREA } from '../areas';
 import { PaymentAcquirer } from '../components/acquirers/PaymentAcquirer';
 import { PaymentDisputes } from '../components/disputes/PaymentDisputes';
+import { StoreName, TerminalName, UserName } from '../components/Names';
 import { ErrorNote, Field, money, Status, when } from '../components/ui';
 import { useSession } from '../session';
 import { createRefund, getDashboardPayment, listRefunds, redeliverDashboardWebhookEvent, type Refund } from '@in-store-payments/client';
@@ -61,8 +62,12 @@ export function PaymentDetail() {
         <Field label="Amount">{money(p.amount, p.currency)}</Field>
         <Field label="Reference">{p.reference ?? '—'}</Field>
         <Field label="Mode">{p.mode}</Field>
-        <Field label="Store">{p.storeExternalId}</Field>
-        <Field label="Terminal">{p.terminalExternalId}</Field>
+        <Field label="Store">
+          <StoreName id={p.storeExternalId} /> <code>{p.storeExternalId}</code>
+        </Field>
+        <Field label="Terminal">
+          <TerminalName id={p.terminalExternalId} /> <code>{p.terminalExternalId}</code>
+        </Field>
         <Field label="Method">{[p.paymentMethod, p.cardBrand, p.last4 && `•••• ${p.last4}`].filter(Boolean).join(' ') || '—'}</Field>
         <Field label="Captured amount">{money(p.capturedAmount, p.currency)}</Field>
         <Field label="Refunded amount">{money(p.refundedAmount, p.currency)}</Field>
@@ -115,7 +120,9 @@ export function PaymentDetail() {
                   {r.failureReason && <span className="muted"> {r.failureReason}</span>}
                 </td>
                 <td>{r.reason ?? '—'}</td>
-                <td>{r.createdBy ?? '—'}</td>
+                <td>
+                  <UserName username={r.createdBy} />
+                </td>
                 <td>{when(r.createdAt)}</td>
               </tr>
             ))}
@@ -209,7 +216,8 @@ function RefundForm({ paymentId, currency }: { paymentId: string; currency: stri
     >
       <label>
         Amount
-        <input inputMode="decimal" value={amount} placeholder={`all that is refundable (${currency})`} onChange={(e) => setAmount(e.target.value)} />
+        {/* The form opens where the Refund button was: the keyboard goes on in Amount. */}
+        <input inputMode="decimal" value={amount} placeholder={`all that is refundable (${currency})`} onChange={(e) => setAmount(e.target.value)} autoFocus />
       </label>
       <label>
         Reason

@@ -1,9 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { Link, useSearchParams } from 'react-router';
-import { present, saveText } from '../api';
-import { ErrorNote, Filters, ModeSwitch, money, Pager, Status, toCsv, when } from '../components/ui';
+import { Link } from 'react-router';
+import { present } from '../api';
+import { ExportCsv } from '../components/ExportCsv';
+import { DateRange, StorePicker, TerminalPicker } from '../components/FilterFields';
+import { StoreName, TerminalName } from '../components/Names';
+import { ErrorNote, Filters, ModeSwitch, money, Pager, Status, when } from '../components/ui';
+import { useAddressFilters } from '../components/useAddressFilters';
 import { listDashboardPayments, type ListDashboardPaymentsData, type Payment } from '@in-store-payments/client';
 
 /** Statuses a user can filter on, by their API names. */
@@ -24,6 +28,23 @@ export const STATUSES = [
 
 const FILTERS = ['status', 'storeExternalId', 'terminalExternalId', 'mode', 'from', 'to', 'q'] as const;
 const REFRESH_MS = 3000;
+/** The export's columns: the API's fields, ids and exact amounts. */
+const CSV_HEADER = [
+  'id',
+  'pspReference',
+  'reference',
+  'status',
+  'amount',
+  'currency',
+  'storeExternalId',
+  'terminalExternalId',
+  'mode',
+  'paymentMethod',
+  'cardBrand',
+  'last4',
+  'createdAt',
+  'capturedAt',
+] as const satisfies readonly (keyof Payment)[];
 
 const col = createColumnHelper<Payment>();
 const columns = [
@@ -31,8 +52,8 @@ const columns = [
   col.accessor('reference', { header: 'Reference', cell: (c) => c.getValue() ?? '—' }),
   col.accessor('status', { header: 'Status', cell: (c) => <Status value={c.getValue()} /> }),
   col.accessor('amount', { header: 'Amount', cell: (c) => money(c.getValue(), c.row.original.currency) }),
-  col.accessor('storeExternalId', { header: 'Store' }),
-  col.accessor('terminalExternalId', { header: 'Terminal' }),
+  col.accessor('storeExternalId', { header: 'Store', cell: (c) => <StoreName id={c.getValue()} /> }),
+  col.accessor('terminalExternalId', { header: 'Terminal', cell: (c) => <TerminalName id={c.getValue()} /> }),
   col.accessor('mode', { header: 'Mode', cell: (c) => <span className={`mode mode-${c.getValue()}`}>{c.getValue()}</span> }),
   col.accessor('createdAt', { header: 'Created', cell: (c) => when(c.getValue()) }),
 ];
@@ -42,10 +63,7 @@ const columns = [
  * filters live in the address (nothing secret), and the list refreshes itself while open.
  */
 export function Payments() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 0) || 0;
-  const filters = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<(typeof FILTERS)[number], string>;
-  const [draft, setDraft] = useState(filters);
+  const { page, filters, draft, setDraft, apply } = useAddressFilters(FILTERS);
   // The filters come from the address as text; the API validates them.
   const query = present({ ...filters, page, size: 20 }) as ListDashboardPaymentsData['query'];
 
@@ -57,47 +75,6 @@ export function Payments() {
   });
   const rows = useMemo(() => list.data?.content ?? [], [list.data]);
   const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (p) => p.id });
-
-  const apply = (next: Partial<typeof filters>, nextPage = 0) => {
-    const merged = { ...filters, ...next };
-    const p = new URLSearchParams();
-    for (const [k, v] of Object.entries(merged)) if (v) p.set(k, v);
-    if (nextPage) p.set('page', String(nextPage));
-    setParams(p);
-  };
-
-  async function exportCsv() {
-    // Every page of the current filters, 100 at a time.
-    const all: Payment[] = [];
-    for (let p = 0; ; p++) {
-      const { data: chunk } = await listDashboardPayments({ query: { ...query, page: p, size: 100 } });
-      all.push(...chunk.content);
-      if (p + 1 >= chunk.totalPages) break;
-    }
-    const header = [
-      'id',
-      'pspReference',
-      'reference',
-      'status',
-      'amount',
-      'currency',
-      'storeExternalId',
-      'terminalExternalId',
-      'mode',
-      'paymentMethod',
-      'cardBrand',
-      'last4',
-      'createdAt',
-      'capturedAt',
-    ];
-    saveText(
-      toCsv(
-        header,
-        all.map((p) => header.map((h) => p[h as keyof Payment] as string | number | null)),
-      ),
-      'payments.csv',
-    );
-  }
 
   return (
     <section>
@@ -117,26 +94,20 @@ export function Payments() {
             ))}
           </select>
         </label>
-        <label>
-          Store
-          <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
-        </label>
-        <label>
-          Terminal
-          <input value={draft.terminalExternalId} onChange={(e) => setDraft({ ...draft, terminalExternalId: e.target.value })} />
-        </label>
-        <label>
-          From
-          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label>
-          To
-          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+        <StorePicker value={draft.storeExternalId} onChange={(storeExternalId) => setDraft({ ...draft, storeExternalId, terminalExternalId: '' })} />
+        <TerminalPicker
+          value={draft.terminalExternalId}
+          storeId={draft.storeExternalId}
+          onChange={(terminalExternalId) => setDraft({ ...draft, terminalExternalId })}
+        />
+        <DateRange from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} labels={['From', 'To']} />
         <button type="submit">Apply filters</button>
-        <button type="button" onClick={() => void exportCsv()}>
-          Export CSV
-        </button>
+        <ExportCsv
+          fetchPage={async (p, size) => (await listDashboardPayments({ query: { ...query, page: p, size } })).data}
+          header={[...CSV_HEADER]}
+          row={(p: Payment) => CSV_HEADER.map((h) => p[h] as string | number | null)}
+          filename="payments.csv"
+        />
       </Filters>
       <ErrorNote error={list.error} />
       <table aria-label="Payments">
@@ -166,7 +137,8 @@ export function Payments() {
       </table>
       {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
       <p className="muted">
-        {list.data ? `${list.data.totalElements} payments` : 'Loading…'} · refreshes every {REFRESH_MS / 1000} s
+        {list.data ? `${list.data.totalElements} ${list.data.totalElements === 1 ? 'payment' : 'payments'}` : 'Loading…'} · refreshes every {REFRESH_MS / 1000}{' '}
+        s
       </p>
     </section>
   );

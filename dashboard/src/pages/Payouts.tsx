@@ -1,8 +1,11 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useAddressFilters } from '../components/useAddressFilters';
-import { present, saveText } from '../api';
-import { ErrorNote, Field, Filters, money, Pager, Status, toCsv, when } from '../components/ui';
+import { present } from '../api';
+import { ExportCsv } from '../components/ExportCsv';
+import { DateRange } from '../components/FilterFields';
+import { ListTable } from '../components/ListTable';
+import { ErrorNote, Field, Filters, money, Status, when } from '../components/ui';
 import { getPayout, listBalances, listPayouts, type ListPayoutsData, type Payout } from '@in-store-payments/client';
 
 /**
@@ -12,6 +15,20 @@ import { getPayout, listBalances, listPayouts, type ListPayoutsData, type Payout
  */
 
 const STATUSES = ['IN_TRANSIT', 'PAID', 'FAILED'];
+const CSV_HEADER = [
+  'id',
+  'acquirerAccountId',
+  'acquirerPayoutId',
+  'status',
+  'amount',
+  'currency',
+  'arrivalDate',
+  'expectedAmount',
+  'reconciled',
+  'batchIds',
+  'failureReason',
+  'createdAt',
+];
 
 /** Reconciliation in words: the payout's own figures, never markup. */
 function Reconciliation({ p }: { p: Payout }) {
@@ -28,46 +45,6 @@ export function Payouts() {
   const { page, filters, draft, setDraft, apply } = useAddressFilters(['acquirerAccountId', 'status', 'from', 'to'] as const);
   const query = present({ ...filters, page, size: 20 }) as ListPayoutsData['query'];
   const list = useQuery({ queryKey: ['payouts', query], queryFn: async () => (await listPayouts({ query })).data, placeholderData: keepPreviousData });
-  const csv = useMutation({
-    mutationFn: async () => {
-      const all: Payout[] = [];
-      for (let p = 0; ; p++) {
-        const data = (await listPayouts({ query: { ...query, page: p, size: 100 } })).data;
-        all.push(...data.content);
-        if (p + 1 >= data.totalPages) break;
-      }
-      const header = [
-        'id',
-        'acquirerAccountId',
-        'acquirerPayoutId',
-        'status',
-        'amount',
-        'currency',
-        'arrivalDate',
-        'expectedAmount',
-        'reconciled',
-        'batchIds',
-        'failureReason',
-        'createdAt',
-      ];
-      const rows = all.map((p) => [
-        p.id,
-        p.acquirerAccountId,
-        p.acquirerPayoutId,
-        p.status,
-        p.amount,
-        p.currency,
-        p.arrivalDate,
-        p.expectedAmount,
-        String(p.reconciled),
-        p.batchIds.join(' '),
-        p.failureReason,
-        p.createdAt,
-      ]);
-      saveText(toCsv(header, rows), 'payouts.csv');
-    },
-  });
-
   return (
     <section>
       <h1>Payouts</h1>
@@ -87,55 +64,58 @@ export function Payouts() {
             ))}
           </select>
         </label>
-        <label>
-          From date
-          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label>
-          To date
-          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+        <DateRange from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} />
         <button type="submit">Apply filters</button>
       </Filters>
       <div className="actions" style={{ marginBottom: '0.5rem' }}>
-        <button type="button" disabled={csv.isPending} onClick={() => csv.mutate()}>
-          Export CSV
-        </button>
+        <ExportCsv
+          fetchPage={async (p, size) => (await listPayouts({ query: { ...query, page: p, size } })).data}
+          header={CSV_HEADER}
+          row={(p: Payout) => [
+            p.id,
+            p.acquirerAccountId,
+            p.acquirerPayoutId,
+            p.status,
+            p.amount,
+            p.currency,
+            p.arrivalDate,
+            p.expectedAmount,
+            String(p.reconciled),
+            p.batchIds.join(' '),
+            p.failureReason,
+            p.createdAt,
+          ]}
+          filename="payouts.csv"
+        />
       </div>
-      <ErrorNote error={list.error ?? csv.error} />
-      <table aria-label="Payouts">
-        <thead>
-          <tr>
-            <th>Created</th>
-            <th>Payout</th>
-            <th>Account</th>
-            <th>Status</th>
-            <th>Amount</th>
-            <th>Arrival</th>
-            <th>Reconciliation</th>
+      <ErrorNote error={list.error} />
+      <ListTable
+        label="Payouts"
+        headers={['Created', 'Payout', 'Account', 'Status', 'Amount', 'Arrival', 'Reconciliation']}
+        empty="No payouts yet."
+        loaded={list.data ? { count: list.data.content.length } : null}
+        page={page}
+        totalPages={list.data?.totalPages}
+        onPage={(p) => apply({}, p)}
+      >
+        {list.data?.content.map((p) => (
+          <tr key={p.id}>
+            <td>{when(p.createdAt)}</td>
+            <td>
+              <Link to={`/payouts/${p.id}`}>{p.acquirerPayoutId}</Link>
+            </td>
+            <td>{p.acquirerAccountId ?? 'installation default'}</td>
+            <td>
+              <Status value={p.status} />
+            </td>
+            <td>{money(p.amount, p.currency)}</td>
+            <td>{p.arrivalDate}</td>
+            <td>
+              <Reconciliation p={p} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.content.map((p) => (
-            <tr key={p.id}>
-              <td>{when(p.createdAt)}</td>
-              <td>
-                <Link to={`/payouts/${p.id}`}>{p.acquirerPayoutId}</Link>
-              </td>
-              <td>{p.acquirerAccountId ?? 'installation default'}</td>
-              <td>
-                <Status value={p.status} />
-              </td>
-              <td>{money(p.amount, p.currency)}</td>
-              <td>{p.arrivalDate}</td>
-              <td>
-                <Reconciliation p={p} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
+        ))}
+      </ListTable>
     </section>
   );
 }

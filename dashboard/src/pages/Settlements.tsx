@@ -3,11 +3,14 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAddressFilters } from '../components/useAddressFilters';
 import { present, saveText } from '../api';
+import { DateRange, StorePicker } from '../components/FilterFields';
+import { ListTable } from '../components/ListTable';
+import { StoreName, UserName } from '../components/Names';
 import { ErrorNote, Field, Filters, money, Pager, Status, when } from '../components/ui';
 import {
   closeSettlementBatch,
   exportSettlementLines,
-  getDashboardSummary,
+  listStoresWaitingForSettlement,
   getSettlement,
   listSettlementLines,
   listSettlements,
@@ -41,10 +44,7 @@ export function Settlements() {
       <h1>Settlements</h1>
       <CloseBatch />
       <Filters onSubmit={() => apply(draft)}>
-        <label>
-          Store
-          <input value={draft.storeExternalId} onChange={(e) => setDraft({ ...draft, storeExternalId: e.target.value })} />
-        </label>
+        <StorePicker value={draft.storeExternalId} onChange={(storeExternalId) => setDraft({ ...draft, storeExternalId })} />
         <label>
           Mode
           <select value={draft.mode} onChange={(e) => setDraft({ ...draft, mode: e.target.value })}>
@@ -53,101 +53,126 @@ export function Settlements() {
             <option value="test">test</option>
           </select>
         </label>
-        <label>
-          From date
-          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        </label>
-        <label>
-          To date
-          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
-        </label>
+        <DateRange from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} />
         <button type="submit">Apply filters</button>
       </Filters>
       <ErrorNote error={list.error} />
-      <table aria-label="Settlement batches">
-        <thead>
-          <tr>
-            <th>Business date</th>
-            <th>Store</th>
-            <th>Mode</th>
-            <th>Status</th>
-            <th>Payments</th>
-            <th>Net</th>
-            <th>Discrepancies</th>
-            <th>Closed</th>
-            <th>By</th>
+      <ListTable
+        label="Settlement batches"
+        headers={['Business date', 'Store', 'Mode', 'Status', 'Payments', 'Net', 'Discrepancies', 'Closed', 'By']}
+        empty="No batches closed yet."
+        loaded={list.data ? { count: list.data.content.length } : null}
+        page={page}
+        totalPages={list.data?.totalPages}
+        onPage={(p) => apply({}, p)}
+      >
+        {list.data?.content.map((b) => (
+          <tr key={b.id}>
+            <td>
+              <Link to={`/settlements/${b.id}`}>{b.date}</Link>
+            </td>
+            <td>
+              <StoreName id={b.storeExternalId} />
+            </td>
+            <td>
+              <span className={`mode mode-${b.mode}`}>{b.mode}</span>
+            </td>
+            <td>
+              <Status value={b.status} />
+            </td>
+            <td>{b.totals.reduce((n, t) => n + t.paymentCount, 0)}</td>
+            <td>{b.totals.map((t) => money(t.netAmount, t.currency)).join(', ') || '—'}</td>
+            <td>{b.discrepancies.length}</td>
+            <td>{when(b.closedAt)}</td>
+            <td>
+              <UserName username={b.closedBy} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.data?.content.map((b) => (
-            <tr key={b.id}>
-              <td>
-                <Link to={`/settlements/${b.id}`}>{b.date}</Link>
-              </td>
-              <td>{b.storeExternalId}</td>
-              <td>
-                <span className={`mode mode-${b.mode}`}>{b.mode}</span>
-              </td>
-              <td>
-                <Status value={b.status} />
-              </td>
-              <td>{b.totals.reduce((n, t) => n + t.paymentCount, 0)}</td>
-              <td>{b.totals.map((t) => money(t.netAmount, t.currency)).join(', ') || '—'}</td>
-              <td>{b.discrepancies.length}</td>
-              <td>{when(b.closedAt)}</td>
-              <td>{b.closedBy}</td>
-            </tr>
-          ))}
-          {list.isSuccess && list.data.content.length === 0 && (
-            <tr>
-              <td colSpan={9}>No batches closed yet.</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-      {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
+        ))}
+      </ListTable>
     </section>
   );
 }
 
-/** Closes a store's open batch now; today's stores with payments are offered. */
+/** Closes a store's open batch now, chosen among the stores with something waiting for settlement. */
 function CloseBatch() {
   const [store, setStore] = useState('');
   const client = useQueryClient();
   const navigate = useNavigate();
-  const today = useQuery({ queryKey: ['summary', 'stores'], queryFn: async () => (await getDashboardSummary()).data });
   const close = useMutation({
-    mutationFn: async () => (await closeSettlementBatch({ body: { storeExternalId: store.trim() } })).data,
+    mutationFn: async (storeExternalId: string) => (await closeSettlementBatch({ body: { storeExternalId } })).data,
     onSuccess: async (batch) => {
       await client.invalidateQueries({ queryKey: ['settlements'] });
+      await client.invalidateQueries({ queryKey: ['settlement-stores'] });
       void navigate(`/settlements/${batch.id}`);
     },
   });
-  const stores = [...new Set(today.data?.stores.map((s) => s.storeExternalId) ?? [])];
+  const waiting = useQuery({
+    queryKey: ['settlement-stores'],
+    queryFn: async () => (await listStoresWaitingForSettlement()).data.stores,
+    // While a close runs (this one, or another's), its progress is read again every second.
+    refetchInterval: (q) => (close.isPending || q.state.data?.some((s) => s.closing) ? PROGRESS_MS : false),
+  });
+  const stores = waiting.data ?? [];
+  const offered = stores.filter((s) => s.payments + s.refunds > 0 && !s.closing);
+  const closing = stores.filter((s) => s.closing);
   return (
     <form
       className="inline"
       aria-label="Close a batch"
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
-        close.mutate();
+        close.mutate(store);
       }}
     >
       <label>
-        Store ID
-        <input list="settlement-stores" value={store} onChange={(e) => setStore(e.target.value)} required maxLength={200} />
-        <datalist id="settlement-stores">
-          {stores.map((s) => (
-            <option key={s} value={s} />
+        Store to close
+        <select value={store} onChange={(e) => setStore(e.target.value)} required>
+          <option value="">{waiting.isSuccess && offered.length === 0 ? 'Nothing waiting for settlement' : 'Choose a store'}</option>
+          {offered.map((s) => (
+            <option key={s.externalId} value={s.externalId} title={s.externalId}>
+              {s.name}
+              {s.mode === 'test' ? ' (test)' : ''}: {waitingItems(s)}
+            </option>
           ))}
-        </datalist>
+          {close.isPending && !offered.some((s) => s.externalId === store) && (
+            <option value={store}>{stores.find((s) => s.externalId === store)?.name ?? store}</option>
+          )}
+        </select>
       </label>
-      <button type="submit" disabled={close.isPending}>
+      <button type="submit" disabled={close.isPending || !store}>
         Close batch
       </button>
       <span className="muted">Closes the store’s open batch now, fetches the acquirer’s report and reconciles it.</span>
+      <div role="status" aria-label="Closes in progress">
+        {closing.map((s) => (
+          <CloseProgress key={s.externalId} name={s.name} closing={s.closing!} />
+        ))}
+      </div>
       <ErrorNote error={close.error} />
     </form>
+  );
+}
+
+const PROGRESS_MS = 1000;
+
+const count = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+
+function waitingItems(s: { payments: number; refunds: number }): string {
+  return [count(s.payments, 'payment', 'payments'), ...(s.refunds ? [count(s.refunds, 'refund', 'refunds')] : [])].join(' and ');
+}
+
+/** One store's close as it runs: claimed and asking the acquirer, then settled of total. */
+function CloseProgress({ name, closing }: { name: string; closing: { status: string; total: number; settled: number } }) {
+  const text =
+    closing.status === 'CLOSING'
+      ? `Closing ${name}: ${count(closing.total, 'payment', 'payments')} claimed, asking the acquirer for its report…`
+      : `Closing ${name}: ${closing.settled.toLocaleString()} of ${count(closing.total, 'payment', 'payments')} settled`;
+  return (
+    <p className="progress">
+      {text}
+      {closing.status === 'SETTLING' && <progress max={closing.total} value={closing.settled} aria-label={`Payments of ${name} settled`} />}
+    </p>
   );
 }
 
@@ -177,15 +202,19 @@ export function SettlementDetail() {
         <Link to="/settlements">← Settlements</Link>
       </p>
       <h1>
-        Batch {b.storeExternalId} {b.date} <Status value={b.status} />
+        Batch <StoreName id={b.storeExternalId} /> {b.date} <Status value={b.status} />
       </h1>
       <dl className="fields">
-        <Field label="Store">{b.storeExternalId}</Field>
+        <Field label="Store">
+          <StoreName id={b.storeExternalId} /> <code>{b.storeExternalId}</code>
+        </Field>
         <Field label="Business date">{b.date}</Field>
         <Field label="Time zone">{b.timezone}</Field>
         <Field label="Mode">{b.mode}</Field>
         <Field label="Closed">{when(b.closedAt)}</Field>
-        <Field label="Closed by">{b.closedBy}</Field>
+        <Field label="Closed by">
+          <UserName username={b.closedBy} />
+        </Field>
         <Field label="Batch id">
           <code>{b.id}</code>
         </Field>

@@ -35,6 +35,12 @@ export function Webhooks() {
       if (a.kind === 'rotate') return (await regenerateDashboardWebhookSecret({ path })).data;
       return (await sendDashboardWebhookTest({ path })).data;
     },
+    // A destination being deleted stops its deliveries' refresh first: once gone, they are a 404.
+    onMutate: async (a) => {
+      if (a.kind !== 'delete') return;
+      if (selected === a.id) setSelected(null);
+      await client.cancelQueries({ queryKey: ['webhooks', a.id] });
+    },
     onSuccess: (res, a) => {
       if (a.kind === 'rotate' && res && typeof res === 'object' && 'secret' in res) setSecret({ label: 'New signing secret', value: String(res.secret) });
       if (a.kind === 'test') setSelected(a.id);

@@ -1,5 +1,6 @@
 import { areasOfRoles } from '../../auth/roles';
 import { dashboardSummary } from '../../dashboard/summary';
+import { nameDirectory } from '../../dashboard/names';
 import { paymentDetail } from '../../dashboard/paymentDetail';
 import { instant, PaymentListQuery } from '../../payments/listQuery';
 import { findOwnPayment } from '../../payments/operations';
@@ -83,6 +84,21 @@ const Summary = z
   })
   .openapi('DashboardSummary');
 
+const Names = z
+  .object({
+    stores: z.array(
+      z.object({
+        externalId: z.string(),
+        name: z.string(),
+        mode: z.enum(['live', 'test']),
+        status: z.string(),
+        terminals: z.array(z.object({ externalId: z.string(), label: z.string(), status: z.string() })),
+      }),
+    ),
+    users: z.array(z.object({ id: z.number().int(), username: z.string(), displayName: z.string().nullable() })),
+  })
+  .openapi('DashboardNames');
+
 const DAY_MS = 86_400_000;
 
 export const dashboardRoutes: RouteModule = (router, registry) => {
@@ -131,6 +147,25 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
       if (to <= from) throw invalid('to: must be after from');
       if (to.getTime() - from.getTime() > 31 * DAY_MS) throw invalid('to: the period must be at most 31 days');
       ctx.body = await dashboardSummary(ctx.deps.db, callerOf(ctx).principal.merchantId, query.mode, from, to);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: '/api/dashboard/names',
+      operationId: 'getDashboardNames',
+      summary: "The business's stores, terminals and users by name: what the pages show instead of ids, and the filters suggest",
+      tag: TAG,
+      auth: 'session',
+      area: 'sharedViews',
+      responses: { 200: { description: 'Stores with their terminals, and users', schema: Names } },
+      errors: [403],
+    },
+    async (ctx) => {
+      ctx.body = await nameDirectory(ctx.deps.db, callerOf(ctx).principal.merchantId);
     },
   );
 

@@ -3,6 +3,7 @@ import { z } from '../../domain/zod';
 import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import type { RouteModule } from '../app';
 import { callerOf } from '../caller';
+import { storesWaitingForSettlement } from '../../settlement/waiting';
 import { defineRoute } from '../route';
 
 /** Settlement and reconciliation (contracts 8): dashboard users with ADMIN or FINANCE ('finance' area). */
@@ -92,7 +93,51 @@ const ListQuery = PagingQuery.extend({
   to: businessDate.optional().openapi({ description: 'exclusive business date' }),
 }).strict();
 
+const WaitingStores = z
+  .object({
+    stores: z.array(
+      z.object({
+        externalId: z.string(),
+        name: z.string(),
+        mode: z.enum(['live', 'test']),
+        payments: z.number().int().openapi({ description: 'Captured payments in no batch yet' }),
+        refunds: z.number().int().openapi({ description: 'Succeeded refunds in no batch yet' }),
+        closing: z
+          .object({
+            batchId: z.string(),
+            status: z
+              .enum(['CLOSING', 'SETTLING'])
+              .openapi({ description: "CLOSING: claiming and asking for the acquirer's report; SETTLING: settling its payments" }),
+            total: z.number().int().openapi({ description: 'Payments in the batch' }),
+            settled: z.number().int().openapi({ description: 'Of those, settled so far' }),
+          })
+          .nullable()
+          .openapi({ description: "The store's close in progress, or null" }),
+      }),
+    ),
+  })
+  .openapi('SettlementWaitingStores');
+
 export const settlementRoutes: RouteModule = (router, registry) => {
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: '/api/dashboard/settlement-stores',
+      operationId: 'listStoresWaitingForSettlement',
+      summary: "Stores with payments or refunds waiting for settlement, by name, and each store's close in progress (settled of total)",
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      responses: { 200: { description: 'The stores a close would settle something in', schema: WaitingStores } },
+      errors: [403],
+    },
+    async (ctx) => {
+      ctx.body = { stores: await storesWaitingForSettlement(ctx.deps.db, callerOf(ctx).principal.merchantId) };
+    },
+  );
+
   defineRoute(
     router,
     registry,

@@ -1,5 +1,5 @@
 import { evidenceFacts } from '../../disputes/evidence';
-import { Field, Status, when } from '../ui';
+import { Field, money, Status, when } from '../ui';
 import { ShownText } from './ShownText';
 
 /**
@@ -8,7 +8,7 @@ import { ShownText } from './ShownText';
  * refunds. Every value is shown as text (references and cashier ids are typed by people).
  */
 export function EvidenceView({ transaction }: { transaction: Record<string, unknown> }) {
-  const e = evidenceFacts(transaction, when);
+  const e = evidenceFacts(transaction, when, money);
   return (
     <section className="panel" aria-label="Assembled evidence">
       <dl className="fields">

@@ -1,0 +1,24 @@
+import type { Db } from '../db/client';
+
+/**
+ * What the dashboard shows people instead of ids (issue 31): the business's stores and terminals by
+ * name, read once per page rather than once per row, and the filters' suggestions. Users' display
+ * names come with the same read: who closed a batch or refunded reads as a person.
+ */
+export async function nameDirectory(db: Db, merchantId: string) {
+  const [stores, users] = await Promise.all([
+    db.store.findMany({
+      where: { merchantId },
+      orderBy: [{ name: 'asc' }, { externalId: 'asc' }],
+      select: {
+        externalId: true,
+        name: true,
+        mode: true,
+        status: true,
+        terminals: { orderBy: [{ label: 'asc' }, { externalId: 'asc' }], select: { externalId: true, label: true, status: true } },
+      },
+    }),
+    db.user.findMany({ where: { merchantId }, orderBy: { username: 'asc' }, select: { id: true, username: true, displayName: true } }),
+  ]);
+  return { stores, users };
+}

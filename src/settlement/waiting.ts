@@ -1,0 +1,48 @@
+import type { Db } from '../db/client';
+import { SETTLEABLE_STATUSES } from '../../core/payment/statuses';
+
+/** A batch being closed: CLOSING while it claims and asks for the report, SETTLING while its payments are settled one by one. */
+const IN_PROGRESS = ['CLOSING', 'SETTLING'];
+
+/**
+ * The stores a close would settle something in, by name, for the dashboard's close picker (issue
+ * 31), and each store's close in progress: how many of its batch's payments are settled so far.
+ * "Waiting" is what `openBatch` (src/settlement/batches.ts) would claim now: captured payments and
+ * succeeded refunds of the store's mode in no batch yet.
+ */
+export async function storesWaitingForSettlement(db: Db, merchantId: string) {
+  const statuses = [...SETTLEABLE_STATUSES];
+  const rows = await db.$queryRaw<{ externalId: string; name: string; mode: string; payments: number; refunds: number }[]>`
+    SELECT s."externalId", s."name", s."mode",
+      (SELECT count(*)::int FROM "Payment" p
+        WHERE p."storeId" = s."id" AND p."mode" = s."mode" AND p."status" = ANY(${statuses}) AND p."acquirerRef" IS NOT NULL AND p."capturedAt" IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")) AS payments,
+      (SELECT count(*)::int FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId"
+        WHERE p."storeId" = s."id" AND r."mode" = s."mode" AND r."status" = 'SUCCEEDED' AND r."decidedAt" IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'REFUND' AND l."refundId" = r."id")) AS refunds
+    FROM "Store" s
+    WHERE s."merchantId" = ${merchantId}
+    ORDER BY s."name", s."externalId"`;
+  const closing = await closesInProgress(db, merchantId);
+  return rows
+    .map((r) => ({ ...r, payments: Number(r.payments), refunds: Number(r.refunds), closing: closing.get(r.externalId) ?? null }))
+    .filter((r) => r.payments + r.refunds > 0 || r.closing);
+}
+
+/** Per store, its batch being closed: payments claimed (`total`) and settled so far (`settled`). */
+async function closesInProgress(db: Db, merchantId: string) {
+  const batches = await db.settlementBatch.findMany({
+    where: { merchantId, status: { in: IN_PROGRESS } },
+    select: { id: true, storeExternalId: true, status: true },
+  });
+  const counts = await Promise.all(
+    batches.map(async (b) => {
+      const [total, settled] = await Promise.all([
+        db.settlementLine.count({ where: { batchId: b.id, type: 'PAYMENT' } }),
+        db.settlementLine.count({ where: { batchId: b.id, type: 'PAYMENT', appliedAt: { not: null } } }),
+      ]);
+      return [b.storeExternalId, { batchId: b.id, status: b.status, total, settled }] as const;
+    }),
+  );
+  return new Map(counts);
+}
