@@ -76,4 +76,10 @@ test('ADMIN saves a cost contract on an account: version 1 in force; a bad perce
   await expect(form.getByLabel('Contract in force')).toContainText('CARD 1.4 % + 0.1');
   await screenshot(page, 'cost-contract');
   await expectAccessible(page);
+
+  // Payouts name the business's accounts: the filter picks one by name, not by its id. (The
+  // account was made through the API, not the page, so the page learns its name on a new load.)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payouts' }).click();
+  await page.reload();
+  await expect(page.getByLabel('Account').locator('option', { hasText: `${name} (test)` })).toHaveCount(1);
 });

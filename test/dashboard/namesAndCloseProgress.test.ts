@@ -4,6 +4,7 @@ import { uniqueId } from '../support/fixtures';
 import { call } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createMerchant, createUser, signedInUser } from '../users/helpers';
+import { adminOf, sandboxAccount } from '../acquirerAccounts/helpers';
 
 /**
  * What the dashboard shows instead of ids (issue 31): the names read (stores, terminals, users)
@@ -75,6 +76,14 @@ describe('GET /api/dashboard/names', () => {
     const main = res.body.stores.find((s: { externalId: string }) => s.externalId === mainStreet.externalId);
     expect(main).toMatchObject({ name: 'Main Street', mode: 'live', status: 'ACTIVE', terminals: [{ label: 'Till 1', status: 'ACTIVE' }] });
     expect(res.body.users).toEqual(expect.arrayContaining([expect.objectContaining({ displayName: 'Maria Rossi' })]));
+  });
+
+  it("names the business's acquirer accounts for FINANCE (no MID, no credential): payouts and balances read by account name", async () => {
+    const accountId = await sandboxAccount(await adminOf(stack, merchant), 'test', 'MID-NAMES-1', 'Harbour acquiring');
+    const res = await call(stack.apiUrl, 'GET', '/api/dashboard/names', { token: tokens.FINANCE });
+    expect(res.status).toBe(200);
+    expect(res.body.accounts).toEqual([{ id: accountId, name: 'Harbour acquiring', acquirer: 'sandbox', mode: 'test' }]);
+    expect(JSON.stringify(res.body)).not.toContain('MID-NAMES-1');
   });
 
   it('refuses an API key', async () => {

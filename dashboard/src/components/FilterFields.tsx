@@ -69,6 +69,12 @@ export function StorePicker({ value, onChange, label = 'Store' }: { value: strin
   return <Picker label={label} value={value} onChange={onChange} options={options} anyText="Any store" />;
 }
 
+export function AccountPicker({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const { accounts } = useNames();
+  const options = accounts.map((a) => ({ id: a.id, name: `${a.name}${a.mode === 'test' ? ' (test)' : ''}` }));
+  return <Picker label="Account" value={value} onChange={onChange} options={options} anyText="Any account" />;
+}
+
 /** The terminals of the chosen store, or of every store. */
 export function TerminalPicker({ value, onChange, storeId }: { value: string; onChange: (id: string) => void; storeId: string }) {
   const { stores } = useNames();

@@ -14,6 +14,13 @@ export function TerminalName({ id }: { id: string | null | undefined }) {
   return <Named name={useNames().terminalLabel(id)} id={id} />;
 }
 
+/** An acquirer account by name, its id on hover; null: the installation's default acquirer. */
+export function AccountName({ id }: { id: string | null | undefined }) {
+  const name = useNames().accountName(id);
+  if (!id) return <>installation default</>;
+  return <Named name={name} id={id} />;
+}
+
 /** A user by id (the audit log's actor), by name; the id on hover. */
 export function UserById({ id }: { id: string | null | undefined }) {
   return <Named name={useNames().userById(id)} id={id} />;

@@ -7,6 +7,7 @@ import { NewAccountForm } from '../components/acquirers/NewAccountForm';
 import { RoutesEditor } from '../components/acquirers/RoutesEditor';
 import { ErrorNote } from '../components/ui';
 import type { AcquirerAccount } from '@in-store-payments/client';
+import { NAMES_KEY } from '../names/useNames';
 
 /**
  * Acquirer accounts (ADMIN; contracts 10) over /api/dashboard/acquirer-accounts and
@@ -17,7 +18,7 @@ export function AcquirerAccounts() {
   const client = useQueryClient();
   const accounts = useAcquirerAccounts();
   const [created, setCreated] = useState<AcquirerAccount | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: ACCOUNTS_KEY });
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ACCOUNTS_KEY }), client.invalidateQueries({ queryKey: NAMES_KEY })]);
   return (
     <section>
       <h1>Acquirer accounts</h1>

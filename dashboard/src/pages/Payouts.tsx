@@ -3,7 +3,8 @@ import { Link, useParams } from 'react-router';
 import { useAddressFilters } from '../components/useAddressFilters';
 import { present } from '../api';
 import { ExportCsv } from '../components/ExportCsv';
-import { DateRange } from '../components/FilterFields';
+import { AccountPicker, DateRange } from '../components/FilterFields';
+import { AccountName } from '../components/Names';
 import { ListTable } from '../components/ListTable';
 import { ErrorNote, Field, Filters, money, Status, when } from '../components/ui';
 import { getPayout, listBalances, listPayouts, type ListPayoutsData, type Payout } from '@in-store-payments/client';
@@ -49,10 +50,7 @@ export function Payouts() {
     <section>
       <h1>Payouts</h1>
       <Filters onSubmit={() => apply(draft)}>
-        <label>
-          Account
-          <input value={draft.acquirerAccountId} onChange={(e) => setDraft({ ...draft, acquirerAccountId: e.target.value })} />
-        </label>
+        <AccountPicker value={draft.acquirerAccountId} onChange={(id) => setDraft({ ...draft, acquirerAccountId: id })} />
         <label>
           Status
           <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
@@ -104,7 +102,9 @@ export function Payouts() {
             <td>
               <Link to={`/payouts/${p.id}`}>{p.acquirerPayoutId}</Link>
             </td>
-            <td>{p.acquirerAccountId ?? 'installation default'}</td>
+            <td>
+              <AccountName id={p.acquirerAccountId} />
+            </td>
             <td>
               <Status value={p.status} />
             </td>
@@ -136,7 +136,9 @@ export function PayoutDetail() {
       </h1>
       <dl className="fields">
         <Field label="Amount">{money(p.amount, p.currency)}</Field>
-        <Field label="Account">{p.acquirerAccountId ?? 'installation default'}</Field>
+        <Field label="Account">
+          <AccountName id={p.acquirerAccountId} /> {p.acquirerAccountId && <code>{p.acquirerAccountId}</code>}
+        </Field>
         <Field label="Arrival date">{p.arrivalDate}</Field>
         <Field label="Expected (net of its batches)">{money(p.expectedAmount, p.currency)}</Field>
         <Field label="Reconciliation">
@@ -178,7 +180,9 @@ export function Balances() {
         <tbody>
           {balances.data?.map((b) => (
             <tr key={`${b.acquirerAccountId ?? ''} ${b.currency}`}>
-              <td>{b.acquirerAccountId ?? 'installation default'}</td>
+              <td>
+                <AccountName id={b.acquirerAccountId} />
+              </td>
               <td>{b.currency}</td>
               <td>{money(b.settledNotPaidOut, b.currency)}</td>
               <td>{money(b.inTransit, b.currency)}</td>

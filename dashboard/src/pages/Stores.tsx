@@ -20,6 +20,7 @@ import {
   type StoreInput,
   type TerminalInput,
 } from '@in-store-payments/client';
+import { NAMES_KEY } from '../names/useNames';
 
 /**
  * Stores and terminals (OPERATIONS, ADMIN; spec 4.2, 4.3) over /api/dashboard/stores: list live and
@@ -69,7 +70,7 @@ export function Stores() {
   // The filters come from the address as text; the API validates them.
   const query = present({ q, mode, page, size: 20 }) as SearchDashboardStoresData['query'];
   const list = useQuery({ queryKey: ['stores', query], queryFn: async () => (await searchDashboardStores({ query })).data, placeholderData: keepPreviousData });
-  const refresh = () => client.invalidateQueries({ queryKey: ['stores'] });
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['stores'] }), client.invalidateQueries({ queryKey: NAMES_KEY })]);
   const setStatus = useMutation({
     mutationFn: (v: { store: Store; status: 'ACTIVE' | 'INACTIVE' }) =>
       updateDashboardStore({ path: { storeExternalId: v.store.externalId }, body: storeBody({ ...v.store, status: v.status }) }),
@@ -249,7 +250,7 @@ export function StoreDetail() {
     queryFn: async () => (await listDashboardTerminals({ path, query: { size: TERMINALS_SHOWN } })).data,
     enabled: store.isSuccess,
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ['store', storeExternalId] });
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['store', storeExternalId] }), client.invalidateQueries({ queryKey: NAMES_KEY })]);
   const setStatus = useMutation({
     mutationFn: (status: 'ACTIVE' | 'INACTIVE') => updateDashboardStore({ path, body: storeBody({ ...store.data!, status }) }),
     onSuccess: refresh,

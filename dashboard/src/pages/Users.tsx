@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorNote, Pager, when } from '../components/ui';
 import { createUser, disableUser, listUsers, resetUserMfa, unlockUser, updateUser } from '@in-store-payments/client';
+import { NAMES_KEY } from '../names/useNames';
 
 const ROLES = ['ADMIN', 'FINANCE', 'OPERATIONS', 'COMPLIANCE', 'USER'];
 
@@ -10,7 +11,7 @@ export function Users() {
   const [page, setPage] = useState(0);
   const client = useQueryClient();
   const users = useQuery({ queryKey: ['users', page], queryFn: async () => (await listUsers({ query: { page, size: 20 } })).data });
-  const refresh = () => client.invalidateQueries({ queryKey: ['users'] });
+  const refresh = () => Promise.all([client.invalidateQueries({ queryKey: ['users'] }), client.invalidateQueries({ queryKey: NAMES_KEY })]);
   const action = useMutation({
     mutationFn: (call: () => Promise<unknown>) => call(),
     onSuccess: refresh,

@@ -96,6 +96,9 @@ const Names = z
       }),
     ),
     users: z.array(z.object({ id: z.number().int(), username: z.string(), displayName: z.string().nullable() })),
+    accounts: z
+      .array(z.object({ id: z.string(), name: z.string(), acquirer: z.string(), mode: z.enum(['live', 'test']) }))
+      .openapi({ description: "The business's acquirer accounts by name (no MID, no credential)" }),
   })
   .openapi('DashboardNames');
 
@@ -157,7 +160,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
       method: 'get',
       path: '/api/dashboard/names',
       operationId: 'getDashboardNames',
-      summary: "The business's stores, terminals and users by name: what the pages show instead of ids, and the filters suggest",
+      summary: "The business's stores, terminals, users and acquirer accounts by name: what the pages show instead of ids, and the filters suggest",
       tag: TAG,
       auth: 'session',
       area: 'sharedViews',
