@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { type AdyenStandIn, startAdyenStandIn } from '../support/adyenStandIn';
 import { call, type HttpResult } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
-import { addTerminal, openShop, type Shop } from '../payments/helpers';
+import { addTerminal, createPayment, openShop, type Shop, statusBecomes } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
 import { adminOf } from './helpers';
 
@@ -90,3 +90,17 @@ export const readPayment = (s: AdyenStack, id: string): Promise<HttpResult> =>
 
 export const refundAs = (s: AdyenStack, paymentId: string, amount: number): Promise<HttpResult> =>
   call(s.stack.apiUrl, 'POST', `/api/dashboard/payments/${paymentId}/refunds`, { token: s.finance, body: { amount } });
+
+/**
+ * A payment of `amount` (and `over`: a cashier, ...) at a fresh terminal, paid by the customer with
+ * a VISA ending 4242 and CAPTURED: its id, the terminal's POIID, the stand-in's transaction (Adyen's
+ * pspReference) and the store.
+ */
+export async function paidAtAdyen(s: AdyenStack, amount: number, over: Record<string, unknown> = {}) {
+  const { shop, poiid } = await adyenTill(s);
+  const created = await createPayment(s.stack, shop, { amount, ...over });
+  expect(created.body.status).toBe('AWAITING_TERMINAL');
+  const tx = s.standIn.customer(poiid, 'pay', { cardBrand: 'visa', last4: '4242' });
+  await statusBecomes(s.stack, created.body.id, 'CAPTURED');
+  return { id: created.body.id as string, poiid, tx, storeExternalId: shop.storeExternalId };
+}

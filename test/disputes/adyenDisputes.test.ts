@@ -1,5 +1,5 @@
-import { createPayment, eventually, sleep, statusBecomes } from '../payments/helpers';
-import { adyenTill, complianceOf, withAdyenStack } from '../acquirerAccounts/adyenStack';
+import { eventually, sleep } from '../payments/helpers';
+import { complianceOf, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { answer, writeStatement } from './helpers';
 import { call } from '../support/http';
 
@@ -16,15 +16,8 @@ beforeAll(async () => {
   compliance = await complianceOf(s);
 });
 
-/** A payment approved at a fresh terminal: its id and the stand-in's transaction (Adyen's pspReference). */
-async function paid(amount: number) {
-  const { shop, poiid } = await adyenTill(s);
-  const created = await createPayment(s.stack, shop, { amount, cashierId: 'C-9' });
-  expect(created.body.status).toBe('AWAITING_TERMINAL');
-  const tx = s.standIn.customer(poiid, 'pay', { cardBrand: 'visa', last4: '4242' });
-  await statusBecomes(s.stack, created.body.id, 'CAPTURED');
-  return { id: created.body.id as string, poiid, tx };
-}
+/** A payment approved at a fresh terminal by cashier C-9. */
+const paid = (amount: number) => paidAtAdyen(s, amount, { cashierId: 'C-9' });
 
 const read = (id: string) => call(s.stack.apiUrl, 'GET', `/api/dashboard/disputes/${id}`, { token: compliance });
 const disputeOfPayment = (paymentId: string) =>

@@ -1,7 +1,7 @@
 import { createPayment, eventually, statusBecomes } from '../payments/helpers';
 import { closeBatch, settlementsApi } from '../settlement/helpers';
 import { call } from '../support/http';
-import { adyenTill, complianceOf, withAdyenStack } from '../acquirerAccounts/adyenStack';
+import { adyenTill, complianceOf, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { answer, writeStatement } from './helpers';
 
 /**
@@ -17,14 +17,7 @@ beforeAll(async () => {
   compliance = await complianceOf(s);
 });
 
-async function paid(amount: number) {
-  const { shop, poiid } = await adyenTill(s);
-  const created = await createPayment(s.stack, shop, { amount });
-  expect(created.status).toBe(201);
-  const tx = s.standIn.customer(poiid, 'pay', { cardBrand: 'visa', last4: '4242' });
-  await statusBecomes(s.stack, created.body.id, 'CAPTURED');
-  return { id: created.body.id as string, poiid, tx, storeExternalId: shop.storeExternalId };
-}
+const paid = (amount: number) => paidAtAdyen(s, amount);
 
 const disputeOf = (paymentId: string) => eventually(() => s.stack.db.dispute.findFirst({ where: { paymentId } }).then((d) => d ?? undefined), 15_000);
 const becomes = (id: string, status: string) => eventually(() => s.stack.db.dispute.findFirst({ where: { id, status } }).then((d) => d ?? undefined), 15_000);

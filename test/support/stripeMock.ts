@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { StripeAcquirer } from '../../src/acquirer/stripe/adapter';
 
 /**
  * stripe-mock, Stripe's own mock of its API (it answers every endpoint from Stripe's OpenAPI
@@ -108,4 +109,34 @@ export async function startStripeRecorder(target: string): Promise<StripeRecorde
   recorder.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   recorder.stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return recorder;
+}
+
+/**
+ * For an adapter-level test file: stripe-mock behind the recorder (the first run builds
+ * stripe-mock), and the Stripe adapter talking to it; each test starts with nothing recorded and
+ * no canned answer. `asked()` lists the requests as `METHOD /path`. Filled in before the tests.
+ */
+export function withStripeAdapter(): { recorder: StripeRecorder; stripe: StripeAcquirer; asked: () => string[] } {
+  let mock: StripeMock | undefined;
+  const s = { asked: () => s.recorder.requests.map((r) => `${r.method} ${r.path}`) } as {
+    recorder: StripeRecorder;
+    stripe: StripeAcquirer;
+    asked: () => string[];
+  };
+  beforeAll(async () => {
+    mock = await startStripeMock();
+    // Every request goes through the recorder to stripe-mock: stripe-mock accepts (or refuses) it,
+    // the recorder tells what the adapter asked for.
+    s.recorder = await startStripeRecorder(mock.url);
+    s.stripe = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: s.recorder.url });
+  }, 900_000);
+  afterAll(async () => {
+    await s.recorder?.stop();
+    await mock?.stop();
+  });
+  beforeEach(() => {
+    s.recorder.requests.length = 0;
+    s.recorder.answer = null;
+  });
+  return s;
 }

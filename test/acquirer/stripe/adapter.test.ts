@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AcquirerRejectedError, AcquirerUnreachableError } from '../../../src/acquirer/port';
 import { StripeAcquirer } from '../../../src/acquirer/stripe/adapter';
-import { type RecordedStripeRequest, type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../../support/stripeMock';
+import { type RecordedStripeRequest, type StripeRecorder, withStripeAdapter } from '../../support/stripeMock';
 
 /**
  * The Stripe adapter against stripe-mock, which answers from Stripe's OpenAPI description and
@@ -11,32 +11,16 @@ import { type RecordedStripeRequest, type StripeMock, type StripeRecorder, start
  * these tests check that every request we send is one Stripe accepts, and that Stripe's answers
  * are read; the state mapping is tested in mapping.unit.test.ts.
  */
-let mock: StripeMock;
+const stripeMock = withStripeAdapter();
 let recorder: StripeRecorder;
 let stripe: StripeAcquirer;
 const READER = 'tmr_FDOt2wlRZEdpd7';
 const PI = 'pi_3MtwBwLkdIwHu7ix28a3tqPa';
 const bill = { deviceId: READER, paymentId: 'pay-1', pspReference: 'PSP-1', amount: '12.34', currency: 'EUR', reference: 'ORDER-1', timeoutSeconds: 300 };
 
-beforeAll(async () => {
-  mock = await startStripeMock();
-  // Every request goes through the recorder to stripe-mock: stripe-mock accepts (or refuses) it,
-  // the recorder tells what the adapter asked for.
-  recorder = await startStripeRecorder(mock.url);
-  stripe = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: recorder.url });
-}, 900_000); // the first run builds stripe-mock
+beforeAll(() => void ({ recorder, stripe } = stripeMock));
 
-afterAll(async () => {
-  await recorder?.stop();
-  await mock?.stop();
-});
-
-beforeEach(() => {
-  recorder.requests.length = 0;
-  recorder.answer = null;
-});
-
-const asked = () => recorder.requests.map((r) => `${r.method} ${r.path}`);
+const { asked } = stripeMock;
 const posted = (path: string) => recorder.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.body);
 /** stripe-mock keeps no state: these show Stripe's answers in the state a step needs, after it accepted the request. */
 const paymentIntentIn =

@@ -1,5 +1,5 @@
-import { StripeAcquirer } from '../../../src/acquirer/stripe/adapter';
-import { type RecordedStripeRequest, type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../../support/stripeMock';
+import type { StripeAcquirer } from '../../../src/acquirer/stripe/adapter';
+import { type RecordedStripeRequest, type StripeRecorder, withStripeAdapter } from '../../support/stripeMock';
 
 /**
  * The Stripe adapter's disputes against stripe-mock, which refuses (400) any request Stripe's
@@ -7,29 +7,15 @@ import { type RecordedStripeRequest, type StripeMock, type StripeRecorder, start
  * shown in the status a step needs through the recorder, so these tests check that every request
  * is one Stripe accepts and that its answers are read. The mapping: disputes.unit.test.ts.
  */
-let mock: StripeMock;
+const stripeMock = withStripeAdapter();
 let recorder: StripeRecorder;
 let stripe: StripeAcquirer;
 const READER = 'tmr_FDOt2wlRZEdpd7';
 const DISPUTE = 'dp_1Pgc71B7WZ01zgkWMevJiAUx';
 
-beforeAll(async () => {
-  mock = await startStripeMock();
-  recorder = await startStripeRecorder(mock.url);
-  stripe = new StripeAcquirer({ apiKey: 'sk_test_123', apiBase: recorder.url });
-}, 900_000);
+beforeAll(() => void ({ recorder, stripe } = stripeMock));
 
-afterAll(async () => {
-  await recorder?.stop();
-  await mock?.stop();
-});
-
-beforeEach(() => {
-  recorder.requests.length = 0;
-  recorder.answer = null;
-});
-
-const asked = () => recorder.requests.map((r) => `${r.method} ${r.path}`);
+const { asked } = stripeMock;
 /** Reads answer the dispute in `status` (with `submissions` evidence submissions); writes answer `after`. */
 const disputeIn =
   (status: string, after: string, submissions = 0) =>
