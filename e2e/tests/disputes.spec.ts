@@ -1,6 +1,19 @@
-import { createPayment, getTransaction } from '@in-store-payments/client';
+import { getTransaction } from '@in-store-payments/client';
 import type { Page } from '@playwright/test';
-import { configureDevice, customerPays, expect, openDispute, posClient, screenshot, signIn, state, test, type E2EState, expectAccessible } from './fixtures';
+import {
+  configureDevice,
+  customerPays,
+  expect,
+  openDispute,
+  posClient,
+  screenshot,
+  signIn,
+  state,
+  takePayment,
+  test,
+  type E2EState,
+  expectAccessible,
+} from './fixtures';
 
 /**
  * Disputes in the dashboard (contracts 12, docs/dashboard.md): the cardholder's bank disputes
@@ -31,21 +44,7 @@ async function disputedPayment(
   dispute: Parameters<typeof openDispute>[2],
   cashierId?: string,
 ): Promise<Disputed> {
-  const created = await createPayment({
-    client: posClient(s),
-    body: {
-      merchantExternalId: s.merchantExternalId,
-      storeExternalId: s.storeExternalId,
-      terminalExternalId: s.terminalExternalId,
-      amount,
-      currency: 'EUR',
-      reference,
-      ...(cashierId ? { cashierId } : {}),
-    },
-  });
-  expect(created.response.status, JSON.stringify(created.data)).toBe(201);
-  expect(created.data.status, JSON.stringify(created.data)).toBe('AWAITING_TERMINAL');
-  const payment = created.data;
+  const payment = await takePayment(s, amount, reference, cashierId);
   await customerPays(s);
   // Captured here too before the next bill: the terminal takes one bill at a time.
   await expect.poll(async () => (await getTransaction({ client: posClient(s), path: { id: payment.id } })).data.status).toBe('CAPTURED');

@@ -87,8 +87,8 @@ async function callJson(method: string, url: string, body?: unknown, headers: Re
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** A payment taken at the till: created through the API, paid by the customer on the sandbox device. */
-export async function takePayment(s: E2EState, amount: number, reference: string): Promise<{ id: string; pspReference: string }> {
+/** A payment taken at the till (`cashierId`: who took it): created through the API, for the customer to pay on the sandbox device. */
+export async function takePayment(s: E2EState, amount: number, reference: string, cashierId?: string): Promise<{ id: string; pspReference: string }> {
   const created = await createPayment({
     client: posClient(s),
     body: {
@@ -98,6 +98,7 @@ export async function takePayment(s: E2EState, amount: number, reference: string
       amount,
       currency: 'EUR',
       reference,
+      ...(cashierId ? { cashierId } : {}),
     },
   });
   expect(created.response.status, JSON.stringify(created.data)).toBe(201);
