@@ -32,6 +32,12 @@ export interface DisputeWorkflowInput {
   openedAt: string; // ISO
   dueBy: string; // ISO
   timing: DisputeTiming;
+  /**
+   * The acquirer's status when the service first heard of the dispute, where it had already moved
+   * on (the notification of its opening was lost): the run opens it, then catches up with the
+   * acquirer. Absent: heard of while it awaited a response, as usual.
+   */
+  seenAs?: 'UNDER_REVIEW' | 'WON' | 'LOST' | 'ACCEPTED';
 }
 
 /** What every answer update returns: the dispute's status after it. */

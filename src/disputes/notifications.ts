@@ -59,11 +59,6 @@ export async function relayDisputeNotification(deps: DisputeRelayDeps, n: Disput
     return;
   }
   if (read.acquirerRef !== payment.acquirerRef) return; // the acquirer says it is another bill's
-  if (read.status !== 'NEEDS_RESPONSE') {
-    // First heard of after it moved on (a notification lost while it opened): not recorded by this version.
-    deps.logger.warn({ paymentId: payment.id, acquirerDisputeId: n.disputeId, status: read.status }, 'dispute first seen after it was answered; not recorded');
-    return;
-  }
   const input: DisputeWorkflowInput = {
     disputeId,
     paymentId: payment.id,
@@ -79,6 +74,8 @@ export async function relayDisputeNotification(deps: DisputeRelayDeps, n: Disput
       reminderMs: Math.round(deps.config.DISPUTE_REMINDER_HOURS * 3_600_000),
       decisionCheckMs: Math.round(deps.config.DISPUTE_DECISION_CHECK_MINUTES * 60_000),
     },
+    // First heard of after it moved on (the notification of its opening was lost): recorded all the same, then caught up.
+    ...(read.status !== 'NEEDS_RESPONSE' ? { seenAs: read.status } : {}),
   };
   try {
     await deps.temporal.workflow.start(DISPUTE_WORKFLOW_TYPE, {

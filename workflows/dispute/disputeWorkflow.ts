@@ -2,7 +2,7 @@ import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { DisputeWorkflowInput } from '../../core/dispute/messages';
 import type { DisputeStatus } from '../../core/dispute/statuses';
 import { registerDisputeHandlers } from './answers';
-import { awaitDecision, open, responseWindow } from './phases';
+import { awaitDecision, catchUp, open, responseWindow } from './phases';
 import { DisputeRun } from './run';
 
 /**
@@ -11,6 +11,7 @@ import { DisputeRun } from './run';
  * answers in answers.ts, the phases in phases.ts; disputeTransition (core/dispute/transition.ts)
  * alone decides the status.
  * 1. opened: evidence assembled, row written, the payment told, DISPUTE_OPENED, the compliance alerts evaluated (beside the timers);
+ *    one first heard of after it moved on (its opening's notification lost) then catches up with the acquirer;
  * 2. response window: answers (statement, submit, accept) until dueBy; a reminder before it; EXPIRED at it;
  * 3. decision: after a submission, the acquirer's WON or LOST.
  */
@@ -19,6 +20,7 @@ export async function disputeWorkflow(input: DisputeWorkflowInput): Promise<Disp
   registerDisputeHandlers(run); // before the first await
 
   await open(run);
+  await catchUp(run);
   await responseWindow(run);
   if (run.state.status === 'UNDER_REVIEW') await awaitDecision(run);
 

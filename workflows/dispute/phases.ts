@@ -45,6 +45,15 @@ export async function responseWindow(run: DisputeRun): Promise<void> {
   }
 }
 
+/**
+ * A dispute first heard of after it moved on (input.seenAs: its opening's notification was lost):
+ * opened all the same, then what the acquirer says since is applied (an acceptance, or an answer
+ * given elsewhere, then the decision in awaitDecision). Only runs started with seenAs take it.
+ */
+export async function catchUp(run: DisputeRun): Promise<void> {
+  if (run.input.seenAs) await adoptLostAnswer(run);
+}
+
 /** A submission or acceptance the acquirer received although its answer never reached us: applied as if it had. */
 async function adoptLostAnswer(run: DisputeRun): Promise<void> {
   const read = await attempt(run.acquirer.readAcquirerDispute({ disputeId: run.disputeId }));

@@ -90,6 +90,7 @@ const openDisputeSchema = z.strictObject({
     .positive('must be greater than zero')
     .max(24 * 365, 'must be at most 8760')
     .optional(),
+  notify: z.boolean().optional(),
 });
 
 const decimalsOf = (v: string) => (v.split('.')[1] ?? '').replace(/0+$/, '').length;

@@ -22,6 +22,8 @@ export interface OpenDisputeRequest {
   reason?: AcquirerDispute['reason'];
   amount?: string;
   respondWithinHours?: number;
+  /** false: the service is not told (a notification lost on its way); default true. */
+  notify?: boolean;
 }
 
 type Emit = (e: { deviceId: string; acquirerRef: string; event: 'DISPUTE_OPENED' | 'DISPUTE_DECIDED'; disputeId: string }) => void;
@@ -49,7 +51,7 @@ export function openDispute(store: SandboxStore, emit: Emit, pspReference: strin
     dueBy: new Date(now + Math.round((req.respondWithinHours ?? 168) * 3_600_000)).toISOString(),
   };
   store.addDispute(dispute);
-  emit({ deviceId: dispute.deviceId, acquirerRef: dispute.acquirerRef, event: 'DISPUTE_OPENED', disputeId: dispute.disputeId });
+  if (req.notify !== false) emit({ deviceId: dispute.deviceId, acquirerRef: dispute.acquirerRef, event: 'DISPUTE_OPENED', disputeId: dispute.disputeId });
   return dispute;
 }
 
