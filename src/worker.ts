@@ -8,7 +8,7 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    ...(deps.config.WORKFLOW_BUNDLE ? { workflowBundle: { codePath: deps.config.WORKFLOW_BUNDLE } } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(prebuiltBundle(deps.config) ? { workflowBundle: { codePath: deps.config.WORKFLOW_BUNDLE! } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
     // Payments are many and short; keep plenty in cache so updates hit a warm workflow. Each cached
     // workflow holds its own context in memory (docs/benchmark.md: the hold mode); an evicted one is replayed.
@@ -16,3 +16,9 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
     plugins: deps.plugins ?? [],
   });
 }
+
+/**
+ * Whether the worker loads the prebuilt bundle: not with tracing on, whose workflow interceptors
+ * (OpenTelemetryPlugin's) join a bundle only when it is made, so that worker bundles at start.
+ */
+const prebuiltBundle = (config: ActivityDeps['config']): boolean => !!config.WORKFLOW_BUNDLE && !config.OTEL_ENABLED;

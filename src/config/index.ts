@@ -54,7 +54,8 @@ export const configSchema = z
     /**
      * A prebuilt workflow bundle (`npm run build:workflows`, docs/operations.md): the worker loads it
      * instead of bundling workflows/ at start, as the SDK recommends in production; an upgrade ships
-     * a new bundle. Unset: bundled from the sources at start.
+     * a new bundle. Unset, or with OTEL_ENABLED (tracing's workflow interceptors join a bundle only
+     * when it is made): bundled from the sources at start.
      */
     WORKFLOW_BUNDLE: z.string().min(1).optional(),
     TEMPORAL_CLI_PATH: z.string().min(1).optional(),
