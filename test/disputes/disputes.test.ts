@@ -111,7 +111,8 @@ it('won: opened with the evidence assembled, refunds and voids refused while ope
   const won = await disputeBecomes(stack, d, dispute.id, 'WON');
   expect(won.closedAt).toEqual(expect.any(String));
   expect((await payment(d.shop.key, p.id)).body.disputeStatus).toBe('WON');
-  // Closed: the payment's writer takes refunds again.
+  // Closed: the payment's writer takes refunds again (told before DISPUTE_CLOSED is sent).
+  await closedEventSent(p.id);
   const after = await refund(stack, d.finance, p.id, { amount: 1 });
   expect(after.status).toBe(201);
 
@@ -172,6 +173,14 @@ it("the payment's own writer decides: a refund or void sent straight to its work
   expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
 });
 
+/**
+ * The dispute's row is written first, then the payment's workflow is told, then DISPUTE_CLOSED is
+ * sent: once the event exists, the payment's one writer knows the dispute is over (the row alone
+ * may show it a moment earlier).
+ */
+const closedEventSent = (paymentId: string) =>
+  eventually(async () => ((await disputeEvents(stack, paymentId)).some((e) => e.eventType === 'DISPUTE_CLOSED') ? true : undefined));
+
 it('lost: the scheme decides LOST; the payment can be voided once the dispute is closed', async () => {
   const d = await desk(stack, { disputeOutcome: 'LOST' });
   const p = await capturedPayment(stack, d);
@@ -184,6 +193,7 @@ it('lost: the scheme decides LOST; the payment can be voided once the dispute is
   const lost = await disputeBecomes(stack, d, dispute.id, 'LOST');
   expect(lost.submittedAt).toEqual(expect.any(String));
   expect((await payment(d.shop.key, p.id)).body.disputeStatus).toBe('LOST');
+  await closedEventSent(p.id);
   const voided = await paymentAction(stack, d.shop, p.id, 'void');
   expect(voided.status).toBe(200);
   expect(voided.body).toMatchObject({ status: 'CANCELLED', disputeStatus: 'LOST' });
