@@ -22,6 +22,9 @@ const requiredText = (max: number) => z.string().max(max, `must be at most ${max
 const optionalText = (max: number) =>
   z.string({ error: 'must be a string' }).max(max, `must be at most ${max} characters`).refine(notBlank, 'must not be blank').nullish();
 
+/** A store as the dashboard names it (issue 31): its id, name and mode; reads that list stores by name extend it. */
+export const StoreByName = z.object({ externalId: z.string(), name: z.string(), mode: z.enum(['live', 'test']) });
+
 export const RecordStatus = z.enum(RECORD_STATUSES, { error: 'must be ACTIVE or INACTIVE' });
 
 export const Country = z

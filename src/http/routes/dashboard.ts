@@ -1,6 +1,7 @@
 import { areasOfRoles } from '../../auth/roles';
 import { dashboardSummary } from '../../dashboard/summary';
 import { nameDirectory } from '../../dashboard/names';
+import { StoreByName } from '../../stores/schemas';
 import { paymentDetail } from '../../dashboard/paymentDetail';
 import { instant, PaymentListQuery } from '../../payments/listQuery';
 import { findOwnPayment } from '../../payments/operations';
@@ -87,10 +88,7 @@ const Summary = z
 const Names = z
   .object({
     stores: z.array(
-      z.object({
-        externalId: z.string(),
-        name: z.string(),
-        mode: z.enum(['live', 'test']),
+      StoreByName.extend({
         status: z.string(),
         terminals: z.array(z.object({ externalId: z.string(), label: z.string(), status: z.string() })),
       }),

@@ -4,6 +4,7 @@ import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import type { RouteModule } from '../app';
 import { callerOf } from '../caller';
 import { storesWaitingForSettlement } from '../../settlement/waiting';
+import { StoreByName } from '../../stores/schemas';
 import { defineRoute } from '../route';
 
 /** Settlement and reconciliation (contracts 8): dashboard users with ADMIN or FINANCE ('finance' area). */
@@ -96,10 +97,7 @@ const ListQuery = PagingQuery.extend({
 const WaitingStores = z
   .object({
     stores: z.array(
-      z.object({
-        externalId: z.string(),
-        name: z.string(),
-        mode: z.enum(['live', 'test']),
+      StoreByName.extend({
         payments: z.number().int().openapi({ description: 'Captured payments in no batch yet' }),
         refunds: z.number().int().openapi({ description: 'Succeeded refunds in no batch yet' }),
         closing: z
