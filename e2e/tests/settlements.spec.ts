@@ -60,7 +60,12 @@ test('FINANCE closes a batch by keyboard and reads its totals, lines and CSV', a
   await expect(page.getByLabel('Store to close').locator(`option[value="${s.storeExternalId}"]`)).toHaveCount(0);
   const batches = page.getByRole('table', { name: 'Settlement batches' });
   await expect(batches.getByRole('row').filter({ hasText: 'Main Street' }).first()).toContainText(s.users.FINANCE);
+  // Fees against contract over the batches listed (no contract here: charged counts as expected, nothing over).
+  const audit = page.getByRole('table', { name: 'Fees against contract' });
+  await expect(audit.getByRole('columnheader')).toContainText(['Currency', 'Batches', 'Charged', 'Contract', 'Over contract']);
+  await expect(audit.getByRole('row').filter({ hasText: 'EUR' })).toContainText('€0.00');
   await screenshot(page, 'settlements');
+  await expectAccessible(page);
 
   // The payment is settled now.
   await page.goto(`/dashboard/payments/${payment.id}`);

@@ -163,5 +163,15 @@ describe('the fee audit of settlement', () => {
     expect(csv[0]).toMatch(/,expectedFeeAmount,disputeId,acquirerDisputeId$/);
     expect(csv[1]).toMatch(/,0\.66,,$/);
     expect(fair.id).not.toBe(overcharged.id);
+
+    // Over the period (both batches of the store): charged 0.94 against 0.90, 0.04 to claim back.
+    const audit = (query: string, token = finance) => call(stack.apiUrl, 'GET', `/api/dashboard/settlements/fee-audit?${query}`, { token });
+    const period = await audit(`storeExternalId=${store.storeExternalId}&from=${closed.body.date}`);
+    expect(period.status).toBe(200);
+    expect(period.body).toEqual({ totals: [{ currency: 'EUR', batchCount: 2, feeAmount: 0.94, expectedFeeAmount: 0.9, overContractAmount: 0.04 }] });
+    // A period with no batch: nothing; a bad date: 400 naming it; a role without finance: 403.
+    expect((await audit(`storeExternalId=${store.storeExternalId}&to=2000-01-01`)).body).toEqual({ totals: [] });
+    expect(expectErrorShape(await audit('from=yesterday'), 400)).toContain('from');
+    expect((await audit('', await userOf(stack, shop, ['OPERATIONS']))).status).toBe(403);
   });
 });

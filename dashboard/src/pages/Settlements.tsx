@@ -5,6 +5,7 @@ import { useAddressFilters } from '../components/useAddressFilters';
 import { present, saveText } from '../api';
 import { DateRange, StorePicker } from '../components/FilterFields';
 import { ListTable } from '../components/ListTable';
+import { FeeAudit } from '../components/settlements/FeeAudit';
 import { StoreName, UserName } from '../components/Names';
 import { ErrorNote, Field, Filters, money, Pager, Status, when } from '../components/ui';
 import {
@@ -14,6 +15,7 @@ import {
   getSettlement,
   listSettlementLines,
   listSettlements,
+  type GetSettlementFeeAuditData,
   type ListSettlementsData,
   type SettlementBatch as Settlement,
 } from '@in-store-payments/client';
@@ -57,6 +59,7 @@ export function Settlements() {
         <button type="submit">Apply filters</button>
       </Filters>
       <ErrorNote error={list.error} />
+      <FeeAudit query={present(filters) as GetSettlementFeeAuditData['query']} />
       <ListTable
         label="Settlement batches"
         headers={['Business date', 'Store', 'Mode', 'Status', 'Payments', 'Net', 'Discrepancies', 'Closed', 'By']}

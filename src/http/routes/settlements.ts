@@ -3,6 +3,7 @@ import { z } from '../../domain/zod';
 import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
 import type { RouteModule } from '../app';
 import { callerOf } from '../caller';
+import { feeAudit } from '../../settlement/feeAudit';
 import { storesWaitingForSettlement } from '../../settlement/waiting';
 import { StoreByName } from '../../stores/schemas';
 import { defineRoute } from '../route';
@@ -94,6 +95,20 @@ const ListQuery = PagingQuery.extend({
   to: businessDate.optional().openapi({ description: 'exclusive business date' }),
 }).strict();
 
+const FeeAudit = z
+  .object({
+    totals: z.array(
+      z.object({
+        currency: z.string(),
+        batchCount: z.number().int().openapi({ description: 'Batches of the period with lines in this currency' }),
+        feeAmount: amount.openapi({ description: 'The fees the acquirers charged' }),
+        expectedFeeAmount: amount.openapi({ description: "The fees the accounts' cost contracts give (a line without a contract counts its charged fee)" }),
+        overContractAmount: amount.openapi({ description: 'feeAmount - expectedFeeAmount: what was charged over contract, to claim back (negative: under)' }),
+      }),
+    ),
+  })
+  .openapi('SettlementFeeAudit');
+
 const WaitingStores = z
   .object({
     stores: z.array(
@@ -178,6 +193,34 @@ export const settlementRoutes: RouteModule = (router, registry) => {
     async (ctx, { query }) => {
       const { total, rows } = await listBatches(ctx.deps.db, callerOf(ctx).principal.merchantId, query);
       ctx.body = pageOf(rows.map(toBatchRecord), total, query);
+    },
+  );
+
+  defineRoute(
+    router,
+    registry,
+    {
+      method: 'get',
+      path: `${BASE}/fee-audit`,
+      operationId: 'getSettlementFeeAudit',
+      summary: "Fees charged against the cost contracts' over the batches a filter selects (a period of business dates), per currency",
+      tag: TAG,
+      auth: 'session',
+      area: 'finance',
+      query: ListQuery.omit({ page: true, size: true }),
+      responses: { 200: { description: 'Charged, expected and the difference, per currency', schema: FeeAudit } },
+      errors: [403],
+    },
+    async (ctx, { query }) => {
+      const totals = await feeAudit(ctx.deps.db, callerOf(ctx).principal.merchantId, query);
+      ctx.body = {
+        totals: totals.map((t) => ({
+          ...t,
+          feeAmount: Number(t.feeAmount),
+          expectedFeeAmount: Number(t.expectedFeeAmount),
+          overContractAmount: Number(t.overContractAmount),
+        })),
+      };
     },
   );
 
