@@ -14,8 +14,13 @@ import { SETTLEABLE_STATUSES } from '../../core/payment/statuses';
 export async function reconcileBalancePayout(db: Db, payoutId: string, transactions: PayoutTransaction[]): Promise<boolean> {
   const p = await db.payout.findUniqueOrThrow({ where: { id: payoutId } });
   if (p.expectedAmount !== null) return true;
-  const awaited = await awaitedOf(db, p.merchantId, transactions);
-  const match = matchBalancePayout(transactions, await candidateLines(db, p.acquirerAccountId, transactions), awaited);
+  // Our refunds among the transactions, read once: the lines hold them by id, the waiting rule by status.
+  const refunds = await db.refund.findMany({
+    where: { refundReference: { in: unique(transactions.map((t) => t.refundReference)) } },
+    select: { id: true, refundReference: true, merchantId: true, status: true },
+  });
+  const awaited = await awaitedOf(db, p.merchantId, transactions, refunds);
+  const match = matchBalancePayout(transactions, await candidateLines(db, p.acquirerAccountId, transactions, refunds), awaited);
   if (!match.complete) return false;
   await db.payout.update({
     where: { id: payoutId },
@@ -30,17 +35,10 @@ export async function reconcileBalancePayout(db: Db, payoutId: string, transacti
 }
 
 /** The account's settlement lines that may hold the payout's transactions: by bill, refund reference or dispute. */
-async function candidateLines(db: Db, acquirerAccountId: string | null, transactions: PayoutTransaction[]): Promise<CandidateLine[]> {
+async function candidateLines(db: Db, acquirerAccountId: string | null, transactions: PayoutTransaction[], ourRefunds: RefundRow[]): Promise<CandidateLine[]> {
   const bills = unique(transactions.filter((t) => t.type === 'PAYMENT').map((t) => t.acquirerRef));
   const disputes = unique(transactions.map((t) => t.disputeId));
-  const refunds = new Map(
-    (
-      await db.refund.findMany({
-        where: { refundReference: { in: unique(transactions.map((t) => t.refundReference)) } },
-        select: { id: true, refundReference: true },
-      })
-    ).map((r) => [r.id, r.refundReference]),
-  );
+  const refunds = new Map(ourRefunds.map((r) => [r.id, r.refundReference]));
   const lines = await db.settlementLine.findMany({
     where: {
       acquirerAccountId,
@@ -77,20 +75,23 @@ async function candidateLines(db: Db, acquirerAccountId: string | null, transact
  * refunds that succeeded (both of this business). Another business's ids, or a payment voided after
  * Stripe booked its charge, are not waited for.
  */
-async function awaitedOf(db: Db, merchantId: string, transactions: PayoutTransaction[]): Promise<(t: PayoutTransaction) => boolean> {
+async function awaitedOf(db: Db, merchantId: string, transactions: PayoutTransaction[], ourRefunds: RefundRow[]): Promise<(t: PayoutTransaction) => boolean> {
   const payments = await db.payment.findMany({
     where: { id: { in: unique(transactions.map((t) => t.paymentId)) }, merchantId, status: { in: [...SETTLEABLE_STATUSES, 'SETTLED'] } },
     select: { id: true },
   });
-  const refunds = await db.refund.findMany({
-    where: { refundReference: { in: unique(transactions.map((t) => t.refundReference)) }, merchantId, status: 'SUCCEEDED' },
-    select: { refundReference: true },
-  });
   const paymentIds = new Set(payments.map((p) => p.id));
-  const refundReferences = new Set(refunds.map((r) => r.refundReference));
+  const refundReferences = new Set(ourRefunds.filter((r) => r.merchantId === merchantId && r.status === 'SUCCEEDED').map((r) => r.refundReference));
   return (t) =>
     (t.type === 'PAYMENT' && t.paymentId !== undefined && paymentIds.has(t.paymentId)) ||
     (t.type === 'REFUND' && t.refundReference !== undefined && refundReferences.has(t.refundReference));
+}
+
+interface RefundRow {
+  id: string;
+  refundReference: string;
+  merchantId: string;
+  status: string;
 }
 
 const unique = (values: (string | undefined)[]): string[] => [...new Set(values.filter((v): v is string => v !== undefined))];
