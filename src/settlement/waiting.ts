@@ -35,14 +35,17 @@ async function closesInProgress(db: Db, merchantId: string) {
     where: { merchantId, status: { in: IN_PROGRESS } },
     select: { id: true, storeExternalId: true, status: true },
   });
-  const counts = await Promise.all(
-    batches.map(async (b) => {
-      const [total, settled] = await Promise.all([
-        db.settlementLine.count({ where: { batchId: b.id, type: 'PAYMENT' } }),
-        db.settlementLine.count({ where: { batchId: b.id, type: 'PAYMENT', appliedAt: { not: null } } }),
-      ]);
-      return [b.storeExternalId, { batchId: b.id, status: b.status, total, settled }] as const;
-    }),
+  // One query for every close in progress: payment lines claimed, and of those the settled ones (appliedAt set).
+  const counts = await db.settlementLine.groupBy({
+    by: ['batchId'],
+    where: { batchId: { in: batches.map((b) => b.id) }, type: 'PAYMENT' },
+    _count: { _all: true, appliedAt: true },
+  });
+  const byBatch = new Map(counts.map((c) => [c.batchId, c._count]));
+  return new Map(
+    batches.map((b) => [
+      b.storeExternalId,
+      { batchId: b.id, status: b.status, total: byBatch.get(b.id)?._all ?? 0, settled: byBatch.get(b.id)?.appliedAt ?? 0 },
+    ]),
   );
-  return new Map(counts);
 }
