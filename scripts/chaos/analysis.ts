@@ -122,7 +122,9 @@ export async function readPayments(
   const listedIds = new Set(listed.map((p) => p.id));
   const ids = [...new Set([...tracked.keys(), ...listedIds])];
   // A blocking window lasts from the injection until the part is back, plus its recovery time.
-  const blocking = faults.filter((f) => f.blocking).map((f) => ({ kind: f.kind, startedAt: f.startedAt, endedAt: f.endedAt + f.recoveryMs }));
+  const blocking = faults
+    .filter((f) => f.blocking)
+    .map((f) => ({ kind: f.kind, startedAt: f.startedAt, endedAt: f.windowMs !== undefined ? f.startedAt + f.windowMs : f.endedAt + f.recoveryMs }));
   const views: PaymentView[] = [];
   // A few at a time: enough to be quick, few enough not to be a load test of its own.
   for (let i = 0; i < ids.length; i += 8) {

@@ -1,7 +1,7 @@
 import { between, request, sleep } from '../../support/http';
 import type { ChaosReceiver } from './receiver';
 import type { Shop } from '../../support/shop';
-import type { ChaosStack, PartName } from './stack';
+import type { ChaosStack } from './stack';
 
 /**
  * The faults, injected one after another while the cashiers work. Each is recorded with its
@@ -9,7 +9,16 @@ import type { ChaosStack, PartName } from './stack';
  * `blocking` windows are those during which the service cannot settle a payment at all (no worker,
  * nothing running, no Temporal, no acquirer, no database); the time-to-final figure leaves them out.
  */
-export type FaultKind = 'kill-worker' | 'kill-api' | 'kill-stack' | 'temporal-restart' | 'acquirer-unreachable' | 'receiver-down' | 'postgresql-restart';
+export type FaultKind =
+  | 'kill-worker'
+  | 'kill-api'
+  | 'kill-stack'
+  | 'temporal-restart'
+  | 'temporal-node-kill'
+  | 'temporal-nodes-in-turn'
+  | 'acquirer-unreachable'
+  | 'receiver-down'
+  | 'postgresql-restart';
 
 export interface FaultRecord {
   kind: FaultKind;
@@ -23,6 +32,11 @@ export interface FaultRecord {
    * SDK's default, 10 s; src/worker.ts keeps it), then gives them to any worker.
    */
   recoveryMs: number;
+  /**
+   * Set when the part stays down while the rest of the stack takes its work over (a Temporal node
+   * of a cluster): the blocking window is this long from the injection, not until the restart.
+   */
+  windowMs?: number;
   /** Set when the fault was not injected, with the reason. */
   skipped?: string;
   detail?: string;
@@ -49,12 +63,19 @@ export interface FaultContext {
 export const STICKY_QUEUE_TIMEOUT_MS = 10_000;
 /** Temporal's default workflow task timeout: a task the killed server had handed out is retried after it. */
 export const WORKFLOW_TASK_TIMEOUT_MS = 10_000;
+/**
+ * A node killed -9 holds its history shards and task queue partitions until the others' membership
+ * declares it gone and takes them over (ringpop's suspicion, then the shards' re-acquisition).
+ */
+export const NODE_TAKEOVER_MS = 20_000;
 
 const RECOVERY_MS: Record<FaultKind, number> = {
   'kill-worker': STICKY_QUEUE_TIMEOUT_MS,
   'kill-api': 0,
   'kill-stack': STICKY_QUEUE_TIMEOUT_MS, // the sticky queue is recorded with each workflow, so it outlives the dev server's restart
   'temporal-restart': WORKFLOW_TASK_TIMEOUT_MS,
+  'temporal-node-kill': NODE_TAKEOVER_MS,
+  'temporal-nodes-in-turn': NODE_TAKEOVER_MS,
   'acquirer-unreachable': 0,
   'receiver-down': 0,
   'postgresql-restart': 0,
@@ -65,18 +86,13 @@ const BLOCKING: Record<FaultKind, boolean> = {
   'kill-api': false, // the workflows settle payments without the API
   'kill-stack': true,
   'temporal-restart': true,
+  // The other node serves at once for the shards it owns, the dead one's only after the take-over.
+  'temporal-node-kill': true,
+  'temporal-nodes-in-turn': true,
   'acquirer-unreachable': true,
   'receiver-down': false, // deliveries are retried; payments are not affected
   'postgresql-restart': true,
 };
-
-async function killAndRestart(ctx: FaultContext, part: PartName, downMs: number): Promise<string> {
-  const pid = ctx.stack.parts[part]?.pid;
-  await ctx.stack.killPart(part);
-  await sleep(downMs);
-  await ctx.stack.startParts([part]);
-  return `kill -9 of the ${part} process group (pid ${pid}), down ${downMs} ms, restarted`;
-}
 
 async function setReachable(ctx: FaultContext, reachable: boolean): Promise<void> {
   for (const other of ctx.otherAcquirers ?? []) other.setReachable(reachable);
@@ -91,26 +107,38 @@ async function setReachable(ctx: FaultContext, reachable: boolean): Promise<void
   }
 }
 
-async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRecord, 'skipped' | 'detail'>> {
+/** Which node the next single-node kill hits: they take turns. */
+let nodeTurn = 0;
+
+async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRecord, 'skipped' | 'detail' | 'windowMs'>> {
   const duration = between(...step.durationMs);
   switch (step.kind) {
     case 'kill-worker':
-      return { detail: await killAndRestart(ctx, 'worker', duration) };
+      return { detail: await ctx.stack.restartPart('worker', duration) };
     case 'kill-api':
-      return { detail: await killAndRestart(ctx, 'api', duration) };
+      return { detail: await ctx.stack.restartPart('api', duration) };
     case 'kill-stack': {
       await ctx.stack.killEverything();
       await sleep(duration);
       await ctx.stack.startEverything();
       const db = ctx.stack.opts.database === 'embedded' ? ' and the embedded database' : '';
-      const temporal = ctx.stack.opts.temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
-      return { detail: `kill -9 of API, worker, sandbox, ${temporal}${db}; down ${duration} ms; restarted on the same data` };
+      return { detail: `kill -9 of API, worker, sandbox, ${ctx.stack.temporalName}${db}; down ${duration} ms; restarted on the same data` };
     }
     case 'temporal-restart': {
-      const kind = ctx.stack.opts.temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
       const pid = ctx.stack.temporal?.pid;
       await ctx.stack.restartTemporal(duration);
-      return { detail: `kill -9 of the ${kind} (pid ${pid}), down ${duration} ms, restarted on the same data` };
+      return { detail: `kill -9 of the ${ctx.stack.temporalName}${pid ? ` (pid ${pid})` : ' (every node at once)'}, down ${duration} ms, restarted on the same data` };
+    }
+    case 'temporal-node-kill':
+    case 'temporal-nodes-in-turn': {
+      const nodes = ctx.stack.cluster?.nodes.length ?? 0;
+      if (nodes < 2) return { skipped: `skipped: ${ctx.stack.temporalName} is no cluster (--temporal cluster)` };
+      // The other node takes the dead one's shards over while it is down: payments wait for that, not for the restart.
+      if (step.kind === 'temporal-node-kill') return { detail: await ctx.stack.restartTemporalNode(nodeTurn++ % nodes, duration), windowMs: NODE_TAKEOVER_MS };
+      // One node after the other, each back and answering before the next goes: the cluster is never whole, never empty.
+      const details: string[] = [];
+      for (let node = 0; node < nodes; node++) details.push(await ctx.stack.restartTemporalNode(node, duration));
+      return { detail: details.join('; then ') };
     }
     case 'acquirer-unreachable':
       await setReachable(ctx, false);

@@ -214,7 +214,7 @@ function faultTable(faults: FaultRow[]): string {
       f.kind,
       f.startedAt.slice(11, 19),
       String(round(f.durationMs / 1000)),
-      f.blocking ? String(round((f.durationMs + f.recoveryMs) / 1000)) : '-',
+      f.blocking ? String(round((f.windowMs ?? f.durationMs + f.recoveryMs) / 1000)) : '-',
       f.skipped ?? f.detail ?? '',
     ]),
   ]);
@@ -231,7 +231,7 @@ const secs = (ms: number | null): string => (ms === null ? '-' : String(round(ms
 export function formatReport(r: ChaosReport): string {
   const lines: string[] = [];
   lines.push(
-    `chaos report: ${r.database} database, Temporal ${r.temporal === 'server' ? 'server' : 'dev server'}, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`,
+    `chaos report: ${r.database} database, Temporal ${r.temporal === 'server' ? 'server' : r.temporal === 'cluster' ? 'cluster of two nodes' : 'dev server'}, ${r.short ? 'short' : 'full'} run, ${r.cashiers} cashiers, ${r.durationSeconds} s`,
   );
   lines.push('');
   lines.push(faultTable(r.faults));

@@ -1,8 +1,10 @@
 /**
- * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server] [--cashiers N] [--no-refunds | --refunds-only] [--keep] [--verbose]`
+ * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server|cluster] [--cashiers N] [--no-refunds | --refunds-only] [--keep] [--verbose]`
  *
  * The fault suite of issue 6. Starts its own stack as separate processes (Temporal: the dev server,
- * or with `--temporal server` the Temporal server on PostgreSQL of `npm run temporal-server`;
+ * or with `--temporal server` the Temporal server on PostgreSQL of `npm run temporal-server`, or
+ * with `--temporal cluster` two such servers as one cluster (`npm run temporal-cluster`) with two
+ * API and two worker processes, and the faults of a cluster: one node killed, both in turn;
  * database, API, worker, sandbox acquirer), a loopback webhook receiver, and cashiers that take
  * payments in a loop, while it injects one fault after another: kill -9 of the worker, of the API,
  * of the whole stack, of Temporal, the acquirer unreachable, the receiver down, PostgreSQL restarted. Then it
@@ -50,12 +52,12 @@ if (database !== 'embedded' && database !== 'postgresql') {
   process.exit(2);
 }
 const temporal = (arg('temporal') ?? 'dev') as TemporalKind;
-if (temporal !== 'dev' && temporal !== 'server') {
-  process.stderr.write(`--temporal: must be dev or server\n`);
+if (temporal !== 'dev' && temporal !== 'server' && temporal !== 'cluster') {
+  process.stderr.write(`--temporal: must be dev, server or cluster\n`);
   process.exit(2);
 }
-if (temporal === 'server' && database !== 'postgresql') {
-  process.stderr.write(`--temporal server: runs on PostgreSQL; give --database postgresql (or DATABASE_URL)\n`);
+if (temporal !== 'dev' && database !== 'postgresql') {
+  process.stderr.write(`--temporal ${temporal}: runs on PostgreSQL; give --database postgresql (or DATABASE_URL)\n`);
   process.exit(2);
 }
 const cashierCount = Number(arg('cashiers') ?? (short ? 4 : 8));
@@ -97,6 +99,9 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
         { kind: 'kill-api', delayMs: s(2, 5), durationMs: s(0, 1) },
         { kind: 'kill-stack', delayMs: s(3, 6), durationMs: s(0.5, 1.5) },
         { kind: 'temporal-restart', delayMs: s(3, 6), durationMs: s(0, 1) },
+        // Down long enough for the other node to take its shards over.
+        { kind: 'temporal-node-kill', delayMs: s(3, 6), durationMs: s(25, 30) },
+        { kind: 'temporal-nodes-in-turn', delayMs: s(3, 6), durationMs: s(0, 1) },
         { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(10) },
         { kind: 'receiver-down', delayMs: s(1, 3), durationMs: s(8) },
         { kind: 'postgresql-restart', delayMs: s(2, 4), durationMs: s(0) },
@@ -113,6 +118,9 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
         { kind: 'kill-api', delayMs: s(4, 12), durationMs: s(0, 3) },
         { kind: 'kill-stack', delayMs: s(5, 12), durationMs: s(1, 3) },
         { kind: 'temporal-restart', delayMs: s(4, 10), durationMs: s(0, 3) },
+        { kind: 'temporal-node-kill', delayMs: s(4, 10), durationMs: s(0, 5) },
+        { kind: 'temporal-node-kill', delayMs: s(4, 10), durationMs: s(30, 60) },
+        { kind: 'temporal-nodes-in-turn', delayMs: s(4, 10), durationMs: s(0, 3) },
         { kind: 'acquirer-unreachable', delayMs: s(4, 8), durationMs: s(60) },
         { kind: 'receiver-down', delayMs: s(2, 6), durationMs: s(30) },
         { kind: 'postgresql-restart', delayMs: s(4, 8), durationMs: s(0) },
@@ -132,6 +140,7 @@ const REFUND_PLAN: { freshPerTill: number; refunders: number; tailMs: number; se
         { kind: 'kill-worker', delayMs: s(3, 6), durationMs: s(0, 1) },
         { kind: 'kill-api', delayMs: s(2, 4), durationMs: s(0, 1) },
         { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(8) },
+        { kind: 'temporal-node-kill', delayMs: s(1, 3), durationMs: s(0, 1) },
         { kind: 'kill-worker', delayMs: s(1, 3), durationMs: s(0, 1) },
         { kind: 'kill-api', delayMs: s(1, 3), durationMs: s(0, 1) },
       ],
@@ -149,10 +158,15 @@ const REFUND_PLAN: { freshPerTill: number; refunders: number; tailMs: number; se
         { kind: 'acquirer-unreachable', delayMs: s(2, 5), durationMs: s(30) },
         { kind: 'kill-api', delayMs: s(2, 6), durationMs: s(0, 3) },
         { kind: 'kill-stack', delayMs: s(3, 8), durationMs: s(1, 3) },
+        { kind: 'temporal-node-kill', delayMs: s(2, 6), durationMs: s(0, 3) },
         { kind: 'kill-worker', delayMs: s(2, 6), durationMs: s(0, 3) },
         { kind: 'kill-api', delayMs: s(2, 6), durationMs: s(0, 3) },
       ],
     };
+
+// A node of its own can only be lost on a cluster: elsewhere those steps are left out of the plans.
+const CLUSTER_ONLY = new Set<FaultStep['kind']>(['temporal-node-kill', 'temporal-nodes-in-turn']);
+for (const plan of [PLAN, REFUND_PLAN]) if (temporal !== 'cluster') plan.steps = plan.steps.filter((step) => !CLUSTER_ONLY.has(step.kind));
 
 const startedAt = Date.now();
 const say = (line: string): void => {
@@ -180,8 +194,8 @@ async function main(): Promise<number> {
   const receiver = new ChaosReceiver();
   let ok = false;
   try {
-    if (temporal === 'server') await ensureTemporalServerBuilt((l) => say(l));
-    const temporalName = temporal === 'server' ? 'Temporal server' : 'Temporal dev server';
+    if (temporal !== 'dev') await ensureTemporalServerBuilt((l) => say(l));
+    const temporalName = stack.temporalName;
     say(
       `starting the stack (${database}${database === 'postgresql' ? (postgresBin ? ', a PostgreSQL cluster of our own' : ', external DATABASE_URL') : ''}, ${temporalName}) in ${root}`,
     );

@@ -6,6 +6,8 @@ import { tsxNodeArgs } from '../../src/process/tsx';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
 import { temporalDevServerArgs } from '../../src/temporal/devServer';
 import { freeServerPort, INTERNAL_PORTS, type InternalPort } from '../temporal-server/server';
+import { TemporalCluster } from '../temporal-server/cluster';
+import { FailoverProxy } from '../temporal-server/proxy';
 import { PostgresCluster } from './postgres';
 import { mainProcess, REPO, ServiceProcess, waitPortFree, withGuard } from '../../support/serviceProcess';
 
@@ -14,11 +16,16 @@ import { mainProcess, REPO, ServiceProcess, waitPortFree, withGuard } from '../.
  * restarted part is found where it was): Temporal (the dev server with a SQLite file in the run
  * folder, or a real Temporal server, `npm run temporal-server`, on the run's PostgreSQL), the database (embedded: src/db/embeddedServer.ts on the run's DATA_DIR; postgresql: a cluster of
  * the runner's own, or an external DATABASE_URL), and three `src/main.ts` processes with
- * SERVICES=api, worker and sandbox on one task queue.
+ * SERVICES=api, worker and sandbox on one task queue. On a Temporal cluster (`cluster`: two server
+ * nodes, scripts/temporal-server/cluster.ts) it runs two API and two worker processes, the APIs
+ * behind one address (a FailoverProxy, as a load balancer would put them).
  */
 export type DatabaseKind = 'embedded' | 'postgresql';
-/** `dev`: the Temporal CLI's dev server; `server`: the Temporal server on PostgreSQL (scripts/temporal-server). */
-export type TemporalKind = 'dev' | 'server';
+/**
+ * `dev`: the Temporal CLI's dev server; `server`: the Temporal server on PostgreSQL
+ * (scripts/temporal-server); `cluster`: two such servers as one cluster.
+ */
+export type TemporalKind = 'dev' | 'server' | 'cluster';
 
 export interface StackOptions {
   root: string;
@@ -33,6 +40,7 @@ export interface StackOptions {
 }
 
 export type PartName = 'api' | 'worker' | 'sandbox';
+const PART_NAMES: PartName[] = ['api', 'worker', 'sandbox'];
 
 export class ChaosStack {
   readonly dataDir: string;
@@ -42,13 +50,29 @@ export class ChaosStack {
   postgres?: PostgresCluster;
   embeddedDb?: ServiceProcess;
   temporal?: ServiceProcess;
-  parts: Partial<Record<PartName, ServiceProcess>> = {};
+  cluster?: TemporalCluster;
+  /** The running processes by instance name (`api`, or `api-1` and `api-2` on a cluster). */
+  parts: Record<string, ServiceProcess> = {};
+  /** Each API process's own port, behind `apiProxy` on a cluster. */
+  private readonly apiPorts: Record<string, number> = {};
+  private apiProxy?: FailoverProxy;
+  /** Which instance of each part the next fault hits: they take turns. */
+  private readonly turn: Record<PartName, number> = { api: 0, worker: 0, sandbox: 0 };
   databaseUrl = '';
   private readonly taskQueue = 'chaos-payments';
 
   constructor(readonly opts: StackOptions) {
     this.dataDir = path.join(opts.root, 'data');
     fs.mkdirSync(this.dataDir, { recursive: true });
+  }
+
+  /** The instances of a part: two API and two worker processes on a cluster, else one of each. */
+  instances(part: PartName): string[] {
+    return this.opts.temporal === 'cluster' && part !== 'sandbox' ? [`${part}-1`, `${part}-2`] : [part];
+  }
+
+  private partOf(instance: string): PartName {
+    return instance.replace(/-\d+$/, '') as PartName;
   }
 
   get apiUrl(): string {
@@ -60,7 +84,11 @@ export class ChaosStack {
   }
 
   get temporalAddress(): string {
-    return `127.0.0.1:${this.ports.temporal}`;
+    return this.cluster ? this.cluster.address : `127.0.0.1:${this.ports.temporal}`;
+  }
+
+  get temporalName(): string {
+    return { dev: 'Temporal dev server', server: 'Temporal server', cluster: 'Temporal cluster of two nodes' }[this.opts.temporal];
   }
 
   /** Whether the runner controls a PostgreSQL server it can restart. */
@@ -71,10 +99,9 @@ export class ChaosStack {
   async start(): Promise<void> {
     const [api, sim, temporal, db, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     this.ports = { api, sim, temporal, db, pg };
-    if (this.opts.temporal === 'server') {
-      if (this.opts.database !== 'postgresql') throw new Error('--temporal server: runs on PostgreSQL (--database postgresql)');
-      for (const name of INTERNAL_PORTS) this.temporalPorts[name] = await freeServerPort();
-    }
+    if (this.opts.temporal !== 'dev' && this.opts.database !== 'postgresql') throw new Error(`--temporal ${this.opts.temporal}: runs on PostgreSQL (--database postgresql)`);
+    if (this.opts.temporal === 'server') for (const name of INTERNAL_PORTS) this.temporalPorts[name] = await freeServerPort();
+    for (const instance of this.instances('api')) this.apiPorts[instance] = instance === 'api' ? api : await freePort();
     if (this.opts.database === 'postgresql') {
       if (this.opts.postgresBin) {
         this.postgres = new PostgresCluster(this.opts.postgresBin, pg, (l) => this.opts.log('postgresql', l));
@@ -88,7 +115,11 @@ export class ChaosStack {
     }
     await this.startBackends();
     await migrate(this.databaseUrl);
-    await this.startParts(['api', 'worker', 'sandbox']);
+    if (this.opts.temporal === 'cluster') {
+      this.apiProxy = new FailoverProxy(this.instances('api').map((i) => ({ host: '127.0.0.1', port: this.apiPorts[i]! })));
+      await this.apiProxy.listen(api);
+    }
+    await this.startParts(PART_NAMES);
   }
 
   /** Temporal and (embedded) the database. */
@@ -99,6 +130,15 @@ export class ChaosStack {
   }
 
   private async startTemporal(): Promise<void> {
+    if (this.opts.temporal === 'cluster') {
+      if (this.cluster) {
+        for (let i = 0; i < this.cluster.nodes.length; i++) await this.cluster.startNode(i);
+        return;
+      }
+      this.cluster = new TemporalCluster({ databaseUrl: this.databaseUrl, log: (node, l) => this.opts.log(node, l) });
+      await this.cluster.start();
+      return;
+    }
     await waitPortFree(this.ports.temporal);
     if (this.opts.temporal === 'server') {
       // Its databases next to the service's, on the same PostgreSQL server: a PostgreSQL restart hits both.
@@ -154,13 +194,13 @@ export class ChaosStack {
     this.databaseUrl = url!;
   }
 
-  private env(part: PartName): NodeJS.ProcessEnv {
+  private env(instance: string): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...this.opts.serviceEnv,
-      SERVICES: part,
+      SERVICES: this.partOf(instance),
       HOST: '127.0.0.1',
-      PORT: String(this.ports.api),
+      PORT: String(this.apiPorts[instance] ?? this.ports.api),
       SIM_PORT: String(this.ports.sim),
       DATA_DIR: this.dataDir,
       DATABASE_URL: this.databaseUrl,
@@ -174,39 +214,58 @@ export class ChaosStack {
     return env;
   }
 
-  async startParts(names: PartName[]): Promise<void> {
+  /** Starts every instance of the parts named, or the instances named (`api-2`). */
+  async startParts(names: (PartName | string)[]): Promise<void> {
+    const instances = names.flatMap((n) => (PART_NAMES.includes(n as PartName) ? this.instances(n as PartName) : [n]));
     await Promise.all(
-      names.map(async (name) => {
-        if (name === 'api') await waitPortFree(this.ports.api);
-        if (name === 'sandbox') await waitPortFree(this.ports.sim);
-        const proc = mainProcess(name, this.env(name), (l) => this.opts.log(name, l));
-        this.parts[name] = proc;
+      instances.map(async (instance) => {
+        if (this.partOf(instance) === 'api') await waitPortFree(this.apiPorts[instance]!);
+        if (instance === 'sandbox') await waitPortFree(this.ports.sim);
+        const proc = mainProcess(instance, this.env(instance), (l) => this.opts.log(instance, l));
+        this.parts[instance] = proc;
         await proc.start();
       }),
     );
   }
 
-  /** kill -9 of one part, then a start of a fresh one. */
-  async killPart(name: PartName): Promise<void> {
-    await this.parts[name]?.kill9();
+  /** kill -9 of one instance of a part (they take turns), down `downMs`, then a fresh one; says which. */
+  async restartPart(part: PartName, downMs: number): Promise<string> {
+    const instances = this.instances(part);
+    const instance = instances[this.turn[part]++ % instances.length]!;
+    const pid = this.parts[instance]?.pid;
+    await this.parts[instance]?.kill9();
+    await new Promise((r) => setTimeout(r, downMs));
+    await this.startParts([instance]);
+    return `kill -9 of the ${instance} process group (pid ${pid})${instances.length > 1 ? ` (of ${instances.join(', ')})` : ''}, down ${downMs} ms, restarted`;
   }
 
   /** kill -9 of everything the stack runs (PostgreSQL excepted: it is a server of its own). */
   async killEverything(): Promise<void> {
-    await Promise.all([...Object.values(this.parts).map((p) => p?.kill9()), this.temporal?.kill9(), this.embeddedDb?.kill9()]);
+    await Promise.all([...Object.values(this.parts).map((p) => p.kill9()), this.temporal?.kill9(), this.cluster?.killAll(), this.embeddedDb?.kill9()]);
   }
 
   /** Starts everything again on the same data (the restart after killEverything). */
   async startEverything(): Promise<void> {
     await this.startBackends();
-    await this.startParts(['api', 'worker', 'sandbox']);
+    await this.startParts(PART_NAMES);
   }
 
-  /** kill -9 of Temporal (dev server or server), down `downMs`, started again on the same data. */
+  /** kill -9 of Temporal (dev server, server, or every node of the cluster at once), down `downMs`, started again on the same data. */
   async restartTemporal(downMs: number): Promise<void> {
-    await this.temporal?.kill9();
+    await Promise.all([this.temporal?.kill9(), this.cluster?.killAll()]);
     await new Promise((r) => setTimeout(r, downMs));
     await this.startTemporal();
+  }
+
+  /** kill -9 of one node of the cluster, down `downMs`, started again on its ports; says which. */
+  async restartTemporalNode(node: number, downMs: number): Promise<string> {
+    const cluster = this.cluster;
+    if (!cluster) throw new Error('no Temporal cluster: one node cannot be killed alone');
+    const pid = cluster.nodes[node]!.pid;
+    await cluster.killNode(node);
+    await new Promise((r) => setTimeout(r, downMs));
+    await cluster.startNode(node);
+    return `kill -9 of ${cluster.nodes[node]!.name} (pid ${pid}) while ${cluster.nodes.filter((_, i) => i !== node).map((n) => n.name).join(', ')} ran, down ${downMs} ms, restarted`;
   }
 
   async restartPostgres(): Promise<void> {
@@ -216,6 +275,7 @@ export class ChaosStack {
 
   /** Every process stopped (kill -9: nothing left to keep), the cluster's files removed. */
   async destroy(): Promise<void> {
+    await this.apiProxy?.close().catch(() => undefined);
     await this.killEverything().catch(() => undefined);
     await this.postgres?.destroy().catch(() => undefined);
   }
