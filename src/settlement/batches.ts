@@ -4,13 +4,15 @@ import type { AcquirerPort } from '../acquirer/port';
 import { ACCOUNT_KEY_FIELDS, type Acquirers } from '../acquirer/acquirers';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { Prisma } from '../generated/prisma/client';
 import { newPspReference } from '../payments/pspReference';
 import { audit } from '../audit/audit';
 import { paymentWorkflowId } from '../../core/payment/messages';
-import { isSettleable, SETTLEABLE_STATUSES } from '../../core/payment/statuses';
+import { isSettleable } from '../../core/payment/statuses';
 import type { SettlementCloseInput } from '../../core/settlement';
 import { chargebackNet, type Claim, feeMismatchOf, isChargeback, reconcile, type ReportedItem, totalsOf } from './reconcile';
 import { acquirerKeyOf, disputeIdOf } from '../disputes/ids';
+import { paymentClaimable, refundClaimable } from './claimable';
 
 /** A reported item with the source (device and account) whose report carried it. */
 type SourcedItem = ReportedItem & { source: ReportSource };
@@ -136,21 +138,19 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
       update: {},
     });
   }
-  const statuses = [...SETTLEABLE_STATUSES];
   // Only the store's own mode: a payment or refund of the other mode is never claimed by this batch.
+  const scope = { storeId: Prisma.sql`${store.id}`, mode: Prisma.sql`${store.mode}`, until: new Date(input.until) };
   await db.$executeRaw`
     INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId", "expectedFeeAmount")
     SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt", p."acquirerAccountId", p."expectedFee"
     FROM "Payment" p
-    WHERE p."storeId" = ${store.id} AND p."mode" = ${store.mode} AND p."status" = ANY(${statuses}) AND p."capturedAt" <= ${new Date(input.until)} AND p."acquirerRef" IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")
+    WHERE ${paymentClaimable(scope)}
     ON CONFLICT ("paymentId") WHERE "type" = 'PAYMENT' DO NOTHING`;
   await db.$executeRaw`
     INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "refundId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId")
     SELECT ${input.batchId}, 'REFUND', r."paymentId", r."id", p."acquirerRef", p."pspReference", p."reference", r."amount", r."currency", r."decidedAt", p."acquirerAccountId"
     FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId"
-    WHERE p."storeId" = ${store.id} AND r."mode" = ${store.mode} AND r."status" = 'SUCCEEDED' AND r."decidedAt" <= ${new Date(input.until)}
-      AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'REFUND' AND l."refundId" = r."id")
+    WHERE ${refundClaimable(scope)}
     ON CONFLICT ("refundId") WHERE "type" = 'REFUND' DO NOTHING`;
   // The devices to ask: every linked terminal's, and those of the claimed payments (a terminal may have been re-linked).
   const claimedDevices = await db.$queryRaw<{ deviceId: string }[]>`

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
-import { SETTLEABLE_STATUSES } from '../../core/payment/statuses';
+import { Prisma } from '../generated/prisma/client';
+import { paymentClaimable, refundClaimable } from './claimable';
 
 /** A batch being closed: CLOSING while it claims and asks for the report, SETTLING while its payments are settled one by one. */
 const IN_PROGRESS = ['CLOSING', 'SETTLING'];
@@ -7,19 +8,14 @@ const IN_PROGRESS = ['CLOSING', 'SETTLING'];
 /**
  * The stores a close would settle something in, by name, for the dashboard's close picker (issue
  * 31), and each store's close in progress: how many of its batch's payments are settled so far.
- * "Waiting" is what `openBatch` (src/settlement/batches.ts) would claim now: captured payments and
- * succeeded refunds of the store's mode in no batch yet.
+ * "Waiting" is what `openBatch` (src/settlement/batches.ts) would claim now (./claimable.ts).
  */
 export async function storesWaitingForSettlement(db: Db, merchantId: string) {
-  const statuses = [...SETTLEABLE_STATUSES];
+  const scope = { storeId: Prisma.sql`s."id"`, mode: Prisma.sql`s."mode"`, until: null };
   const rows = await db.$queryRaw<{ externalId: string; name: string; mode: string; payments: number; refunds: number }[]>`
     SELECT s."externalId", s."name", s."mode",
-      (SELECT count(*)::int FROM "Payment" p
-        WHERE p."storeId" = s."id" AND p."mode" = s."mode" AND p."status" = ANY(${statuses}) AND p."acquirerRef" IS NOT NULL AND p."capturedAt" IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'PAYMENT' AND l."paymentId" = p."id")) AS payments,
-      (SELECT count(*)::int FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId"
-        WHERE p."storeId" = s."id" AND r."mode" = s."mode" AND r."status" = 'SUCCEEDED' AND r."decidedAt" IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM "SettlementLine" l WHERE l."type" = 'REFUND' AND l."refundId" = r."id")) AS refunds
+      (SELECT count(*)::int FROM "Payment" p WHERE ${paymentClaimable(scope)}) AS payments,
+      (SELECT count(*)::int FROM "Refund" r JOIN "Payment" p ON p."id" = r."paymentId" WHERE ${refundClaimable(scope)}) AS refunds
     FROM "Store" s
     WHERE s."merchantId" = ${merchantId}
     ORDER BY s."name", s."externalId"`;
