@@ -127,7 +127,9 @@ async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRec
     case 'temporal-restart': {
       const pid = ctx.stack.temporal?.pid;
       await ctx.stack.restartTemporal(duration);
-      return { detail: `kill -9 of the ${ctx.stack.temporalName}${pid ? ` (pid ${pid})` : ' (every node at once)'}, down ${duration} ms, restarted on the same data` };
+      return {
+        detail: `kill -9 of the ${ctx.stack.temporalName}${pid ? ` (pid ${pid})` : ' (every node at once)'}, down ${duration} ms, restarted on the same data`,
+      };
     }
     case 'temporal-node-kill':
     case 'temporal-nodes-in-turn': {

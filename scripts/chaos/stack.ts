@@ -99,7 +99,8 @@ export class ChaosStack {
   async start(): Promise<void> {
     const [api, sim, temporal, db, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     this.ports = { api, sim, temporal, db, pg };
-    if (this.opts.temporal !== 'dev' && this.opts.database !== 'postgresql') throw new Error(`--temporal ${this.opts.temporal}: runs on PostgreSQL (--database postgresql)`);
+    if (this.opts.temporal !== 'dev' && this.opts.database !== 'postgresql')
+      throw new Error(`--temporal ${this.opts.temporal}: runs on PostgreSQL (--database postgresql)`);
     if (this.opts.temporal === 'server') for (const name of INTERNAL_PORTS) this.temporalPorts[name] = await freeServerPort();
     for (const instance of this.instances('api')) this.apiPorts[instance] = instance === 'api' ? api : await freePort();
     if (this.opts.database === 'postgresql') {
@@ -265,7 +266,10 @@ export class ChaosStack {
     await cluster.killNode(node);
     await new Promise((r) => setTimeout(r, downMs));
     await cluster.startNode(node);
-    return `kill -9 of ${cluster.nodes[node]!.name} (pid ${pid}) while ${cluster.nodes.filter((_, i) => i !== node).map((n) => n.name).join(', ')} ran, down ${downMs} ms, restarted`;
+    return `kill -9 of ${cluster.nodes[node]!.name} (pid ${pid}) while ${cluster.nodes
+      .filter((_, i) => i !== node)
+      .map((n) => n.name)
+      .join(', ')} ran, down ${downMs} ms, restarted`;
   }
 
   async restartPostgres(): Promise<void> {

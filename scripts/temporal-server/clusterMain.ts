@@ -20,7 +20,8 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 async function main(): Promise<never> {
   const databaseUrl = process.env.TEMPORAL_SERVER_DATABASE_URL || process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('No PostgreSQL for the cluster: set TEMPORAL_SERVER_DATABASE_URL (or DATABASE_URL), or run it under scripts/with-postgres.sh.');
+  if (!databaseUrl)
+    throw new Error('No PostgreSQL for the cluster: set TEMPORAL_SERVER_DATABASE_URL (or DATABASE_URL), or run it under scripts/with-postgres.sh.');
   const size = Number(process.env.TEMPORAL_CLUSTER_NODES ?? 2);
   const port = Number(process.env.TEMPORAL_SERVER_PORT ?? 7233);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`TEMPORAL_SERVER_PORT: not a port: ${process.env.TEMPORAL_SERVER_PORT}`);

@@ -33,7 +33,7 @@ async function ask(port: number): Promise<{ answer: string; socket: net.Socket }
 
 const closed = (socket: net.Socket): Promise<void> => new Promise((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
 
-describe('FailoverProxy (the clients\' one address in front of a cluster)', () => {
+describe("FailoverProxy (the clients' one address in front of a cluster)", () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
