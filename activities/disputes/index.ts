@@ -1,4 +1,4 @@
-import { acquirerForPayment } from '../../src/acquirer/paymentAcquirer';
+import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
 import { type AcquirerDispute, disputesOf, type AcquirerDisputes } from '../../src/acquirer/port';
 import { assembleEvidenceTransaction, type EvidenceTransaction } from '../../src/disputes/evidence';
 import { publishDisputeEvent } from '../../src/disputes/events';
@@ -24,7 +24,7 @@ export function disputeActivities(deps: ActivityDeps) {
       where: { id: disputeId },
       select: { acquirerDisputeId: true, payment: { select: { deviceId: true, acquirerName: true, acquirerAccountId: true } } },
     });
-    const port = disputesOf(await acquirerForPayment(db, deps.acquirers, d.payment));
+    const port = disputesOf(await acquirerOfRecord(db, deps.acquirers, d.payment));
     return { port, deviceId: d.payment.deviceId ?? '', acquirerDisputeId: d.acquirerDisputeId };
   }
 

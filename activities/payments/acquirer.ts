@@ -9,7 +9,7 @@ import {
   type SendBillResult,
   type VoidStatus,
 } from '../../src/acquirer/port';
-import { ACCOUNT_KEY_FIELDS } from '../../src/acquirer/acquirers';
+import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
 import type { ActivityDeps } from '../index';
 import { WhoTookIt } from './whoTookIt';
 
@@ -59,9 +59,7 @@ function acquirerOf({ acquirers, db }: ActivityDeps) {
       takenBy = row;
       whoTookIt.remember(key, row);
     }
-    if (!takenBy.acquirerAccountId) return acquirers.byName(takenBy.acquirerName);
-    const account = await db.acquirerAccount.findUniqueOrThrow({ where: { id: takenBy.acquirerAccountId }, select: ACCOUNT_KEY_FIELDS });
-    return acquirers.forAccount(account);
+    return acquirerOfRecord(db, acquirers, takenBy);
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { ACCOUNT_KEY_FIELDS } from '../../src/acquirer/acquirers';
+import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
 import type { AcquirerPort } from '../../src/acquirer/port';
 import { publishPayoutEvent, type PayoutEventType } from '../../src/payouts/events';
 import { reconcileBalancePayout } from '../../src/payouts/balanceReconcile';
@@ -16,11 +16,8 @@ import type { ActivityDeps } from '../index';
 export function payoutActivities(deps: ActivityDeps) {
   const { db } = deps;
 
-  async function acquirerOf(input: PayoutWorkflowInput): Promise<AcquirerPort> {
-    if (!input.acquirerAccountId) return deps.acquirers.byName(input.acquirerKey.replace(/^installation:/, ''));
-    const account = await db.acquirerAccount.findUniqueOrThrow({ where: { id: input.acquirerAccountId }, select: ACCOUNT_KEY_FIELDS });
-    return deps.acquirers.forAccount(account);
-  }
+  const acquirerOf = (input: PayoutWorkflowInput): Promise<AcquirerPort> =>
+    acquirerOfRecord(db, deps.acquirers, { acquirerName: input.acquirerKey.replace(/^installation:/, ''), acquirerAccountId: input.acquirerAccountId });
 
   return {
     /** Reads the payout, records it, and reconciles it when the batches it pays are reconciled. */
