@@ -47,6 +47,7 @@ it('open payments finish on the build they began on, new ones run on the new bui
   // The upgrade: build 2 becomes current; build 1 keeps its payments.
   await setCurrentVersion(stack, deployment, 'build-2');
   expect(await eventually(async () => ((await drainageOf(stack, deployment, 'build-1')) === 'DRAINING' ? true : undefined))).toBe(true);
+  expect(await openPinnedTo(stack, deployment, 'build-1')).toBeGreaterThanOrEqual(paymentIds(open).length);
 
   // A payment begun now runs on build 2 from its first task, while build 1 still serves the open ones.
   const fresh = await freshPayment(stack, await openShop(stack), 55);
