@@ -139,6 +139,13 @@ export async function startService(given: Config, targets: ServiceTargets, logge
         plugins: tracing ? [tracing.plugin] : [],
       });
       running.worker = worker;
+      if (config.WORKER_DEPLOYMENT_NAME) {
+        // A new version gets no new workflows until it is made current (docs/operations.md, "Upgrading with worker versioning").
+        logger.info(
+          { deploymentName: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID },
+          'worker versioning: polling as this Worker Deployment Version; new workflows reach it once it is current',
+        );
+      }
       const done = worker.run();
       stops.push(async () => {
         if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -1,5 +1,6 @@
-import { NativeConnection, Worker, type WorkerPlugin } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerDeploymentOptions, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { workerDeploymentOptions } from './temporal/workerVersioning';
 import { WORKFLOWS_PATH } from './temporal/workflowsPath';
 
 /** The Temporal worker: runs payment and webhook workflows and their activities. */
@@ -14,6 +15,8 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
     // workflow holds its own context in memory (docs/benchmark.md: the hold mode); an evicted one is replayed.
     maxCachedWorkflows: deps.config.WORKER_MAX_CACHED_WORKFLOWS,
     plugins: deps.plugins ?? [],
+    // Worker versioning, when configured (src/temporal/workerVersioning.ts); unversioned otherwise.
+    ...versioning(deps.config),
   });
 }
 
@@ -22,3 +25,8 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
  * (OpenTelemetryPlugin's) join a bundle only when it is made, so that worker bundles at start.
  */
 const prebuiltBundle = (config: ActivityDeps['config']): boolean => !!config.WORKFLOW_BUNDLE && !config.OTEL_ENABLED;
+
+const versioning = (config: ActivityDeps['config']): { workerDeploymentOptions?: WorkerDeploymentOptions } => {
+  const options = workerDeploymentOptions(config);
+  return options ? { workerDeploymentOptions: options } : {};
+};

@@ -54,6 +54,10 @@ describe('configuration', () => {
     ['WEBHOOK_ALLOW_INSECURE', 'maybe', /WEBHOOK_ALLOW_INSECURE: must be true or false/],
     ['RATE_LIMIT_PER_SECOND', '-1', /RATE_LIMIT_PER_SECOND: must be greater than zero/],
     ['TERMINAL_TIMEOUT_DEFAULT_MINUTES', '90', /TERMINAL_TIMEOUT_DEFAULT_MINUTES: must lie between/],
+    ['WORKER_DEPLOYMENT_NAME', 'payments', /WORKER_BUILD_ID: must be set when WORKER_DEPLOYMENT_NAME is set/],
+    ['WORKER_BUILD_ID', '2026.11.26', /WORKER_DEPLOYMENT_NAME: must be set when WORKER_BUILD_ID is set/],
+    ['WORKER_DEPLOYMENT_NAME', 'in.store', /WORKER_DEPLOYMENT_NAME: must not contain '.' or ':'/],
+    ['WORKER_DEPLOYMENT_NAME', '__payments', /WORKER_DEPLOYMENT_NAME: must not start with '__'/],
   ])('refuses %s=%s naming the variable and the reason', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

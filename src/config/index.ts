@@ -16,6 +16,8 @@ const ratio = z
   .regex(/^\d+(\.\d+)?$/, 'must be a decimal number such as 0.01')
   .refine((v) => Number(v) > 0 && Number(v) <= 1, 'must be greater than 0 and at most 1');
 const positiveInt = z.coerce.number({ message: 'must be a number' }).int('must be an integer').positive('must be greater than zero');
+/** A Worker Deployment's name or build id as Temporal accepts them (server 1.32: at most 400 characters, no leading `__`). */
+const deploymentPart = (text = z.string()) => text.max(400, 'must be at most 400 characters').refine((v) => !v.startsWith('__'), "must not start with '__'");
 
 /** 32 bytes: 64 hex characters or base64 (src/secrets/keyring.ts checks the byte count). */
 const KEY_TEXT = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
@@ -58,6 +60,14 @@ export const configSchema = z
      * when it is made): bundled from the sources at start.
      */
     WORKFLOW_BUNDLE: z.string().min(1).optional(),
+    /**
+     * Worker versioning (docs/operations.md, "Upgrading with worker versioning"): the Worker
+     * Deployment this worker belongs to and its build's id. Both set: the worker polls as that
+     * Deployment Version; payments stay on the build they began on (PINNED), the long-lived
+     * workflows move to the current build (workflows/versioning.ts). Both unset: unversioned.
+     */
+    WORKER_DEPLOYMENT_NAME: deploymentPart(z.string().regex(/^[^.:]+$/, "must not contain '.' or ':'")).optional(),
+    WORKER_BUILD_ID: deploymentPart().optional(),
     TEMPORAL_CLI_PATH: z.string().min(1).optional(),
     ACQUIRER: z.enum(['sandbox', 'stripe'], { message: "must be 'sandbox' or 'stripe'" }).default('sandbox'),
     /** ACQUIRER=stripe (docs/acquirers.md): the secret (sk_) or restricted (rk_) key live payments use. */
@@ -204,6 +214,12 @@ export const configSchema = z
       if (!c.SANDBOX_NOTIFY_SECRET && (runs('api') || runs('sandbox'))) {
         ctx.addIssue({ code: 'custom', path: ['SANDBOX_NOTIFY_SECRET'], message: 'must be set in production' });
       }
+    }
+    // A version is the pair: one without the other would be a worker no deployment routes to.
+    if (!!c.WORKER_DEPLOYMENT_NAME !== !!c.WORKER_BUILD_ID) {
+      const missing = c.WORKER_DEPLOYMENT_NAME ? 'WORKER_BUILD_ID' : 'WORKER_DEPLOYMENT_NAME';
+      const other = missing === 'WORKER_BUILD_ID' ? 'WORKER_DEPLOYMENT_NAME' : 'WORKER_BUILD_ID';
+      ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when ${other} is set (worker versioning needs both)` });
     }
     if (c.TERMINAL_TIMEOUT_MIN_MINUTES > c.TERMINAL_TIMEOUT_MAX_MINUTES) {
       ctx.addIssue({ code: 'custom', path: ['TERMINAL_TIMEOUT_MIN_MINUTES'], message: 'must not exceed TERMINAL_TIMEOUT_MAX_MINUTES' });

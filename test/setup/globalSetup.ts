@@ -41,6 +41,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.TEST_WORKFLOW_BUNDLE = bundle;
   process.env.TEST_DATABASE_URL = databaseUrl;
   process.env.TEST_TEMPORAL_ADDRESS = external ?? `127.0.0.1:${devServerPort}`;
+  // The run's own dev server has settings a real server keeps at production values (src/temporal/dynamicConfig.ts).
+  process.env.TEST_TEMPORAL_KIND = external ? 'external' : 'dev-server';
   process.env.TEST_ROOT = root;
   process.env.TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
 }

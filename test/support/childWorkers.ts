@@ -11,12 +11,14 @@ const REPO = path.resolve(__dirname, '../..');
  * Workers in child processes (SERVICES=worker) on the test stack's database and Temporal and on a
  * task queue of their own, as in a split deployment: the stack runs the API and the sandbox
  * (SERVICES=api,sandbox, TEMPORAL_TASK_QUEUE: `queue`), a crash test kills a worker (kill -9) and
- * starts another. `stopAll` in afterAll.
+ * starts another; an upgrade runs the old and the new build side by side. `stopAll` in afterAll.
  */
 export class ChildWorkers {
   readonly queue: string;
+  /** The worker started last. */
   current: ManagedChild | undefined;
-  private readonly killed: ManagedChild[] = [];
+  /** Every worker started, in order (stopped, killed or running). */
+  private readonly started: ManagedChild[] = [];
 
   constructor(
     private readonly name: string,
@@ -47,6 +49,7 @@ export class ChildWorkers {
     });
     await child.waitForLine(/^ready /, 60_000);
     this.current = child;
+    this.started.push(child);
     return child;
   }
 
@@ -54,13 +57,12 @@ export class ChildWorkers {
   killHard(): Promise<void> {
     const worker = this.current!;
     worker.process.kill('SIGKILL');
-    this.killed.push(worker);
     return new Promise<void>((resolve) => (worker.running ? worker.once('exit', () => resolve()) : resolve()));
   }
 
   async stopAll(): Promise<void> {
-    await this.current?.stop();
+    await Promise.all(this.started.filter((child) => child.running).map((child) => child.stop()));
     // A child's stdin pipe outlives it and would keep jest waiting.
-    for (const child of [...this.killed, ...(this.current ? [this.current] : [])]) child.process.stdin?.destroy();
+    for (const child of this.started) child.process.stdin?.destroy();
   }
 }

@@ -4,6 +4,7 @@ import type { DisputeStatus } from '../../core/dispute/statuses';
 import { registerDisputeHandlers } from './answers';
 import { awaitDecision, catchUp, open, responseWindow } from './phases';
 import { DisputeRun } from './run';
+import { autoUpgradeWhenVersioned } from '../versioning';
 
 /**
  * One dispute (chargeback), `dispute-<disputeId>` (contracts 12, docs/disputes.md). This file is
@@ -29,3 +30,5 @@ export async function disputeWorkflow(input: DisputeWorkflowInput): Promise<Disp
   await run.compliance;
   return run.state.status;
 }
+// Long-lived: moves to the current build at its next task (workflows/versioning.ts).
+autoUpgradeWhenVersioned(disputeWorkflow);

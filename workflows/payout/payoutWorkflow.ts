@@ -1,6 +1,7 @@
 import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { payoutNudgeSignal, type PayoutWorkflowInput } from '../../core/payout/messages';
+import { autoUpgradeWhenVersioned } from '../versioning';
 
 /**
  * One payout of an acquirer's report (contracts 13, docs/payouts-and-fees.md): records it, and
@@ -46,6 +47,8 @@ export async function payoutWorkflow(input: PayoutWorkflowInput): Promise<void> 
   }
   await continueAsNew<typeof payoutWorkflow>(input);
 }
+// Long-lived: moves to the current build at its next task (workflows/versioning.ts).
+autoUpgradeWhenVersioned(payoutWorkflow);
 
 /**
  * A payout of a balance (Stripe) may show paid and fail days later (the bank returned it): for

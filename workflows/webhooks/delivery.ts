@@ -1,6 +1,7 @@
 import { ActivityFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from '../../core/webhooks/delivery';
+import { autoUpgradeWhenVersioned } from '../versioning';
 
 /** Time for the name resolution and database writes around the HTTP attempt itself. */
 const ATTEMPT_MARGIN_MS = 15_000;
@@ -61,3 +62,5 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     return 'FAILED';
   }
 }
+// Long-lived: moves to the current build at its next task (workflows/versioning.ts).
+autoUpgradeWhenVersioned(webhookDeliveryWorkflow);
