@@ -1,5 +1,5 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { acquirerForPayment } from '../acquirer/paymentAcquirer';
+import { acquirerOfRecord } from '../acquirer/acquirerOfRecord';
 import type { Acquirers } from '../acquirer/acquirers';
 import { disputesOf } from '../acquirer/port';
 import type { Config } from '../config';
@@ -53,7 +53,7 @@ export async function relayDisputeNotification(deps: DisputeRelayDeps, n: Disput
 
   let read;
   try {
-    read = await disputesOf(await acquirerForPayment(deps.db, deps.acquirers, payment)).getDispute(deviceId, n.disputeId);
+    read = await disputesOf(await acquirerOfRecord(deps.db, deps.acquirers, payment)).getDispute(deviceId, n.disputeId);
   } catch (err) {
     deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'dispute notification: the acquirer did not answer the read');
     return;

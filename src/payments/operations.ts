@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { acquirerForPayment } from '../acquirer/paymentAcquirer';
+import { acquirerOfRecord } from '../acquirer/acquirerOfRecord';
 import type { Acquirers } from '../acquirer/acquirers';
 import { AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
 import type { KeyMode } from '../auth/apiKeys';
@@ -93,7 +93,7 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
     if (payment.status !== 'CREATED' && payment.acquirerRef && payment.deviceId) {
       let state: BillState;
       try {
-        state = (await (await acquirerForPayment(deps.db, deps.acquirers, payment)).getBillStatus(payment.deviceId, payment.acquirerRef)).state;
+        state = (await (await acquirerOfRecord(deps.db, deps.acquirers, payment)).getBillStatus(payment.deviceId, payment.acquirerRef)).state;
       } catch (err) {
         // No answer: nothing new can be learned now; the payment is answered as it stands.
         if (err instanceof AcquirerUnreachableError || err instanceof AcquirerRejectedError) return reread(deps.db, payment.id);
@@ -175,7 +175,7 @@ async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Pr
   if (!terminal.voidSupported) throw conflict(`void not permitted: terminal ${terminal.externalId} does not support voids`);
   let supported: boolean;
   try {
-    supported = (await (await acquirerForPayment(deps.db, deps.acquirers, payment)).getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
+    supported = (await (await acquirerOfRecord(deps.db, deps.acquirers, payment)).getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
   } catch (err) {
     if (err instanceof AcquirerUnreachableError) throw unavailable('the acquirer did not answer; nothing was submitted; retry shortly', 2);
     throw err;
