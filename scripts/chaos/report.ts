@@ -1,4 +1,4 @@
-import type { Findings } from './analysis';
+import type { Findings, TimedPayment } from './analysis';
 import type { LoadStats } from './cashiers';
 import type { FaultRecord } from './faults';
 import type { RefundFindings } from './refundAnalysis';
@@ -279,6 +279,18 @@ export function formatReport(r: ChaosReport): string {
         lines.push(`  payment ${p.paymentId}${p.refundId ? ` refund ${p.refundId}` : ''}${p.tag ? ` request ${p.tag}` : ''}: ${p.why}`);
     }
     if (lists.length) lines.push('');
+  }
+  // Payments over the time bound, with what they went through: CI keeps no JSON report either.
+  const overBound = (r.details.overBound ?? []) as TimedPayment[];
+  if (overBound.length) {
+    lines.push(`payments over the time bound (${String(r.details.overBoundCount)}; the first ${overBound.length}):`);
+    for (const p of overBound.slice(0, 5)) {
+      lines.push(
+        `  payment ${p.id} created ${p.createdAt?.slice(11, 23) ?? '?'}: ${round(p.netTimeToFinalMs / 1000)} s net (${round(p.timeToFinalMs / 1000)} s), faults overlapped: ${p.faultsOverlapped.join(', ') || 'none'}, cashier: ${p.cashierAction ?? '?'}`,
+      );
+      for (const h of p.history) lines.push(`    ${h}`);
+    }
+    lines.push('');
   }
   if (r.nondeterminism.first) lines.push(`first nondeterminism line: ${r.nondeterminism.first}`, '');
   lines.push(r.ok ? 'every target met' : 'TARGETS MISSED: see the details in the JSON report (--out)');
