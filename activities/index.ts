@@ -9,6 +9,7 @@ import { finishWebhookDeliveryActivity } from './webhooks/finishWebhookDelivery'
 import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
+import { WhoTookIt } from './payments/whoTookIt';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
@@ -33,12 +34,14 @@ export interface ActivityDeps {
  * type `Activities` to call them through proxyActivities.
  */
 export function createActivities(deps: ActivityDeps) {
+  // Which acquirer took each payment (fixed at creation), shared by the calls and the projection.
+  const whoTookIt = new WhoTookIt();
   return {
     publishPaymentEvent: publishPaymentEventActivity(deps),
     attemptWebhookDelivery: attemptWebhookDeliveryActivity(deps),
     finishWebhookDelivery: finishWebhookDeliveryActivity(deps),
-    ...paymentAcquirerActivities(deps),
-    ...paymentProjectionActivities(deps),
+    ...paymentAcquirerActivities(deps, whoTookIt),
+    ...paymentProjectionActivities(deps, whoTookIt),
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),
     ...disputeActivities(deps),

@@ -17,9 +17,12 @@
  * --hold-rows M, M more open payments started from rows as the sweep restarts a workflow).
  * With `--database postgresql` and no DATABASE_URL it runs itself under scripts/with-postgres.sh.
  *
- * `--temporal server` (PostgreSQL implied): the production shape instead of `npm start`'s one
- * process on the dev server: the Temporal server on PostgreSQL (`npm run temporal-server`), one
- * process with the API and the sandbox, and two worker processes.
+ * The sandbox acquirer runs in a process of its own (its CPU is the acquirer's, not ours).
+ * `--layout combined` (default): the API and the worker in one process; `--layout split`: each in
+ * its own; CPU is reported per role (bench/layout.ts, bench/processCpu.ts).
+ *
+ * `--temporal server` (PostgreSQL implied): the production shape instead of the dev server: the
+ * Temporal server on PostgreSQL (`npm run temporal-server`), an API process and two worker processes.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +31,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { request } from '../support/http';
-import { startStack, type RunningStack } from '../support/serviceStack';
+import type { RunningStack } from '../support/serviceStack';
+import { startBenchStack, type BenchStack, type Layout } from './layout';
 import { openShop, type Shop, type Till } from '../support/shop';
 import { measureEmptyUpdateWithStart } from './emptyLoad';
 import { holdOpenPayments } from './hold';
@@ -38,10 +42,9 @@ import { round, summary } from './stats';
 import { dbCounters, perLifecycle } from './dbWork';
 import { cpuByRole, cpuPerLifecycle } from './processCpu';
 import { arg } from './args';
+import { startStatementTrace } from './statementTrace';
 import { countTemporalWork } from './temporalWork';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
-import { mainProcess, type ServiceProcess } from '../support/serviceProcess';
-import { freeServerPort, postgresTargetFromUrl, startTemporalServer, type RunningTemporalServer } from '../scripts/temporal-server/server';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -50,14 +53,25 @@ const cashiers = Number(arg('cashiers', '20'));
 const temporal = arg('temporal', 'dev') as 'dev' | 'server';
 if (temporal !== 'dev' && temporal !== 'server') throw new Error('--temporal: dev or server');
 const database = (temporal === 'server' ? 'postgresql' : arg('database', 'embedded')) as 'embedded' | 'postgresql';
-const out = arg('out', path.join(ROOT, 'bench', 'results', `bench-${database}${temporal === 'server' ? '-temporal-server' : ''}.json`));
+const out = arg(
+  'out',
+  path.join(
+    ROOT,
+    'bench',
+    'results',
+    `bench-${database}${temporal === 'server' ? '-temporal-server' : ''}${arg('layout', 'combined') === 'split' ? '-split' : ''}.json`,
+  ),
+);
 const WORKER_PROCESSES = 2;
+const layout = arg('layout', 'combined') as Layout;
+if (layout !== 'combined' && layout !== 'split') throw new Error('--layout: combined or split');
 const pollMs = Number(arg('poll-ms', '100'));
 const openSeconds = Number(arg('open-seconds', String(Math.min(seconds, 20))));
 const emptySeconds = Number(arg('empty-seconds', String(Math.min(seconds, 10))));
 const hold = Number(arg('hold', '0'));
 const holdRowCount = Number(arg('hold-rows', '0'));
 const voidWindowMinutes = arg('void-window-minutes', hold ? '60' : '0.1');
+const traceStatements = arg('trace-statements', '') ? path.resolve(arg('trace-statements', '')) : '';
 const cpuProfDir = arg('cpu-prof', '') ? path.resolve(arg('cpu-prof', '')) : '';
 const TASK_QUEUE = 'in-store-payments';
 
@@ -68,23 +82,13 @@ if (database === 'postgresql' && !process.env.DATABASE_URL) {
   process.exit(res.status ?? 1);
 }
 
+let loadAverageAtStart: number[] = [];
 const epochNow = (): number => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface BenchStack extends RunningStack {
-  /** What runs where, for the report. */
-  shape: string;
-}
-
-/**
- * `--temporal dev`: the whole service as `npm start` runs it. `--temporal server`: the Temporal
- * server, the API with the sandbox in one process, and two worker processes. On free ports and a
- * throw-away folder.
- */
-async function startBenchStack(): Promise<BenchStack> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-bench-'));
-  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
-  const env: Record<string, string> = {
+/** The service process environment, whatever the layout. */
+function serviceEnv(): Record<string, string> {
+  return {
     LOG_LEVEL: 'warn',
     WEBHOOK_ALLOW_INSECURE: 'true',
     TEMPORAL_ADDRESS: '',
@@ -92,63 +96,22 @@ async function startBenchStack(): Promise<BenchStack> {
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
     VOID_WINDOW_MINUTES: voidWindowMinutes,
-    // The worker processes of --temporal server have folders of their own: one key for all of them.
+    // Processes with folders of their own (the layouts): one key for all of them.
     SECRETS_KEY: randomBytes(32).toString('hex'),
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
-  const nodeArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
-  if (temporal === 'dev') {
-    const stack = await startStack({ root: ROOT, dataDir, env, readyTimeoutMs: 300_000, nodeArgs });
-    return { ...stack, shape: 'one process (API, worker, sandbox) on the Temporal dev server' };
-  }
-  const serverLog = fs.createWriteStream(path.join(dataDir, 'temporal-server.log'));
-  let server: RunningTemporalServer | undefined;
-  let stack: RunningStack | undefined;
-  const workers: ServiceProcess[] = [];
-  const stopAll = async (): Promise<void> => {
-    await stack?.stop().catch(() => undefined);
-    await Promise.all(workers.map((w) => w.stop(30_000).catch(() => undefined)));
-    await server?.stop().catch(() => undefined);
-    serverLog.end();
-  };
-  try {
-    server = await startTemporalServer(
-      { host: '127.0.0.1', port: await freeServerPort(), namespace: 'default', database: postgresTargetFromUrl(process.env.DATABASE_URL!) },
-      (line) => serverLog.write(`${line}\n`),
-    );
-    stack = await startStack({
-      root: ROOT,
-      dataDir,
-      env: { ...env, TEMPORAL_ADDRESS: server.address, SERVICES: 'api,sandbox' },
-      readyTimeoutMs: 300_000,
-      nodeArgs,
-    });
-    const sandboxUrl = stack.sandboxUrl;
-    for (let i = 1; i <= WORKER_PROCESSES; i++) {
-      const workerDir = path.join(dataDir, `worker-${i}`);
-      fs.mkdirSync(workerDir);
-      const log = fs.createWriteStream(path.join(workerDir, 'service.log'));
-      const workerEnv = {
-        ...process.env,
-        ...env,
-        SERVICES: 'worker',
-        DATA_DIR: workerDir,
-        HOST: '127.0.0.1',
-        TEMPORAL_ADDRESS: server.address,
-        SANDBOX_URL: sandboxUrl,
-      };
-      workers.push(mainProcess(`worker-${i}`, workerEnv, (line) => log.write(`${line}\n`)));
-    }
-    await Promise.all(workers.map((w) => w.start()));
-    return {
-      ...stack,
-      shape: `Temporal server ${server.address} on PostgreSQL, the API and the sandbox in one process, ${WORKER_PROCESSES} worker processes`,
-      stop: stopAll,
-    };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
+}
+
+function startBench(): Promise<BenchStack> {
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
+  return startBenchStack({
+    temporal,
+    layout,
+    database,
+    env: serviceEnv(),
+    nodeArgs: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
+    workerProcesses: WORKER_PROCESSES,
+  });
 }
 
 /** A loopback webhook receiver: arrival time per pspReference of PAYMENT_CAPTURED, and waiters for one. */
@@ -456,7 +419,9 @@ function printTable(r: Record<string, any>): void {
 }
 
 async function main(): Promise<void> {
-  const stack = await startBenchStack();
+  loadAverageAtStart = os.loadavg().map(round);
+  console.log(`load average at start: ${loadAverageAtStart.join(', ')}`);
+  const stack = await startBench();
   console.log(`service ready (${stack.shape}); its log: ${stack.logFile}`);
   const receiver = await startReceiver();
   let result: Record<string, unknown>;
@@ -483,11 +448,11 @@ async function main(): Promise<void> {
       const sandboxSample = await measureSandbox(stack, 400);
       const empty = await measureEmptyUpdateWithStart(stack.temporalAddress, cashiers, emptySeconds);
       const dbBefore = await dbCounters(stack.databaseUrl);
-      const cpuBefore = cpuByRole(stack.pid);
+      const cpuBefore = cpuByRole(stack.roles, stack.outsideRoots);
       const loopFromUs = monotonicUs();
       const closed = await closedLoop(stack, shop, receiver);
       loop = { fromUs: loopFromUs, toUs: monotonicUs() };
-      const cpuMs = cpuPerLifecycle(cpuBefore, cpuByRole(stack.pid), closed.lifecycles);
+      const cpuMs = cpuPerLifecycle(cpuBefore, cpuByRole(stack.roles, stack.outsideRoots), closed.lifecycles);
       await sleep(1500); // statistics reach pg_stat_database at most once a second
       const db = perLifecycle(dbBefore, await dbCounters(stack.databaseUrl), closed.lifecycles);
       const createOverhead = await overheads(stack, closed.records, closed.startedEpoch);
@@ -496,14 +461,16 @@ async function main(): Promise<void> {
       const rate = Number(arg('rate', String(Math.max(1, round(lifecyclesPerSecond / 2)))));
       const openShopTills = await openShop({ name: 'bench-open', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: 40, receiverUrl: receiver.url });
       // The same counts over the open loop, where nobody polls: they depend on nothing but the lifecycle.
+      const trace = traceStatements && database === 'postgresql' ? await startStatementTrace(stack.databaseUrl) : undefined;
       const openDbBefore = await dbCounters(stack.databaseUrl);
-      const openCpuBefore = cpuByRole(stack.pid);
+      const openCpuBefore = cpuByRole(stack.roles, stack.outsideRoots);
       const openFrom = epochNow();
       const open = await openLoop(stack, openShopTills, receiver, rate);
       const openTo = epochNow();
-      const openCpu = cpuPerLifecycle(openCpuBefore, cpuByRole(stack.pid), open.lifecycles);
+      const openCpu = cpuPerLifecycle(openCpuBefore, cpuByRole(stack.roles, stack.outsideRoots), open.lifecycles);
       await sleep(1500);
       const openDb = perLifecycle(openDbBefore, await dbCounters(stack.databaseUrl), open.lifecycles);
+      if (trace) fs.writeFileSync(traceStatements, await trace.stop(open.lifecycles));
       const openWork = await temporalWork(stack, openFrom, openTo);
 
       const create = summary(closed.records.map((r) => r.latencyMs));
@@ -512,6 +479,7 @@ async function main(): Promise<void> {
       result = {
         database,
         temporal,
+        layout,
         shape: stack.shape,
         cashiers,
         seconds,
@@ -542,7 +510,7 @@ async function main(): Promise<void> {
         },
         webhooksDelivered: closed.toWebhook.length,
         voidWindowMinutes: Number(voidWindowMinutes),
-        machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map(round) },
+        machine: { cpus: os.cpus().length, loadAverageAtStart, loadAverage: os.loadavg().map(round) },
       };
     }
   } finally {
@@ -554,6 +522,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   printTable(result);
+  console.log(`load average at start ${loadAverageAtStart.join(', ')}, at the end ${os.loadavg().map(round).join(', ')}`);
   console.log(`written to ${out}${profile ? `; CPU profile summary in ${profile}` : ''}`);
 }
 

@@ -94,10 +94,12 @@ export async function startStack(opts: {
     throw err;
   });
 
-  const api = /\bapi=(\S+)/.exec(ready)?.[1];
-  const sandbox = /\bsandbox=(\S+)/.exec(ready)?.[1];
+  // A stack without the API or the sandbox (the benchmark's layouts) names them elsewhere.
+  const parts = (setting('SERVICES') ?? 'api,worker,sandbox').split(',').map((p) => p.trim());
+  const api = /\bapi=(\S+)/.exec(ready)?.[1] ?? (parts.includes('api') ? undefined : '');
+  const sandbox = /\bsandbox=(\S+)/.exec(ready)?.[1] ?? (parts.includes('sandbox') ? undefined : setting('SANDBOX_URL'));
   const metrics = /\bmetrics=(\S+)/.exec(ready)?.[1];
-  if (!api || !sandbox) {
+  if (api === undefined || !sandbox) {
     await stop();
     throw new Error(`unexpected ready line: ${ready}`);
   }

@@ -39,16 +39,17 @@ export async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+const billKey = (ref: BillRef): string => `${ref.deviceId}\u0000${ref.acquirerRef}`;
+
 /**
  * The acquirer that took a payment: its acquirer account (contracts 10), else the installation's
  * acquirer it names (test payments the sandbox, live ones ACQUIRER). Which one is fixed at creation
  * and remembered (WhoTookIt); an account's row is read on every call, so a rotated credential is
  * used at once and a deactivated account still finishes its payments.
  */
-function acquirerOf({ acquirers, db }: ActivityDeps) {
-  const whoTookIt = new WhoTookIt();
+function acquirerOf({ acquirers, db }: ActivityDeps, whoTookIt: WhoTookIt) {
   return async (where: { paymentId: string } | BillRef): Promise<AcquirerPort> => {
-    const key = 'paymentId' in where ? where.paymentId : `${where.deviceId}\u0000${where.acquirerRef}`;
+    const key = 'paymentId' in where ? where.paymentId : billKey(where);
     let takenBy = whoTookIt.get(key);
     if (!takenBy) {
       const row = await db.payment.findFirst({
@@ -63,12 +64,15 @@ function acquirerOf({ acquirers, db }: ActivityDeps) {
   };
 }
 
-export function paymentAcquirerActivities(deps: ActivityDeps) {
-  const acquirerFor = acquirerOf(deps);
+export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new WhoTookIt()) {
+  const acquirerFor = acquirerOf(deps, whoTookIt);
   return {
     async sendBill(request: SendBillRequest): Promise<SendBillResult> {
       const acquirer = await acquirerFor(request);
-      return rejectedIsFinal(() => acquirer.sendBill(request));
+      const sent = await rejectedIsFinal(() => acquirer.sendBill(request));
+      // The bill's later calls name it by device and reference: known here already, no read for them.
+      if (sent.outcome === 'ON_DEVICE') whoTookIt.alsoKnownAs(request.paymentId, billKey({ deviceId: request.deviceId, acquirerRef: sent.acquirerRef }));
+      return sent;
     },
 
     async readBill(ref: BillRef): Promise<BillStatus> {

@@ -6,6 +6,7 @@ import { paymentStatusEvents } from '../../src/observability/metrics';
 import { expectedFeeAtCapture } from '../../src/fees/contracts';
 import type { Db } from '../../src/db/client';
 import type { ActivityDeps } from '../index';
+import { WhoTookIt } from './whoTookIt';
 
 export interface RecordStatusEventInput {
   paymentId: string;
@@ -50,11 +51,11 @@ export interface RecordRefundInput {
  * workflow task that never completed (the worker died after its local activities ran) is replaced
  * when the replayed task decides differently at that sequence, and the row follows it.
  */
-export function paymentProjectionActivities({ db }: ActivityDeps) {
+export function paymentProjectionActivities({ db }: ActivityDeps, whoTookIt = new WhoTookIt()) {
   return {
     async recordStatusEvent({ paymentId, event, fields, refund }: RecordStatusEventInput): Promise<void> {
       const occurredAt = new Date(event.occurredAt);
-      const expectedFee = event.status === 'CAPTURED' ? await expectedFeeOfCapture(db, paymentId, fields) : undefined;
+      const expectedFee = event.status === 'CAPTURED' ? await expectedFeeOfCapture(db, paymentId, fields, whoTookIt) : undefined;
       const [written] = await db.$transaction([
         db.$executeRaw`
           INSERT INTO "PaymentHistory" ("paymentId", "sequence", "status", "previousStatus", "actionReference", "source", "occurredAt")
@@ -162,8 +163,11 @@ export function paymentProjectionActivities({ db }: ActivityDeps) {
 }
 
 /** The cost contract's fee for a capture (contracts 13): priced once, when the payment's writer records it CAPTURED. */
-async function expectedFeeOfCapture(db: Db, paymentId: string, fields: ProjectedFields): Promise<string | null | undefined> {
+async function expectedFeeOfCapture(db: Db, paymentId: string, fields: ProjectedFields, whoTookIt: WhoTookIt): Promise<string | null | undefined> {
   if (!fields.capturedAt || !fields.capturedAmount) return undefined;
+  // Taken by the installation's acquirer (known to this worker since its bill was sent): no contract prices it.
+  const takenBy = whoTookIt.get(paymentId);
+  if (takenBy && !takenBy.acquirerAccountId) return undefined;
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { acquirerAccountId: true, currency: true } });
   if (!p?.acquirerAccountId) return undefined;
   return expectedFeeAtCapture(db, {

@@ -18,6 +18,12 @@ export class WhoTookIt {
     return this.known.get(key);
   }
 
+  /** The same payment under a second key (its bill's device and reference), when the first is known. */
+  alsoKnownAs(key: string, otherKey: string): void {
+    const takenBy = this.known.get(key);
+    if (takenBy) this.remember(otherKey, takenBy);
+  }
+
   remember(key: string, takenBy: TakenBy): void {
     // Insertion order is age: the oldest goes first once the limit is reached.
     if (this.known.size >= LIMIT) this.known.delete(this.known.keys().next().value!);

@@ -1,5 +1,6 @@
 import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
 import { dispatchEvent } from '../../src/webhooks/dispatch';
+import { merchantExternalIdOf } from '../../src/db/merchantExternalIds';
 import { type EventType, eventTypeForEntry, paymentEventId, refundFailedEventId } from '../../src/webhooks/events';
 import { settlementDataOf } from '../../src/settlement/events';
 import { type EventRefund, paymentEventBody, storedBody } from '../../src/webhooks/payload';
@@ -26,7 +27,7 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
   return async function publishPaymentEvent(input: PublishPaymentEventInput): Promise<string | null> {
     const entry = await deps.db.paymentHistory.findUnique({
       where: { paymentId_sequence: { paymentId: input.paymentId, sequence: input.sequence } },
-      include: { payment: { include: { merchant: true } } },
+      include: { payment: true },
     });
     if (!entry) throw new Error(`no history entry ${input.sequence} for payment ${input.paymentId}`);
     const eventType: EventType | undefined = input.refundFailed ? 'PAYMENT_REFUND_FAILED' : eventTypeForEntry(entry);
@@ -45,11 +46,12 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
     const eventId = input.refundFailed && refund ? refundFailedEventId(refund.id) : paymentEventId(p.id, entry.sequence);
     // A failed refund leaves the payment as it is: its event is dated by the refund's decision.
     const at = input.refundFailed && refund?.decidedAt ? { ...entry, occurredAt: refund.decidedAt } : entry;
-    const stored = storedBody(paymentEventBody(eventId, eventType, p.merchant.externalId, p, at, settlement, eventRefund));
-    await deps.db.webhookEvent.upsert({
-      where: { id: eventId },
-      create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, ...stored },
-      update: {},
+    const merchantExternalId = await merchantExternalIdOf(deps.db, p.merchantId);
+    const stored = storedBody(paymentEventBody(eventId, eventType, merchantExternalId, p, at, settlement, eventRefund));
+    // Stored once (one INSERT ... ON CONFLICT DO NOTHING): a retried activity keeps the first.
+    await deps.db.webhookEvent.createMany({
+      data: [{ id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, ...stored }],
+      skipDuplicates: true,
     });
     await dispatchEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, eventType });
     return eventId;

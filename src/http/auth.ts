@@ -28,18 +28,33 @@ export function presentedApiKey(headers: Record<string, string | string[] | unde
   return bearer;
 }
 
+interface KeyRow {
+  id: string;
+  merchantId: string;
+  mode: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  merchantExternalId: string;
+}
+
 async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {
   const key = presentedApiKey(ctx.headers);
   if (!key) throw unauthenticated('missing or invalid API key');
   const now = new Date();
-  // Lookup by SHA-256 of the key: the comparison is on a hash, never on the secret itself.
-  const record = await ctx.deps.db.apiKey.findUnique({ where: { keyHash: hashApiKey(key) }, include: { merchant: true } });
+  // Lookup by SHA-256 of the key: the comparison is on a hash, never on the secret itself. Read
+  // on every request (a revocation bites at once, contracts 2), key and business in one statement.
+  const [record] = await ctx.deps.db.$queryRaw<KeyRow[]>`
+    SELECT k."id", k."merchantId", k."mode", k."scopes", k."expiresAt", k."revokedAt", k."lastUsedAt", m."externalId" AS "merchantExternalId"
+    FROM "ApiKey" k JOIN "Merchant" m ON m."id" = k."merchantId"
+    WHERE k."keyHash" = ${hashApiKey(key)}`;
   if (!record || record.revokedAt || (record.expiresAt && record.expiresAt <= now)) throw unauthenticated('missing or invalid API key');
   await noteKeyUse(ctx, record.id, record.lastUsedAt, now);
   return {
     kind: 'apiKey',
     merchantId: record.merchantId,
-    merchantExternalId: record.merchant.externalId,
+    merchantExternalId: record.merchantExternalId,
     apiKeyId: record.id,
     mode: record.mode === 'test' ? 'test' : 'live',
     scopes: record.scopes,

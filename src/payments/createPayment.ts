@@ -7,6 +7,15 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import { type Db, isUniqueViolation } from '../db/client';
 import type { Payment, Prisma, Store, Terminal } from '../generated/prisma/client';
+
+/** What creating a payment needs of the terminal and its store. */
+type TillTerminal = Pick<Terminal, 'id' | 'externalId' | 'deviceId' | 'twoStep' | 'status'>;
+type TillStore = Pick<Store, 'id' | 'externalId' | 'status'>;
+interface TillRow extends TillTerminal {
+  storeId: string;
+  storeExternalId: string;
+  storeStatus: string;
+}
 import { conflict, invalid, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { paymentStatusEvents } from '../observability/metrics';
@@ -51,20 +60,20 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   }
   if (body.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
   // The key's own mode only: a test key cannot reach a live store's terminal (and its open bill), nor the other way round.
-  // Terminal and its store in one read; only a miss asks which of the two is unknown.
-  const found = await db.terminal.findFirst({
-    where: {
-      merchantId: principal.merchantId,
-      externalId: body.terminalExternalId,
-      store: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode },
-    },
-    include: { store: true },
-  });
+  // Terminal and its store in one statement; only a miss asks which of the two is unknown.
+  const [found] = await db.$queryRaw<TillRow[]>`
+    SELECT t."id", t."externalId", t."deviceId", t."twoStep", t."status",
+           s."id" AS "storeId", s."externalId" AS "storeExternalId", s."status" AS "storeStatus"
+    FROM "Terminal" t JOIN "Store" s ON s."id" = t."storeId"
+    WHERE t."merchantId" = ${principal.merchantId} AND t."externalId" = ${body.terminalExternalId}
+      AND s."merchantId" = ${principal.merchantId} AND s."externalId" = ${body.storeExternalId} AND s."mode" = ${principal.mode}
+    LIMIT 1`;
   if (!found) {
     const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode } });
     throw notFound(store ? 'terminal' : 'store');
   }
-  const { store, ...terminal } = found;
+  const terminal: TillTerminal = { id: found.id, externalId: found.externalId, deviceId: found.deviceId, twoStep: found.twoStep, status: found.status };
+  const store: TillStore = { id: found.storeId, externalId: found.storeExternalId, status: found.storeStatus };
   if (!isTerminalReady(terminal)) {
     throw conflict(`terminal ${terminal.externalId} is not ready to take payments: its device link is not configured`);
   }
@@ -185,7 +194,7 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
 }
 
 /** The device as the chosen acquirer knows it: 409 when an account's acquirer does not know it, 400 when it lacks a requested mode. */
-async function checkDevice(acquirer: AcquirerPort, terminal: Terminal, route: ChosenRoute, requested: PaymentMode[] | undefined): Promise<void> {
+async function checkDevice(acquirer: AcquirerPort, terminal: TillTerminal, route: ChosenRoute, requested: PaymentMode[] | undefined): Promise<void> {
   let offered: PaymentMode[];
   try {
     offered = (await acquirer.getDevice(terminal.deviceId!)).modes;
@@ -210,7 +219,7 @@ async function checkDevice(acquirer: AcquirerPort, terminal: Terminal, route: Ch
   }
 }
 
-function inactiveReason(store: Store, terminal: Terminal): string | null {
+function inactiveReason(store: TillStore, terminal: TillTerminal): string | null {
   if (store.status !== 'ACTIVE') return `store ${store.externalId} is inactive`;
   if (terminal.status !== 'ACTIVE') return `terminal ${terminal.externalId} is inactive`;
   return null;

@@ -86,14 +86,20 @@ export async function dispatchEvent(deps: DispatchDeps & { logger?: Logger }, ev
     select: { id: true },
   });
   if (configs.length === 0) return [];
-  await deps.db.webhookDelivery.createMany({
-    data: configs.map((c) => ({ eventId: event.id, configId: c.id })),
-    skipDuplicates: true,
-  });
-  const fresh = await deps.db.webhookDelivery.findMany({
-    where: { eventId: event.id, configId: { in: configs.map((c) => c.id) }, status: 'PENDING', attempts: 0 },
-    select: { id: true, eventId: true, configId: true },
-  });
+  const configIds = configs.map((c) => c.id);
+  // One statement: the rows this call inserts, and those a crashed earlier call inserted but never
+  // attempted (the outer SELECT sees the table as it was before the insert: no row twice).
+  const fresh = await deps.db.$queryRaw<DeliveryRef[]>`
+    WITH inserted AS (
+      INSERT INTO "WebhookDelivery" ("id", "eventId", "configId", "status", "attempts", "createdAt", "updatedAt")
+      SELECT gen_random_uuid()::text, ${event.id}, c, 'PENDING', 0, now(), now() FROM unnest(${configIds}::text[]) AS c
+      ON CONFLICT ("eventId", "configId") DO NOTHING
+      RETURNING "id", "eventId", "configId"
+    )
+    SELECT "id", "eventId", "configId" FROM inserted
+    UNION ALL
+    SELECT "id", "eventId", "configId" FROM "WebhookDelivery"
+    WHERE "eventId" = ${event.id} AND "configId" = ANY(${configIds}::text[]) AND "status" = 'PENDING' AND "attempts" = 0`;
   for (const d of fresh) void firstAttempt(deps, d);
   return configs.map((c) => c.id);
 }
