@@ -120,6 +120,14 @@ export interface SettlementReportItem {
   refundReference?: string;
   /** A chargeback's or reversal's dispute, by the acquirer's own id. */
   disputeId?: string;
+  /**
+   * A chargeback's or reversal's booking, by the acquirer's key for it (docs/disputes.md
+   * "Settlement"): a dispute can be debited more than once (Adyen's SecondChargeback after a
+   * ChargebackReversed), so each booking is recorded once by this key, not once per dispute and
+   * type. Stripe: the balance transaction id; Adyen: record type, dispute and booking time; the
+   * sandbox: the item's type (it books one debit and one reversal per dispute). Absent: the type.
+   */
+  bookingRef?: string;
   /** The service's payment id and pspReference as sent with the bill; absent for payments taken outside the service. */
   paymentId?: string;
   pspReference?: string;
@@ -210,6 +218,8 @@ export interface PayoutTransaction {
   refundReference?: string;
   /** A dispute's money: the acquirer's id of the dispute. */
   disputeId?: string;
+  /** A dispute's money: the acquirer's key of the booking, as on the settlement item (`SettlementReportItem.bookingRef`). */
+  bookingRef?: string;
   /** Exact decimal, signed: what it added to (or took from) the payout. */
   net: string;
   currency: string;

@@ -5,7 +5,8 @@ import type { PayoutTransaction } from '../acquirer/port';
  * Ties a payout of an account's balance (Stripe) to our batches, pure (docs/payouts-and-fees.md,
  * "Stripe's payouts"): each balance transaction it pays is looked for among the account's
  * settlement lines: a payment by its bill, a refund by its reference, a dispute's money by the
- * acquirer's dispute id and its direction.
+ * acquirer's dispute id, its direction and its booking (a dispute can be debited twice); a line
+ * recorded before bookings had keys (its key is its type, migration 0027) by dispute and direction.
  */
 export interface CandidateLine {
   batchId: string;
@@ -16,6 +17,8 @@ export interface CandidateLine {
   /** A refund line's reference, as sent to the acquirer. */
   refundReference: string | null;
   acquirerDisputeId: string | null;
+  /** A dispute's line: the acquirer's key of its booking (its type on lines recorded before migration 0027). */
+  bookingRef?: string | null;
   netAmount: string | null;
 }
 
@@ -34,14 +37,14 @@ export const isOurs = (t: PayoutTransaction): boolean => t.paymentId !== undefin
 function keyOfTransaction(t: PayoutTransaction): string | null {
   if (t.type === 'PAYMENT' && t.acquirerRef) return `PAYMENT:${t.acquirerRef}`;
   if (t.type === 'REFUND' && t.refundReference) return `REFUND:${t.refundReference}`;
-  if ((t.type === 'CHARGEBACK' || t.type === 'CHARGEBACK_REVERSAL') && t.disputeId) return `${t.type}:${t.disputeId}`;
+  if ((t.type === 'CHARGEBACK' || t.type === 'CHARGEBACK_REVERSAL') && t.disputeId) return `${t.type}:${t.disputeId}:${t.bookingRef ?? t.type}`;
   return null;
 }
 
 function keyOfLine(l: CandidateLine): string | null {
   if (l.type === 'PAYMENT' && l.acquirerRef) return `PAYMENT:${l.acquirerRef}`;
   if (l.type === 'REFUND' && l.refundReference) return `REFUND:${l.refundReference}`;
-  if ((l.type === 'CHARGEBACK' || l.type === 'CHARGEBACK_REVERSAL') && l.acquirerDisputeId) return `${l.type}:${l.acquirerDisputeId}`;
+  if ((l.type === 'CHARGEBACK' || l.type === 'CHARGEBACK_REVERSAL') && l.acquirerDisputeId) return `${l.type}:${l.acquirerDisputeId}:${l.bookingRef ?? l.type}`;
   return null;
 }
 
@@ -65,7 +68,10 @@ export function matchBalancePayout(
   let expected = new Decimal(0);
   let complete = true;
   for (const t of transactions) {
-    const key = keyOfTransaction(t);
+    const booked = keyOfTransaction(t);
+    // A dispute's booking whose line predates booking keys: that line is keyed by its type.
+    const legacy = t.disputeId && booked && !settled.has(booked) ? `${t.type}:${t.disputeId}:${t.type}` : null;
+    const key = legacy ?? booked;
     const line = key ? settled.get(key) : undefined;
     if (!line) {
       // Not (yet) in a reconciled batch: ours must wait for its close; anything else is not ours to expect.

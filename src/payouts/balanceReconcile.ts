@@ -54,6 +54,7 @@ async function candidateLines(db: Db, acquirerAccountId: string | null, transact
       acquirerRef: true,
       refundId: true,
       acquirerDisputeId: true,
+      bookingRef: true,
       netAmount: true,
       reported: true,
       batch: { select: { status: true } },
@@ -66,6 +67,7 @@ async function candidateLines(db: Db, acquirerAccountId: string | null, transact
     acquirerRef: l.acquirerRef,
     refundReference: l.refundId ? (refunds.get(l.refundId) ?? null) : null,
     acquirerDisputeId: l.acquirerDisputeId,
+    bookingRef: l.bookingRef,
     netAmount: l.netAmount === null ? null : l.netAmount.toFixed(),
   }));
 }

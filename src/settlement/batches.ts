@@ -368,8 +368,10 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
  * A dispute's money as reported (contracts 12): a CHARGEBACK line (net minus the amount) or a
  * CHARGEBACK_REVERSAL line (net plus it), linked to the disputed payment when we know it and to the
  * dispute by the id it has or will have here: ours derives from the acquirer's, so a line reported
- * before the dispute's notification arrived names the dispute all the same. Once only: a dispute's
- * debit and its reversal are each in one batch (a unique index, migration 0024).
+ * before the dispute's notification arrived names the dispute all the same. Once per booking, by
+ * the acquirer's key for it (`bookingRef`, a unique index on (disputeId, bookingRef), migration
+ * 0027): a report read again records nothing more, and a second debit of one dispute (Adyen's
+ * SecondChargeback after a ChargebackReversed) is a second CHARGEBACK line.
  */
 async function recordChargeback(tx: Db, batch: { id: string; merchantId: string }, item: SourcedItem): Promise<void> {
   const type = item.type as 'CHARGEBACK' | 'CHARGEBACK_REVERSAL';
@@ -383,7 +385,8 @@ async function recordChargeback(tx: Db, batch: { id: string; merchantId: string 
       : null);
   // Whose dispute ids these are: the payment's acquirer key, as the dispute's workflow derives it; else the reporting source's.
   const disputeId = disputeIdOf(payment ? acquirerKeyOf(payment) : (item.source.accountId ?? `installation:${item.source.acquirer.name}`), acquirerDisputeId);
-  if (await tx.settlementLine.findFirst({ where: { type, disputeId }, select: { id: true } })) return;
+  const bookingRef = item.bookingRef ?? type;
+  if (await isRecorded(tx, { type, disputeId, bookingRef, occurredAt: new Date(item.occurredAt) })) return;
   const fee = new Decimal(item.feeAmount);
   await tx.settlementLine.create({
     data: {
@@ -392,6 +395,7 @@ async function recordChargeback(tx: Db, batch: { id: string; merchantId: string 
       paymentId: payment?.id ?? null,
       disputeId,
       acquirerDisputeId,
+      bookingRef,
       acquirerRef: item.acquirerRef,
       pspReference: payment?.pspReference ?? item.pspReference ?? null,
       reference: payment?.reference ?? item.reference ?? null,
@@ -404,6 +408,23 @@ async function recordChargeback(tx: Db, batch: { id: string; merchantId: string 
       acquirerAccountId: item.source.accountId,
     },
   });
+}
+
+/**
+ * Whether this booking has its line already: by its key, or, for a line recorded before bookings
+ * had keys (migration 0027 gave those their type as key), by the same type and booking time, so a
+ * report read again after the upgrade does not record that booking a second time.
+ */
+async function isRecorded(tx: Db, b: { type: string; disputeId: string; bookingRef: string; occurredAt: Date }): Promise<boolean> {
+  const line = await tx.settlementLine.findFirst({
+    where: {
+      disputeId: b.disputeId,
+      type: { in: ['CHARGEBACK', 'CHARGEBACK_REVERSAL'] },
+      OR: [{ bookingRef: b.bookingRef }, { type: b.type, bookingRef: b.type, occurredAt: b.occurredAt }],
+    },
+    select: { id: true },
+  });
+  return line !== null;
 }
 
 const pendingCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, type: 'PAYMENT', reported: true, appliedAt: null } });

@@ -297,14 +297,19 @@ it('round-trips the settlement models; a payment or refund is never in two batch
   const refund = { type: 'REFUND', paymentId, refundId: uniqueId('rf'), amount: '2', currency: 'EUR', occurredAt: now };
   await db.settlementLine.create({ data: { batchId: b1.id, ...refund } });
   expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...refund } }).catch((e: unknown) => e))).toBe(true);
-  // a dispute's debit and its reversal, each in one batch only (migration 0024)
+  // a dispute's money, each booking in one batch only (migrations 0024, 0027): one line per (dispute, booking)
   const disputeId = crypto.randomUUID();
-  for (const type of ['CHARGEBACK', 'CHARGEBACK_REVERSAL']) {
+  for (const [type, bookingRef] of [
+    ['CHARGEBACK', 'txn_debit'],
+    ['CHARGEBACK_REVERSAL', 'txn_credit'],
+    ['CHARGEBACK', 'txn_second_debit'],
+  ]) {
     const cb = {
       type,
       paymentId,
       disputeId,
       acquirerDisputeId: 'dp_1',
+      bookingRef,
       amount: '5',
       netAmount: type === 'CHARGEBACK' ? '-5' : '5',
       currency: 'EUR',
@@ -313,6 +318,10 @@ it('round-trips the settlement models; a payment or refund is never in two batch
     await db.settlementLine.create({ data: { batchId: b1.id, ...cb } });
     expect(isUniqueViolation(await db.settlementLine.create({ data: { batchId: b2.id, ...cb } }).catch((e: unknown) => e))).toBe(true);
   }
+  expect(await db.settlementLine.count({ where: { disputeId, type: 'CHARGEBACK' } })).toBe(2);
+  // a chargeback line names its booking
+  const unkeyed = { type: 'CHARGEBACK', paymentId, disputeId, acquirerDisputeId: 'dp_1', amount: '5', currency: 'EUR', occurredAt: now };
+  expect(await db.settlementLine.create({ data: { batchId: b1.id, ...unkeyed } }).catch((e: unknown) => String(e))).toMatch(/SettlementLine_line_kind/);
 
   // a deleted store keeps its batches
   await db.store.delete({ where: { id: store.id } });

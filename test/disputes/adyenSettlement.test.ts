@@ -116,3 +116,61 @@ it("a completed pre-authorisation's chargeback: the report names the payment by 
     acquirerDisputeId: chargeback.pspReference,
   });
 }, 60_000);
+
+it('a won dispute charged back again: Chargeback, ChargebackReversed and SecondChargeback are three lines at three closes; the same bookings read again add none', async () => {
+  const p = await paid(50);
+  // The payment's Settled booking in a second before the dispute's, so a report read again from the dispute's booking holds only the dispute's money.
+  await nextSecond();
+  const chargeback = s.standIn.openChargeback(p.poiid, p.tx.pspReference, { amount: 20 });
+  const dispute = await disputeOf(p.id);
+  await nextSecond();
+  const first = await closeBatch(s.stack, s.finance, p.storeExternalId);
+  expect(first.status).toBe(201);
+  // 50 settled (fee 0.75), 20 debited with a 2.00 fee: 50 - 2.75 - 20.
+  expect(first.body.totals).toEqual([expect.objectContaining({ grossAmount: 50, feeAmount: 2.75, chargebackAmount: 20, netAmount: 27.25 })]);
+
+  await defended(dispute.id);
+  s.standIn.decideChargeback(chargeback.pspReference, 'WON');
+  await becomes(dispute.id, 'WON');
+  await nextSecond();
+  const second = await closeBatch(s.stack, s.finance, p.storeExternalId);
+  expect(second.status).toBe(201);
+  expect(second.body.totals).toEqual([expect.objectContaining({ grossAmount: 0, feeAmount: 0, chargebackAmount: -20, netAmount: 20 })]);
+
+  // The issuer pursues it: Adyen debits the same dispute again, with its chargeback fee.
+  s.standIn.secondChargeback(chargeback.pspReference);
+  await nextSecond();
+  const third = await closeBatch(s.stack, s.finance, p.storeExternalId);
+  expect(third.status).toBe(201);
+  expect(third.body.totals).toEqual([expect.objectContaining({ grossAmount: 0, feeAmount: 2, chargebackAmount: 20, netAmount: -22 })]);
+  expect(await linesOf(third.body.id)).toEqual([
+    expect.objectContaining({
+      type: 'CHARGEBACK',
+      paymentId: p.id,
+      amount: 20,
+      feeAmount: 2,
+      netAmount: -22,
+      disputeId: dispute.id,
+      acquirerDisputeId: chargeback.pspReference,
+    }),
+  ]);
+  const lines = await s.stack.db.settlementLine.findMany({ where: { disputeId: dispute.id }, orderBy: { occurredAt: 'asc' } });
+  expect(lines.map((l) => [l.type, l.batchId, l.netAmount?.toFixed()])).toEqual([
+    ['CHARGEBACK', first.body.id, '-22'],
+    ['CHARGEBACK_REVERSAL', second.body.id, '20'],
+    ['CHARGEBACK', third.body.id, '-22'],
+  ]);
+  expect(lines.map((l) => l.bookingRef!.split(':')[0])).toEqual(['Chargeback', 'ChargebackReversed', 'SecondChargeback']);
+
+  // Read again: the earlier closes' ends moved back to the chargeback's booking (as a shorter
+  // ADYEN_REPORT_LAG_HOURS would: an overlap), so the next close reads the dispute's three bookings again.
+  await s.stack.db.settlementBatch.updateMany({
+    where: { id: { in: [first.body.id, second.body.id, third.body.id] } },
+    data: { until: new Date(Math.floor(Date.parse(chargeback.openedAt) / 1000) * 1000) },
+  });
+  await nextSecond();
+  const again = await closeBatch(s.stack, s.finance, p.storeExternalId);
+  expect(again.status).toBe(201);
+  expect(await linesOf(again.body.id)).toEqual([]);
+  expect(await s.stack.db.settlementLine.count({ where: { disputeId: dispute.id } })).toBe(3);
+}, 90_000);

@@ -62,6 +62,30 @@ describe('a balance payout against our batches', () => {
     expect(matchBalancePayout([otherRefund], lines)).toEqual({ complete: false, batchIds: [], expectedAmount: '0' });
   });
 
+  it('a dispute debited twice: each debit matches its own line by its booking; a line recorded before booking keys matches by dispute and direction', () => {
+    const keyed = [
+      line({ batchId: 'D1', type: 'CHARGEBACK', acquirerRef: 'pi_4', acquirerDisputeId: 'dp_4', bookingRef: 'txn_a', netAmount: '-10' }),
+      line({ batchId: 'D2', type: 'CHARGEBACK', acquirerRef: 'pi_4', acquirerDisputeId: 'dp_4', bookingRef: 'txn_b', netAmount: '-10' }),
+      // migration 0027 gave an earlier line its type as key
+      line({ batchId: 'D0', type: 'CHARGEBACK', acquirerRef: 'pi_5', acquirerDisputeId: 'dp_5', bookingRef: 'CHARGEBACK', netAmount: '-7' }),
+    ];
+    const debit = (disputeId: string, bookingRef: string): PayoutTransaction => ({
+      type: 'CHARGEBACK',
+      acquirerRef: 'pi',
+      disputeId,
+      bookingRef,
+      net: '-1',
+      currency: 'EUR',
+    });
+    expect(matchBalancePayout([debit('dp_4', 'txn_a'), debit('dp_4', 'txn_b')], keyed)).toEqual({
+      complete: true,
+      batchIds: ['D1', 'D2'],
+      expectedAmount: '-20',
+    });
+    expect(matchBalancePayout([debit('dp_4', 'txn_b')], keyed)).toEqual({ complete: true, batchIds: ['D2'], expectedAmount: '-10' });
+    expect(matchBalancePayout([debit('dp_5', 'txn_c')], keyed)).toEqual({ complete: true, batchIds: ['D0'], expectedAmount: '-7' });
+  });
+
   it('one of ours no batch will hold (voided after Stripe booked it), as the caller says: not waited for', () => {
     const voided = payment('pi_voided', '9.70');
     expect(matchBalancePayout([...paid, voided], lines).complete).toBe(false);

@@ -33,6 +33,7 @@ describe('sandbox chargebacks in settlement reports', () => {
       type: 'CHARGEBACK',
       acquirerRef: x.ref,
       disputeId: x.disputeId,
+      bookingRef: 'CHARGEBACK',
       paymentId: x.paymentId,
       pspReference: x.pspReference,
       reference: expect.anything(),

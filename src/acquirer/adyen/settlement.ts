@@ -258,6 +258,15 @@ export function settlementItemsOfReport(rows: ReportRow[], scope: SettlementScop
   return items;
 }
 
+/**
+ * A chargeback row's booking key. The report has no id of its own per row: `Psp Reference` is the
+ * payment's and `Modification Psp Reference` the dispute's, shared by all of the dispute's rows
+ * (Chargeback, ChargebackReversed, SecondChargeback). The record type tells those apart, and the
+ * booking time (UTC, to the second, as Adyen books) a stage booked again, so the same row read
+ * twice has the same key and each booking its own: `SecondChargeback:<dispute>:2026-11-26T13:03:09.000Z`.
+ */
+export const bookingRefOf = (recordType: string, disputePspReference: string, bookedAt: string): string => `${recordType}:${disputePspReference}:${bookedAt}`;
+
 function itemOf(row: ReportRow, type: SettlementReportItem['type'], occurredAt: string): SettlementReportItem {
   const currency = row[COLUMNS.mainCurrency].toUpperCase();
   const settlementCurrency = (row[COLUMNS.settlementCurrency] || currency).toUpperCase();
@@ -295,6 +304,7 @@ function itemOf(row: ReportRow, type: SettlementReportItem['type'], occurredAt: 
         422,
       );
     item.disputeId = dispute;
+    item.bookingRef = bookingRefOf(row[COLUMNS.recordType], dispute, occurredAt);
   } else if (type === 'REFUND') {
     if (!modification)
       throw new AcquirerRejectedError(`adyen's report has a Refunded line without its Modification Merchant Reference (${row[COLUMNS.pspReference]})`, 422);

@@ -65,6 +65,8 @@ function chargebackItem(d: SandboxDispute, type: 'CHARGEBACK' | 'CHARGEBACK_REVE
     type,
     acquirerRef: d.acquirerRef,
     disputeId: d.disputeId,
+    // The sandbox books one debit and at most one reversal per dispute: the type is the booking's key.
+    bookingRef: type,
     ...(bill && !bill.offline ? { paymentId: bill.paymentId, pspReference: bill.pspReference } : {}),
     reference: bill?.reference ?? null,
     amount: d.amount,

@@ -289,6 +289,7 @@ export interface SettlementLine {
   acquirerRef: string | null; // the PaymentIntent
   deviceId: string | null; // the reader that took it
   disputeId?: string; // a chargeback's or reversal's Stripe dispute (dp_...)
+  bookingRef?: string; // a chargeback's or reversal's own balance transaction (txn_...): one dispute can have several
   paymentId?: string; // ours, from the metadata we set
   pspReference?: string;
   reference?: string;
@@ -358,6 +359,7 @@ function chargebackLineOf(t: Stripe.BalanceTransaction, dispute: Stripe.Dispute)
     // The reader is on the disputed charge: the adapter expands it (closeBatch), else the line names none.
     deviceId: deviceOfSource(charge),
     disputeId: dispute.id,
+    bookingRef: t.id,
     ...(meta[META.paymentId] ? { paymentId: meta[META.paymentId] } : {}),
     ...(meta[META.pspReference] ? { pspReference: meta[META.pspReference] } : {}),
     ...(meta[META.reference] ? { reference: meta[META.reference] } : {}),
@@ -405,6 +407,7 @@ export function settlementItemsOf(lines: SettlementLine[]): SettlementReportItem
       acquirerRef: l.acquirerRef,
       ...(l.refundReference ? { refundReference: l.refundReference } : {}),
       ...(l.disputeId ? { disputeId: l.disputeId } : {}),
+      ...(l.bookingRef ? { bookingRef: l.bookingRef } : {}),
       ...(l.paymentId ? { paymentId: l.paymentId } : {}),
       ...(l.pspReference ? { pspReference: l.pspReference } : {}),
       ...(l.reference ? { reference: l.reference } : {}),

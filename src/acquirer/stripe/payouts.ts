@@ -63,6 +63,7 @@ function payoutTransactionOf(t: Stripe.BalanceTransaction): PayoutTransaction {
     ...(line.paymentId ? { paymentId: line.paymentId } : {}),
     ...(line.refundReference ? { refundReference: line.refundReference } : {}),
     ...(line.disputeId ? { disputeId: line.disputeId } : {}),
+    ...(line.bookingRef ? { bookingRef: line.bookingRef } : {}),
     net,
     currency,
   };

@@ -36,6 +36,7 @@ describe("Adyen's chargeback records as chargeback items", () => {
         acquirerRef: 'pay_1',
         paymentId: 'pay_1',
         disputeId: 'DSP1PAY1DISPUTE1',
+        bookingRef: 'Chargeback:DSP1PAY1DISPUTE1:2026-11-26T09:00:01.000Z',
         amount: '12.50',
         currency: 'EUR',
         feeAmount: '2.00',
@@ -46,6 +47,7 @@ describe("Adyen's chargeback records as chargeback items", () => {
         acquirerRef: 'pay_1',
         paymentId: 'pay_1',
         disputeId: 'DSP1PAY1DISPUTE1',
+        bookingRef: 'ChargebackReversed:DSP1PAY1DISPUTE1:2026-11-26T14:30:00.000Z',
         amount: '12.50',
         currency: 'EUR',
         feeAmount: '0.00',
@@ -56,12 +58,32 @@ describe("Adyen's chargeback records as chargeback items", () => {
         acquirerRef: 'pay_3',
         paymentId: 'pay_3',
         disputeId: 'DSP2PAY3DISPUTE2',
+        bookingRef: 'SecondChargeback:DSP2PAY3DISPUTE2:2026-11-26T15:00:00.000Z',
         amount: '30.00',
         currency: 'EUR',
         feeAmount: '0.00',
         occurredAt: '2026-11-26T15:00:00.000Z',
       },
     ]);
+  });
+
+  it('each booking of one dispute has its own key (Chargeback, ChargebackReversed, SecondChargeback), the same row read twice the same key', () => {
+    const psp = '8815329842817000';
+    const row = (at: string, type: string, payable: string) =>
+      line(`${psp},pay_4,visa,2026-11-26 ${at},CET,EUR,20.00,${type},EUR,,,,EUR,${payable},,,,,,,System,visadebit,,DSP4,,,,,,,,${A}`);
+    const csv = [
+      HEADER,
+      row('10:00:00', 'Chargeback', '-20.00'),
+      row('12:00:00', 'ChargebackReversed', '20.00'),
+      row('14:00:00', 'SecondChargeback', '-20.00'),
+    ].join('\r\n');
+    const read = () => settlementItemsOfReport(parseReport(csv), PERIOD).map((i) => [i.type, i.disputeId, i.bookingRef]);
+    expect(read()).toEqual([
+      ['CHARGEBACK', 'DSP4', 'Chargeback:DSP4:2026-11-26T09:00:00.000Z'],
+      ['CHARGEBACK_REVERSAL', 'DSP4', 'ChargebackReversed:DSP4:2026-11-26T11:00:00.000Z'],
+      ['CHARGEBACK', 'DSP4', 'SecondChargeback:DSP4:2026-11-26T13:00:00.000Z'],
+    ]);
+    expect(read()).toEqual(read());
   });
 
   it('a chargeback line in a report without the Modification Psp Reference column is refused, naming the column to add', () => {

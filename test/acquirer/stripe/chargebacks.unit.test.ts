@@ -22,9 +22,10 @@ const readerCharge = (): Stripe.Charge => ({
   payment_intent: 'pi_disputed',
   payment_method_details: { type: 'card_present', card_present: { reader: READER } } as Stripe.Charge.PaymentMethodDetails,
 });
-const adjustment = (amount: number, fee: number, reporting_category: string, source: Stripe.Dispute): Stripe.BalanceTransaction =>
+const adjustment = (amount: number, fee: number, reporting_category: string, source: Stripe.Dispute, id = 'txn_1'): Stripe.BalanceTransaction =>
   ({
     ...clone<Stripe.BalanceTransaction>(examples.objects.balance_transaction),
+    id,
     type: 'adjustment',
     reporting_category,
     amount,
@@ -34,8 +35,8 @@ const adjustment = (amount: number, fee: number, reporting_category: string, sou
   }) as Stripe.BalanceTransaction;
 
 describe("Stripe's dispute adjustments as chargeback lines", () => {
-  const debit = adjustment(-1000, 1500, 'dispute', exampleDispute());
-  const credit = adjustment(1000, 0, 'dispute_reversal', exampleDispute());
+  const debit = adjustment(-1000, 1500, 'dispute', exampleDispute(), 'txn_debit');
+  const credit = adjustment(1000, 0, 'dispute_reversal', exampleDispute(), 'txn_credit');
 
   it("the debit is a CHARGEBACK and the credit a CHARGEBACK_REVERSAL, named by the dispute and its PaymentIntent, on the charge's reader", () => {
     expect(disputeChargesToRead([debit, credit])).toEqual([CHARGE]);
@@ -47,6 +48,7 @@ describe("Stripe's dispute adjustments as chargeback lines", () => {
         acquirerRef: 'pi_disputed',
         deviceId: READER,
         disputeId: 'dp_1Pgc71B7WZ01zgkWMevJiAUx',
+        bookingRef: 'txn_debit',
         amount: '10.00',
         feeAmount: '15.00',
         netAmount: '-25.00',
@@ -58,6 +60,7 @@ describe("Stripe's dispute adjustments as chargeback lines", () => {
         acquirerRef: 'pi_disputed',
         deviceId: READER,
         disputeId: 'dp_1Pgc71B7WZ01zgkWMevJiAUx',
+        bookingRef: 'txn_credit',
         amount: '10.00',
         feeAmount: '0.00',
         netAmount: '10.00',
@@ -70,6 +73,7 @@ describe("Stripe's dispute adjustments as chargeback lines", () => {
         type: 'CHARGEBACK',
         acquirerRef: 'pi_disputed',
         disputeId: 'dp_1Pgc71B7WZ01zgkWMevJiAUx',
+        bookingRef: 'txn_debit',
         amount: '10.00',
         currency: 'USD',
         feeAmount: '15.00',
@@ -79,11 +83,22 @@ describe("Stripe's dispute adjustments as chargeback lines", () => {
         type: 'CHARGEBACK_REVERSAL',
         acquirerRef: 'pi_disputed',
         disputeId: 'dp_1Pgc71B7WZ01zgkWMevJiAUx',
+        bookingRef: 'txn_credit',
         amount: '10.00',
         currency: 'USD',
         feeAmount: '0.00',
         occurredAt,
       },
+    ]);
+  });
+
+  it('each adjustment of one dispute is a booking of its own, keyed by its balance transaction: a second debit is a second CHARGEBACK', () => {
+    const charge = readerCharge();
+    const again = adjustment(-1000, 0, 'dispute', exampleDispute({ charge }), 'txn_debit_again');
+    const lines = settlementLinesOf([adjustment(-1000, 1500, 'dispute', exampleDispute({ charge }), 'txn_debit'), again]);
+    expect(settlementItemsOf(lines).map((i) => [i.type, i.disputeId, i.bookingRef])).toEqual([
+      ['CHARGEBACK', 'dp_1Pgc71B7WZ01zgkWMevJiAUx', 'txn_debit'],
+      ['CHARGEBACK', 'dp_1Pgc71B7WZ01zgkWMevJiAUx', 'txn_debit_again'],
     ]);
   });
 

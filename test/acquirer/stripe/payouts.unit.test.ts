@@ -69,8 +69,8 @@ describe('what a Stripe payout pays: its balance transactions', () => {
       txn({ type: 'charge', amount: 1234, fee: 27, net: 1207, source: charge }),
       txn({ type: 'charge', amount: 500, fee: 12, net: 488, source: offline }),
       txn({ type: 'refund', amount: -200, fee: 0, net: -200, source: refund }),
-      txn({ type: 'adjustment', amount: -1000, fee: 1500, net: -2500, source: dispute }),
-      txn({ type: 'adjustment', amount: 1000, fee: 0, net: 1000, source: dispute }),
+      txn({ id: 'txn_debit', type: 'adjustment', amount: -1000, fee: 1500, net: -2500, source: dispute }),
+      txn({ id: 'txn_credit', type: 'adjustment', amount: 1000, fee: 0, net: 1000, source: dispute }),
       txn({ type: 'stripe_fee', amount: -300, fee: 0, net: -300, source: null }),
       txn({ type: 'payout', amount: -2000, fee: 0, net: -2000, source: examples.objects.payout as unknown as Stripe.Payout }),
     ]);
@@ -78,8 +78,8 @@ describe('what a Stripe payout pays: its balance transactions', () => {
       { type: 'PAYMENT', acquirerRef: 'pi_ours', paymentId: 'pay-1', net: '12.07', currency: 'USD' },
       { type: 'PAYMENT', acquirerRef: 'pi_offline', net: '4.88', currency: 'USD' },
       { type: 'REFUND', acquirerRef: 'pi_ours', refundReference: 'REFUND-r1', net: '-2.00', currency: 'USD' },
-      { type: 'CHARGEBACK', acquirerRef: 'pi_ours', disputeId: examples.objects.dispute.id, net: '-25.00', currency: 'USD' },
-      { type: 'CHARGEBACK_REVERSAL', acquirerRef: 'pi_ours', disputeId: examples.objects.dispute.id, net: '10.00', currency: 'USD' },
+      { type: 'CHARGEBACK', acquirerRef: 'pi_ours', disputeId: examples.objects.dispute.id, bookingRef: 'txn_debit', net: '-25.00', currency: 'USD' },
+      { type: 'CHARGEBACK_REVERSAL', acquirerRef: 'pi_ours', disputeId: examples.objects.dispute.id, bookingRef: 'txn_credit', net: '10.00', currency: 'USD' },
       { type: 'OTHER', net: '-3.00', currency: 'USD' },
     ]);
   });

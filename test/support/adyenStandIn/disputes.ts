@@ -10,8 +10,9 @@ import type { StandInTransaction, Terminals } from './terminals';
  * API (defense reasons as the document's example gives them, documents, defend or accept, each
  * answered `disputeServiceResult` as its example, or `success: false` with Adyen-like words when
  * refused); the scheme decides a defended one (`decide`: CHARGEBACK_REVERSED Won, or
+ * SECOND_CHARGEBACK Lost); the issuer may charge a won one back again (`secondChargeback`:
  * SECOND_CHARGEBACK Lost). Its money is in the day's report (./reports.ts): debited at the
- * opening, credited back when won.
+ * opening, credited back when won, debited again at a second chargeback.
  */
 export interface StandInDispute {
   pspReference: string;
@@ -25,6 +26,8 @@ export interface StandInDispute {
   openedAt: string;
   /** When the scheme decided it (`decide`); its report books a Won one's credit back then. */
   decidedAt?: string;
+  /** When the issuer charged a won dispute back again (`secondChargeback`); its report books the second debit then. */
+  secondChargebackAt?: string;
   defensePeriodEndsAt: string;
   /** Documents supplied, by type code (content as sent, base64). */
   documents: Record<string, { contentType: string; content: string }>;
@@ -91,6 +94,18 @@ export class Disputes {
     d.status = outcome === 'WON' ? 'Won' : 'Lost';
     d.decidedAt = new Date().toISOString();
     this.notify(d, outcome === 'WON' ? 'CHARGEBACK_REVERSED' : 'SECOND_CHARGEBACK');
+  }
+
+  /**
+   * The issuer disputes a won dispute again (Adyen's SecondChargeback after a ChargebackReversed):
+   * the amount is debited a second time and the dispute is Lost, notified as SECOND_CHARGEBACK.
+   */
+  secondChargeback(disputePspReference: string): void {
+    const d = this.all.get(disputePspReference);
+    if (!d || d.status !== 'Won') throw new Error(`dispute ${disputePspReference} was not won (${d?.status ?? 'unknown'}): no second chargeback`);
+    d.status = 'Lost';
+    d.secondChargebackAt = new Date().toISOString();
+    this.notify(d, 'SECOND_CHARGEBACK');
   }
 
   /** A validated Disputes API call: 200 with the example answer, or `success: false` with the reason. */

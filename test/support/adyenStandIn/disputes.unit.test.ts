@@ -122,3 +122,30 @@ it("books a dispute's money in the day's Payment accounting report: the debit wi
     expect.objectContaining({ type: 'CHARGEBACK_REVERSAL', amount: '30.00', feeAmount: '0.00' }),
   ]);
 });
+
+it('books a second chargeback of a won dispute: SecondChargeback debited again with its fee, notified SECOND_CHARGEBACK; a dispute not won has none', async () => {
+  const d = chargeback();
+  expect(() => standIn.secondChargeback(d.pspReference)).toThrow(/not won/);
+  const ref = { merchantAccountCode: 'TestMerchantPOS', disputePspReference: d.pspReference };
+  const content = Buffer.from('%PDF-1.4').toString('base64');
+  await post('supplyDefenseDocument', { ...ref, defenseDocuments: [{ defenseDocumentTypeCode: 'DefenseMaterial', contentType: 'application/pdf', content }] });
+  await post('defendDispute', { ...ref, defenseReasonCode: 'SupplyDefenseMaterial' });
+  standIn.decideChargeback(d.pspReference, 'WON');
+  await new Promise((r) => setTimeout(r, 1100)); // a booking second of its own
+  standIn.secondChargeback(d.pspReference);
+  expect(standIn.notifications.at(-1)!.body.notificationItems[0].NotificationRequestItem).toMatchObject({
+    eventCode: 'SECOND_CHARGEBACK',
+    pspReference: d.pspReference,
+    additionalData: { disputeStatus: 'Lost' },
+  });
+  const date = bookingOf(d.openedAt).date;
+  const res = await fetch(`${standIn.url}/reports/download/MerchantAccount/TestMerchantPOS/payments_accounting_report_${date.replace(/-/g, '_')}.csv`, {
+    headers: { 'x-api-key': 'test-api-key' },
+  });
+  const rows = parseReport(await res.text()).filter((r) => r['Psp Reference'] === d.tx.pspReference && r[MODIFICATION_PSP_REFERENCE] === d.pspReference);
+  expect(rows.map((r) => [r['Record Type'], r['Main Amount'], r['Markup (SC)']])).toEqual([
+    ['Chargeback', '30.00', '2.00'],
+    ['ChargebackReversed', '30.00', ''],
+    ['SecondChargeback', '30.00', '2.00'],
+  ]);
+});

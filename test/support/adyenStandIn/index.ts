@@ -79,6 +79,8 @@ export interface AdyenStandIn {
   openChargeback(poiid: string, paymentPspReference: string, opts?: ChargebackOptions): StandInDispute;
   /** The scheme decides a defended dispute: CHARGEBACK_REVERSED (WON) or SECOND_CHARGEBACK (LOST), notified. */
   decideChargeback(disputePspReference: string, outcome: 'WON' | 'LOST'): void;
+  /** The issuer charges a won dispute back again: SECOND_CHARGEBACK notified, a `SecondChargeback` booked. */
+  secondChargeback(disputePspReference: string): void;
   /** Every dispute opened, by its pspReference. */
   disputes: Map<string, StandInDispute>;
   /** Where notifications are posted from now on (undefined: nowhere). */
@@ -129,6 +131,7 @@ export async function startAdyenStandIn(opts: AdyenStandInOptions = {}): Promise
         .sort((a, b) => a.modification.at.localeCompare(b.modification.at)),
     openChargeback: (poiid, paymentPspReference, chargeback) => disputes.open(poiid, paymentPspReference, chargeback),
     decideChargeback: (psp, outcome) => disputes.decide(psp, outcome),
+    secondChargeback: (psp) => disputes.secondChargeback(psp),
     disputes: disputes.all,
     notifyTo: (url) => void (notifier.url = url),
     forgeNextNotification: () => notifier.forgeNextNotification(),

@@ -23,7 +23,8 @@ import type { SimulatedDevice, StandInReversal, StandInTransaction } from './ter
  *   chargeback fee of 200 minor units as markup) and, once the scheme decides it won,
  *   `ChargebackReversed` (the amount credited back, no fee), each under the payment's Psp and
  *   Merchant Reference with the dispute's pspReference as the Modification Psp Reference; a lost
- *   one stays debited (the stand-in books no second chargeback).
+ *   one stays debited; a won one the issuer charges back again is booked `SecondChargeback` then
+ *   (debited again, with the same fee).
  */
 export const REPORT_TIME_ZONE = 'Europe/Amsterdam';
 export const REPORT_PREFIX = '/reports/download/MerchantAccount/';
@@ -203,16 +204,18 @@ function chargebackLines(d: StandInDispute): Line[] {
     'Modification Psp Reference': d.pspReference,
     'Terminal ID': d.tx.poiid,
   };
-  const lines: Line[] = [
-    {
-      ...common,
-      at: d.openedAt,
-      'Record Type': 'Chargeback',
-      'Payable (SC)': amount.plus(fee).negated().toFixed(units),
-      'Markup (SC)': fee.toFixed(units),
-    },
-  ];
-  if (d.status === 'Won' && d.decidedAt) lines.push({ ...common, at: d.decidedAt, 'Record Type': 'ChargebackReversed', 'Payable (SC)': amount.toFixed(units) });
+  const debit = (at: string, recordType: string): Line => ({
+    ...common,
+    at,
+    'Record Type': recordType,
+    'Payable (SC)': amount.plus(fee).negated().toFixed(units),
+    'Markup (SC)': fee.toFixed(units),
+  });
+  const lines: Line[] = [debit(d.openedAt, 'Chargeback')];
+  // Credited back when won; a second chargeback comes only after that credit.
+  const won = d.status === 'Won' || d.secondChargebackAt !== undefined;
+  if (won && d.decidedAt) lines.push({ ...common, at: d.decidedAt, 'Record Type': 'ChargebackReversed', 'Payable (SC)': amount.toFixed(units) });
+  if (d.secondChargebackAt) lines.push(debit(d.secondChargebackAt, 'SecondChargeback'));
   return lines;
 }
 
