@@ -30,6 +30,17 @@ async function defended(disputeId: string) {
   expect((await answer(s.stack, compliance, disputeId, 'submit')).status).toBe(200);
 }
 
+/** The merchant defends, the scheme decides for them, and the store's next close: its answer. */
+async function wonThenClosed(disputeId: string, chargebackPsp: string, storeExternalId: string) {
+  await defended(disputeId);
+  s.standIn.decideChargeback(chargebackPsp, 'WON');
+  await becomes(disputeId, 'WON');
+  await nextSecond();
+  const closed = await closeBatch(s.stack, s.finance, storeExternalId);
+  expect(closed.status).toBe(201);
+  return closed;
+}
+
 it('a dispute opened and lost: the next close has its CHARGEBACK line with the fee, linked to the payment and our dispute', async () => {
   const p = await paid(40);
   const chargeback = s.standIn.openChargeback(p.poiid, p.tx.pspReference, { amount: 25.5 });
@@ -73,12 +84,7 @@ it('a dispute won: debited at one close, credited back as CHARGEBACK_REVERSAL at
   // 30 settled (fee 0.49), 30 debited with a 2.00 fee.
   expect(first.body.totals).toEqual([expect.objectContaining({ grossAmount: 30, feeAmount: 2.49, chargebackAmount: 30, netAmount: -2.49 })]);
 
-  await defended(dispute.id);
-  s.standIn.decideChargeback(chargeback.pspReference, 'WON');
-  await becomes(dispute.id, 'WON');
-  await nextSecond();
-  const second = await closeBatch(s.stack, s.finance, p.storeExternalId);
-  expect(second.status).toBe(201);
+  const second = await wonThenClosed(dispute.id, chargeback.pspReference, p.storeExternalId);
   expect(second.body.totals).toEqual([expect.objectContaining({ paymentCount: 0, grossAmount: 0, feeAmount: 0, chargebackAmount: -30, netAmount: 30 })]);
   expect(await linesOf(second.body.id)).toEqual([
     expect.objectContaining({
@@ -129,12 +135,7 @@ it('a won dispute charged back again: Chargeback, ChargebackReversed and SecondC
   // 50 settled (fee 0.75), 20 debited with a 2.00 fee: 50 - 2.75 - 20.
   expect(first.body.totals).toEqual([expect.objectContaining({ grossAmount: 50, feeAmount: 2.75, chargebackAmount: 20, netAmount: 27.25 })]);
 
-  await defended(dispute.id);
-  s.standIn.decideChargeback(chargeback.pspReference, 'WON');
-  await becomes(dispute.id, 'WON');
-  await nextSecond();
-  const second = await closeBatch(s.stack, s.finance, p.storeExternalId);
-  expect(second.status).toBe(201);
+  const second = await wonThenClosed(dispute.id, chargeback.pspReference, p.storeExternalId);
   expect(second.body.totals).toEqual([expect.objectContaining({ grossAmount: 0, feeAmount: 0, chargebackAmount: -20, netAmount: 20 })]);
 
   // The issuer pursues it: Adyen debits the same dispute again, with its chargeback fee.
