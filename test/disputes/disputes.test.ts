@@ -22,6 +22,15 @@ afterAll(async () => {
 
 const payment = (key: string, id: string) => call(stack.apiUrl, 'GET', `/api/transactions/${id}`, { key });
 
+/**
+ * The dispute's row is written first, then the payment's workflow is told, then the event
+ * (DISPUTE_OPENED, DISPUTE_CLOSED) is sent: once the event exists, the payment's one writer knows
+ * (the row alone may show it a moment earlier).
+ */
+const disputeEventSent = (paymentId: string, eventType: 'DISPUTE_OPENED' | 'DISPUTE_CLOSED') =>
+  eventually(async () => ((await disputeEvents(stack, paymentId)).some((e) => e.eventType === eventType) ? true : undefined));
+const closedEventSent = (paymentId: string) => disputeEventSent(paymentId, 'DISPUTE_CLOSED');
+
 it('won: opened with the evidence assembled, refunds and voids refused while open, statement stored as text, submitted, WON; then refundable', async () => {
   const d = await desk(stack, { disputeDecisionDelayMs: 1500 });
   const p = await capturedPayment(stack, d, 40);
@@ -152,6 +161,8 @@ it("the payment's own writer decides: a refund or void sent straight to its work
   const p = await capturedPayment(stack, d);
   await openAtSandbox(stack, p.pspReference);
   await disputeOf(stack, d, p.id);
+  // The row is written before the payment's workflow is told; DISPUTE_OPENED is sent after it is.
+  await disputeEventSent(p.id, 'DISPUTE_OPENED');
   const row = await stack.db.payment.findUniqueOrThrow({ where: { id: p.id } });
   const deps = { config: stack.config, temporal: stack.client };
   const request = (): RefundRequestInput => ({
@@ -172,14 +183,6 @@ it("the payment's own writer decides: a refund or void sent straight to its work
   expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [request()])).toMatchObject(refused);
   expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
 });
-
-/**
- * The dispute's row is written first, then the payment's workflow is told, then DISPUTE_CLOSED is
- * sent: once the event exists, the payment's one writer knows the dispute is over (the row alone
- * may show it a moment earlier).
- */
-const closedEventSent = (paymentId: string) =>
-  eventually(async () => ((await disputeEvents(stack, paymentId)).some((e) => e.eventType === 'DISPUTE_CLOSED') ? true : undefined));
 
 it('lost: the scheme decides LOST; the payment can be voided once the dispute is closed', async () => {
   const d = await desk(stack, { disputeOutcome: 'LOST' });
