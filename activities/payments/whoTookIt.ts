@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Which acquirer took a payment, remembered per worker process: a payment's `acquirerName` and
  * `acquirerAccountId` are fixed at creation and never change, so after the first read of a payment
@@ -9,10 +11,9 @@ export interface TakenBy {
   acquirerAccountId: string | null;
 }
 
-const LIMIT = 10_000;
-
 export class WhoTookIt {
-  private readonly known = new Map<string, TakenBy>();
+  // Bounded: the least recently used goes first.
+  private readonly known = new LRUCache<string, TakenBy>({ max: 10_000 });
 
   get(key: string): TakenBy | undefined {
     return this.known.get(key);
@@ -25,8 +26,6 @@ export class WhoTookIt {
   }
 
   remember(key: string, takenBy: TakenBy): void {
-    // Insertion order is age: the oldest goes first once the limit is reached.
-    if (this.known.size >= LIMIT) this.known.delete(this.known.keys().next().value!);
     this.known.set(key, takenBy);
   }
 }
