@@ -125,7 +125,7 @@ async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRec
       return { detail: `kill -9 of API, worker, sandbox, ${ctx.stack.temporalName}${db}; down ${duration} ms; restarted on the same data` };
     }
     case 'temporal-restart': {
-      const pid = ctx.stack.temporal?.pid;
+      const pid = ctx.stack.temporalPid;
       await ctx.stack.restartTemporal(duration);
       return {
         detail: `kill -9 of the ${ctx.stack.temporalName}${pid ? ` (pid ${pid})` : ' (every node at once)'}, down ${duration} ms, restarted on the same data`,

@@ -5,7 +5,6 @@ import { freePort } from '../../src/process/freePort';
 import { tsxNodeArgs } from '../../src/process/tsx';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
 import { temporalDevServerArgs } from '../../src/temporal/devServer';
-import { freeServerPort, INTERNAL_PORTS, type InternalPort } from '../temporal-server/server';
 import { TemporalCluster } from '../temporal-server/cluster';
 import { FailoverProxy } from '../temporal-server/proxy';
 import { PostgresCluster } from './postgres';
@@ -45,11 +44,11 @@ const PART_NAMES: PartName[] = ['api', 'worker', 'sandbox'];
 export class ChaosStack {
   readonly dataDir: string;
   ports = { api: 0, sim: 0, temporal: 0, db: 0, pg: 0 };
-  /** The Temporal server's other ports, kept across its restarts. */
-  temporalPorts: Partial<Record<InternalPort, number>> = {};
   postgres?: PostgresCluster;
   embeddedDb?: ServiceProcess;
+  /** The dev server (`dev`). */
   temporal?: ServiceProcess;
+  /** The Temporal server's nodes: one (`server`) or two (`cluster`). */
   cluster?: TemporalCluster;
   /** The running processes by instance name (`api`, or `api-1` and `api-2` on a cluster). */
   parts: Record<string, ServiceProcess> = {};
@@ -87,6 +86,11 @@ export class ChaosStack {
     return this.cluster ? this.cluster.address : `127.0.0.1:${this.ports.temporal}`;
   }
 
+  /** The pid of Temporal when it is one process (the dev server, or a server of one node). */
+  get temporalPid(): number | undefined {
+    return this.temporal?.pid ?? (this.cluster?.nodes.length === 1 ? this.cluster.nodes[0]!.pid : undefined);
+  }
+
   get temporalName(): string {
     return { dev: 'Temporal dev server', server: 'Temporal server', cluster: 'Temporal cluster of two nodes' }[this.opts.temporal];
   }
@@ -101,7 +105,6 @@ export class ChaosStack {
     this.ports = { api, sim, temporal, db, pg };
     if (this.opts.temporal !== 'dev' && this.opts.database !== 'postgresql')
       throw new Error(`--temporal ${this.opts.temporal}: runs on PostgreSQL (--database postgresql)`);
-    if (this.opts.temporal === 'server') for (const name of INTERNAL_PORTS) this.temporalPorts[name] = await freeServerPort();
     for (const instance of this.instances('api')) this.apiPorts[instance] = instance === 'api' ? api : await freePort();
     if (this.opts.database === 'postgresql') {
       if (this.opts.postgresBin) {
@@ -131,37 +134,21 @@ export class ChaosStack {
   }
 
   private async startTemporal(): Promise<void> {
-    if (this.opts.temporal === 'cluster') {
+    if (this.opts.temporal !== 'dev') {
       if (this.cluster) {
         for (let i = 0; i < this.cluster.nodes.length; i++) await this.cluster.startNode(i);
         return;
       }
-      this.cluster = new TemporalCluster({ databaseUrl: this.databaseUrl, log: (node, l) => this.opts.log(node, l) });
+      // `server` is a cluster of one node. Its databases are next to the service's, on the same PostgreSQL server: a PostgreSQL restart hits both.
+      this.cluster = new TemporalCluster({
+        databaseUrl: this.databaseUrl,
+        size: this.opts.temporal === 'cluster' ? 2 : 1,
+        log: (node, l) => this.opts.log(node, l),
+      });
       await this.cluster.start();
       return;
     }
     await waitPortFree(this.ports.temporal);
-    if (this.opts.temporal === 'server') {
-      // Its databases next to the service's, on the same PostgreSQL server: a PostgreSQL restart hits both.
-      this.temporal = new ServiceProcess({
-        name: 'temporal',
-        command: process.execPath,
-        args: tsxNodeArgs(path.join(REPO, 'scripts/temporal-server/main.ts')),
-        env: withGuard({
-          ...process.env,
-          TEMPORAL_SERVER_DATABASE_URL: this.databaseUrl,
-          TEMPORAL_SERVER_HOST: '127.0.0.1',
-          TEMPORAL_SERVER_PORT: String(this.ports.temporal),
-          TEMPORAL_NAMESPACE: 'default',
-          ...Object.fromEntries(Object.entries(this.temporalPorts).map(([k, v]) => [k, String(v)])),
-        }),
-        ready: /^temporal-server ready address=(\S+)/,
-        readyTimeoutMs: 180_000,
-        onLine: (l) => this.opts.log('temporal', l),
-      });
-      await this.temporal.start();
-      return;
-    }
     const args = temporalDevServerArgs({
       host: '127.0.0.1',
       port: this.ports.temporal,

@@ -11,13 +11,14 @@ import { freeServerPort, INTERNAL_PORTS, type InternalPort } from './server';
  * partitions among them (ringpop); when a node dies, the others take its shards over once
  * membership has noticed. Each node is `npm run temporal-server` (./main.ts) on ports of its own,
  * a process group that can be killed -9 and started again on the same ports. Clients reach the
- * frontends through one address, a FailoverProxy (the load balancer of a deployment).
+ * frontends through one address, a FailoverProxy (the load balancer of a deployment); a cluster of
+ * one node is its own address, with no proxy between.
  */
 export interface TemporalClusterOptions {
   /** postgresql://user:password@host:port of the server that holds the cluster's databases. */
   databaseUrl: string;
   host?: string;
-  /** The clients' address's port (the proxy); 0: a free one. */
+  /** The clients' address's port (the proxy, or the only node's frontend); 0: a free one. */
   port?: number;
   namespace?: string;
   /** Number of nodes (default 2). */
@@ -43,9 +44,9 @@ export class TemporalCluster {
     return this.opts.host ?? '127.0.0.1';
   }
 
-  /** The address clients use: the proxy in front of every node's frontend. */
+  /** The address clients use: the proxy in front of every node's frontend, or the only node's. */
   get address(): string {
-    return `${this.host}:${this.proxyPort}`;
+    return this.proxy ? `${this.host}:${this.proxyPort}` : this.nodeAddresses[0]!;
   }
 
   /** Each node's own frontend address. */
@@ -55,7 +56,7 @@ export class TemporalCluster {
 
   /**
    * Starts the nodes one after the other (the first sets the schema and the namespace up; each
-   * later one finds them there and joins), then the proxy.
+   * later one finds them there and joins), then the proxy (when there are several).
    */
   async start(): Promise<void> {
     const size = this.opts.size ?? 2;
@@ -63,10 +64,12 @@ export class TemporalCluster {
     for (let i = 0; i < size; i++) {
       const ports = {} as Record<InternalPort, number>;
       for (const name of INTERNAL_PORTS) ports[name] = await freeServerPort(this.host);
-      this.specs.push({ name: `temporal-${i + 1}`, port: await freeServerPort(this.host), ports });
+      const port = size === 1 && this.opts.port ? this.opts.port : await freeServerPort(this.host);
+      this.specs.push({ name: size === 1 ? 'temporal' : `temporal-${i + 1}`, port, ports });
       this.nodes.push(this.nodeProcess(this.specs[i]!));
     }
     for (let i = 0; i < size; i++) await this.startNode(i);
+    if (size === 1) return;
     this.proxy = new FailoverProxy(this.specs.map((s) => ({ host: this.host, port: s.port })));
     this.proxyPort = await this.proxy.listen(this.opts.port ?? 0, this.host);
   }
