@@ -5,11 +5,11 @@ import {
   type BillStatus,
   type RefundRequest,
   type RefundStatus,
-  type SendBillRequest,
   type SendBillResult,
   type VoidStatus,
 } from '../../src/acquirer/port';
 import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
+import type { PlaceBillRequest, TakenBy } from '../../core/payment/messages';
 import type { ActivityDeps } from '../index';
 import { WhoTookIt } from './whoTookIt';
 
@@ -48,8 +48,10 @@ const billKey = (ref: BillRef): string => `${ref.deviceId}\u0000${ref.acquirerRe
  * used at once and a deactivated account still finishes its payments.
  */
 function acquirerOf({ acquirers, db }: ActivityDeps, whoTookIt: WhoTookIt) {
-  return async (where: { paymentId: string } | BillRef): Promise<AcquirerPort> => {
+  return async (where: { paymentId: string; takenBy?: TakenBy } | BillRef): Promise<AcquirerPort> => {
     const key = 'paymentId' in where ? where.paymentId : billKey(where);
+    // The workflow names it when its input has it (runs started since it was passed).
+    if ('takenBy' in where && where.takenBy) whoTookIt.remember(key, where.takenBy);
     let takenBy = whoTookIt.get(key);
     if (!takenBy) {
       const row = await db.payment.findFirst({
@@ -67,8 +69,8 @@ function acquirerOf({ acquirers, db }: ActivityDeps, whoTookIt: WhoTookIt) {
 export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new WhoTookIt()) {
   const acquirerFor = acquirerOf(deps, whoTookIt);
   return {
-    async sendBill(request: SendBillRequest): Promise<SendBillResult> {
-      const acquirer = await acquirerFor(request);
+    async sendBill({ takenBy, ...request }: PlaceBillRequest): Promise<SendBillResult> {
+      const acquirer = await acquirerFor({ paymentId: request.paymentId, ...(takenBy ? { takenBy } : {}) });
       const sent = await rejectedIsFinal(() => acquirer.sendBill(request));
       // The bill's later calls name it by device and reference: known here already, no read for them.
       if (sent.outcome === 'ON_DEVICE') whoTookIt.alsoKnownAs(request.paymentId, billKey({ deviceId: request.deviceId, acquirerRef: sent.acquirerRef }));
@@ -100,8 +102,8 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
      * whatever state); otherwise this places a one-second bill that is withdrawn at once. Either
      * way no bill of ours is left waiting.
      */
-    async probeUnplacedBill(request: SendBillRequest): Promise<ProbeResult> {
-      const acquirer = await acquirerFor(request);
+    async probeUnplacedBill({ takenBy, ...request }: PlaceBillRequest): Promise<ProbeResult> {
+      const acquirer = await acquirerFor({ paymentId: request.paymentId, ...(takenBy ? { takenBy } : {}) });
       return rejectedIsFinal(async () => {
         const sent = await acquirer.sendBill({ ...request, timeoutSeconds: 1 });
         if (sent.outcome === 'DEVICE_BUSY') return { notPlaced: true, why: 'another bill is on the device' };

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { TakenBy } from '../../core/payment/messages';
 
 /**
  * Which acquirer took a payment, remembered per worker process: a payment's `acquirerName` and
@@ -6,11 +7,6 @@ import { LRUCache } from 'lru-cache';
  * its installation-default calls need no database read at all. An account's own row (credentials,
  * revision) is still read on every call, so a rotation takes effect at once.
  */
-export interface TakenBy {
-  acquirerName: string;
-  acquirerAccountId: string | null;
-}
-
 export class WhoTookIt {
   // Bounded: the least recently used goes first.
   private readonly known = new LRUCache<string, TakenBy>({ max: 10_000 });

@@ -1,9 +1,9 @@
 import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
-import { dispatchEvent } from '../../src/webhooks/dispatch';
+import { publishEvent } from '../../src/webhooks/publish';
 import { merchantExternalIdOf } from '../../src/db/merchantExternalIds';
 import { type EventType, eventTypeForEntry, paymentEventId, refundFailedEventId } from '../../src/webhooks/events';
 import { settlementDataOf } from '../../src/settlement/events';
-import { type EventRefund, paymentEventBody, storedBody } from '../../src/webhooks/payload';
+import { type EventRefund, paymentEventBody } from '../../src/webhooks/payload';
 import type { ActivityDeps } from '../index';
 
 export interface PublishPaymentEventInput {
@@ -47,13 +47,7 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
     // A failed refund leaves the payment as it is: its event is dated by the refund's decision.
     const at = input.refundFailed && refund?.decidedAt ? { ...entry, occurredAt: refund.decidedAt } : entry;
     const merchantExternalId = await merchantExternalIdOf(deps.db, p.merchantId);
-    const stored = storedBody(paymentEventBody(eventId, eventType, merchantExternalId, p, at, settlement, eventRefund));
-    // Stored once (one INSERT ... ON CONFLICT DO NOTHING): a retried activity keeps the first.
-    await deps.db.webhookEvent.createMany({
-      data: [{ id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, ...stored }],
-      skipDuplicates: true,
-    });
-    await dispatchEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, eventType });
-    return eventId;
+    const body = paymentEventBody(eventId, eventType, merchantExternalId, p, at, settlement, eventRefund);
+    return publishEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, body });
   };
 }

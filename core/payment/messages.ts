@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ReceiptDetails } from '../acquirer';
+import type { ReceiptDetails, SendBillRequest } from '../acquirer';
 import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
 
 /**
@@ -88,7 +88,22 @@ export interface PaymentWorkflowInput {
   startedBy: HistorySource;
   /** Receipt details for the acquirer; absent in runs started before they were passed through. */
   receipt?: ReceiptDetails;
+  /**
+   * Who takes the payment, fixed at creation (contracts 10): its acquirer account, else the
+   * installation's acquirer it names. Passed to the bill's first send so that it needs no read of
+   * the row; absent in runs started before it was passed (the activity reads the row then).
+   */
+  takenBy?: TakenBy;
 }
+
+/** The acquirer of record of a payment: the installation's acquirer by name, and the account when one took it. */
+export interface TakenBy {
+  acquirerName: string;
+  acquirerAccountId: string | null;
+}
+
+/** The bill's send as the workflow asks for it: the acquirer's request, and who takes the payment when the run knows it. */
+export type PlaceBillRequest = SendBillRequest & { takenBy?: TakenBy };
 
 /** What every update answers: the status after the operation, and why it did not happen when it did not. */
 export interface PaymentOutcome {

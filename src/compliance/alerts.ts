@@ -4,8 +4,9 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { ComplianceAlert } from '../generated/prisma/client';
 import type { Logger } from '../logger';
-import { dispatchEvent, type DispatchDeps } from '../webhooks/dispatch';
-import { storedBody, type WebhookEventBody } from '../webhooks/payload';
+import type { DispatchDeps } from '../webhooks/dispatch';
+import type { WebhookEventBody } from '../webhooks/payload';
+import { publishEvent } from '../webhooks/publish';
 import { type AlertType, judge, nextStep, type Threshold } from './decision';
 import { measure, type Measures, type Target, targetKey } from './measures';
 import { toAlertRecord } from './record';
@@ -101,13 +102,7 @@ export async function publishAlertEvent(deps: ComplianceDeps, alert: ComplianceA
     timestamp: (eventType === 'COMPLIANCE_ALERT_RAISED' ? alert.raisedAt : (alert.resolvedAt ?? new Date())).toISOString(),
     data: { alert: toAlertRecord(alert) },
   } as unknown as WebhookEventBody;
-  await deps.db.webhookEvent.upsert({
-    where: { id: eventId },
-    create: { id: eventId, merchantId: alert.merchantId, mode: alert.mode, paymentId: null, eventType, ...storedBody(body) },
-    update: {},
-  });
-  await dispatchEvent(deps, { id: eventId, merchantId: alert.merchantId, mode: alert.mode, eventType });
-  return eventId;
+  return publishEvent(deps, { id: eventId, merchantId: alert.merchantId, mode: alert.mode, paymentId: null, eventType, body });
 }
 
 /** The targets a payment counts for: its store, and its acquirer account when it has one (the installation default is no MID of the business). */

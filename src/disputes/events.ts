@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { SUPPORTED_CURRENCIES } from '../money/currencies';
-import { dispatchEvent, type DispatchDeps } from '../webhooks/dispatch';
-import { disputeEventBody, storedBody } from '../webhooks/payload';
+import type { DispatchDeps } from '../webhooks/dispatch';
+import { disputeEventBody } from '../webhooks/payload';
+import { publishEvent } from '../webhooks/publish';
 import type { DisputeStatus } from '../../core/dispute/statuses';
 import type { DisputeEventType } from '../../core/dispute/transition';
 
@@ -37,11 +38,5 @@ export async function publishDisputeEvent(
     currency: d.currency,
     dueBy: d.dueBy.toISOString(),
   });
-  await deps.db.webhookEvent.upsert({
-    where: { id: eventId },
-    create: { id: eventId, merchantId: d.merchantId, mode: d.mode, paymentId: d.paymentId, eventType, ...storedBody(body) },
-    update: {},
-  });
-  await dispatchEvent(deps, { id: eventId, merchantId: d.merchantId, mode: d.mode, eventType });
-  return eventId;
+  return publishEvent(deps, { id: eventId, merchantId: d.merchantId, mode: d.mode, paymentId: d.paymentId, eventType, body });
 }

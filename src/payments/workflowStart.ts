@@ -56,6 +56,7 @@ export function workflowInputFromPayment(
     capturedAmount: p.capturedAmount ? p.capturedAmount.toFixed() : null,
     refundedAmount: p.refundedAmount.toFixed(),
     ...(pendingRefunds.length > 0 ? { pendingRefunds } : {}),
+    takenBy: { acquirerName: p.acquirerName, acquirerAccountId: p.acquirerAccountId },
     startedBy,
   };
 }

@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { SUPPORTED_CURRENCIES } from '../money/currencies';
-import { dispatchEvent, type DispatchDeps } from '../webhooks/dispatch';
-import { payoutEventBody, storedBody } from '../webhooks/payload';
+import type { DispatchDeps } from '../webhooks/dispatch';
+import { payoutEventBody } from '../webhooks/payload';
+import { publishEvent } from '../webhooks/publish';
 
 export type PayoutEventType = 'PAYOUT_PAID' | 'PAYOUT_FAILED';
 
@@ -32,11 +33,5 @@ export async function publishPayoutEvent(deps: DispatchDeps & { config: Config; 
     reconciled: p.reconciled,
     failureReason: p.failureReason,
   });
-  await deps.db.webhookEvent.upsert({
-    where: { id: eventId },
-    create: { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: null, eventType, ...storedBody(body) },
-    update: {},
-  });
-  await dispatchEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, eventType });
-  return eventId;
+  return publishEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: null, eventType, body });
 }

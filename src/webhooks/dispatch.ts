@@ -61,49 +61,6 @@ export async function startDeliveryRun(
   return true;
 }
 
-export interface EventRef {
-  id: string;
-  merchantId: string;
-  mode: string;
-  eventType: string;
-}
-
-/**
- * Fans a payment event out to every live destination of its business and mode that selects its
- * type (an empty selection means every type): one WebhookDelivery row per destination, then the
- * first attempt of each, made here and now, without a workflow (see firstAttempt). Idempotent:
- * the row is unique per (event, destination), and only a delivery never attempted is attempted.
- * Returns the destinations' ids; the attempts go on after it returns.
- */
-export async function dispatchEvent(deps: DispatchDeps & { logger?: Logger }, event: EventRef): Promise<string[]> {
-  const configs = await deps.db.webhookConfig.findMany({
-    where: {
-      merchantId: event.merchantId,
-      mode: event.mode,
-      deletedAt: null,
-      OR: [{ eventTypes: { isEmpty: true } }, { eventTypes: { has: event.eventType } }],
-    },
-    select: { id: true },
-  });
-  if (configs.length === 0) return [];
-  const configIds = configs.map((c) => c.id);
-  // One statement: the rows this call inserts, and those a crashed earlier call inserted but never
-  // attempted (the outer SELECT sees the table as it was before the insert: no row twice).
-  const fresh = await deps.db.$queryRaw<DeliveryRef[]>`
-    WITH inserted AS (
-      INSERT INTO "WebhookDelivery" ("id", "eventId", "configId", "status", "attempts", "createdAt", "updatedAt")
-      SELECT gen_random_uuid()::text, ${event.id}, c, 'PENDING', 0, now(), now() FROM unnest(${configIds}::text[]) AS c
-      ON CONFLICT ("eventId", "configId") DO NOTHING
-      RETURNING "id", "eventId", "configId"
-    )
-    SELECT "id", "eventId", "configId" FROM inserted
-    UNION ALL
-    SELECT "id", "eventId", "configId" FROM "WebhookDelivery"
-    WHERE "eventId" = ${event.id} AND "configId" = ANY(${configIds}::text[]) AND "status" = 'PENDING' AND "attempts" = 0`;
-  for (const d of fresh) void firstAttempt(deps, d);
-  return configs.map((c) => c.id);
-}
-
 /**
  * The first attempt of a payment event's delivery, in the background of the step that published
  * it (the payment workflow does not wait for the merchant's endpoint). Delivered: nothing else

@@ -1,7 +1,7 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
-import type { BillStatus, SendBillRequest, SendBillResult } from '../../core/acquirer';
+import type { BillStatus, SendBillResult } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
-import { cancelUpdate, operatorClearUpdate, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
+import { cancelUpdate, operatorClearUpdate, type PlaceBillRequest, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
 import { serialized } from './oneAtATime';
 import { cancelRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
@@ -75,7 +75,7 @@ export function registerSaleHandlers(run: PaymentRun): void {
 /** Sends the bill: one quick attempt, then retries until the device's own deadline, then a probe. */
 export async function place(run: PaymentRun): Promise<void> {
   const { input } = run;
-  const request: SendBillRequest = {
+  const request: PlaceBillRequest = {
     deviceId: run.deviceId,
     paymentId: run.paymentId,
     pspReference: run.pspReference,
@@ -88,6 +88,8 @@ export async function place(run: PaymentRun): Promise<void> {
     ...(input.receipt ? { receipt: input.receipt } : {}),
     // The terminal's two-step configuration decides the capture (Stripe: manual capture).
     ...(input.twoStep !== undefined ? { twoStep: input.twoStep } : {}),
+    // Who takes it: the send needs no read of the row to find its acquirer.
+    ...(input.takenBy ? { takenBy: input.takenBy } : {}),
   };
   const createRef = `CREATE-${run.pspReference}`;
   const rejected = () => run.apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
@@ -137,7 +139,7 @@ export async function place(run: PaymentRun): Promise<void> {
 }
 
 /** No send was ever answered: learn whether a bill of ours reached the device, leaving none waiting. */
-async function probe(run: PaymentRun, request: SendBillRequest, actionReference: string): Promise<void> {
+async function probe(run: PaymentRun, request: PlaceBillRequest, actionReference: string): Promise<void> {
   if (run.state.status !== 'CREATED') return;
   const probed = await attemptUntilAnswered(run.persistent.probeUnplacedBill(request));
   if (probed.kind === 'rejected') return run.apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference });
