@@ -1,4 +1,5 @@
-import type { Limit, LimitStore } from '../security/limits';
+import { LeasedLimit } from '../security/leasedLimit';
+import type { LimitStore } from '../security/limits';
 import { ApiError } from './errors';
 import type { ApiContext } from './context';
 
@@ -7,12 +8,13 @@ import type { ApiContext } from './context';
  * (src/security/limits.ts): RATE_LIMIT_BURST requests per window of RATE_LIMIT_BURST /
  * RATE_LIMIT_PER_SECOND seconds, so a burst of RATE_LIMIT_BURST is allowed and the sustained rate is
  * RATE_LIMIT_PER_SECOND; over it, 429 with Retry-After in whole seconds (until the window ends).
+ * Taken in leases (src/security/leasedLimit.ts): most requests cost no statement.
  */
 export class RateLimiter {
-  private readonly limit: Limit;
+  private readonly limit: LeasedLimit;
 
   constructor(store: LimitStore, perSecond: number, burst: number) {
-    this.limit = store.limit({ prefix: 'api', points: burst, durationSeconds: burst / perSecond });
+    this.limit = new LeasedLimit(store.limit({ prefix: 'api', points: burst, durationSeconds: burst / perSecond }));
   }
 
   async consume(ctx: ApiContext): Promise<void> {

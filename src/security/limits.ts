@@ -27,15 +27,22 @@ export interface Taken {
   consumed: number;
   /** Whole seconds until the window ends (at least 1). */
   retryAfterSeconds: number;
+  /** Milliseconds until the window ends. */
+  windowLeftMs: number;
 }
 
 export class Limit {
   constructor(private readonly limiter: RateLimiterPostgres) {}
 
-  /** Takes one point for `key`; a refusal is an answer, a database failure throws. */
-  async take(key: string): Promise<Taken> {
+  /** The points a window allows. */
+  get points(): number {
+    return this.limiter.points;
+  }
+
+  /** Takes `points` (one by default) for `key`; a refusal is an answer (the points stay counted), a database failure throws. */
+  async take(key: string, points = 1): Promise<Taken> {
     try {
-      return taken(await this.limiter.consume(key), false);
+      return taken(await this.limiter.consume(key, points), false);
     } catch (err) {
       if (err instanceof RateLimiterRes) return taken(err, true);
       throw err;
@@ -48,9 +55,9 @@ export class Limit {
     return res?.consumedPoints ?? 0;
   }
 
-  /** Gives back one point taken for `key` (an attempt that turned out not to count). */
-  async giveBack(key: string): Promise<void> {
-    await this.limiter.reward(key, 1);
+  /** Gives back points taken for `key` (one by default: an attempt that turned out not to count). */
+  async giveBack(key: string, points = 1): Promise<void> {
+    await this.limiter.reward(key, points);
   }
 
   /** Forgets `key`'s count. */
@@ -60,7 +67,7 @@ export class Limit {
 }
 
 function taken(res: RateLimiterRes, refused: boolean): Taken {
-  return { refused, consumed: res.consumedPoints, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  return { refused, consumed: res.consumedPoints, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)), windowLeftMs: res.msBeforeNext };
 }
 
 export interface LimitStore {

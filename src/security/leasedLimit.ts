@@ -1,0 +1,55 @@
+import { LRUCache } from 'lru-cache';
+import type { Limit, Taken } from './limits';
+
+/** Points left of a lease, and when its window ends (the lease is worth nothing after); or a refusal until then. */
+interface Lease {
+  left: number;
+  endsAtMs: number;
+  refused: boolean;
+}
+
+/** A lease's size for a limit of `points` per window: a tenth of it, 1 to 10 (a small limit is counted point by point). */
+export const leaseSizeFor = (points: number): number => Math.max(1, Math.min(10, Math.floor(points / 10)));
+
+/**
+ * A shared limit taken from the store in leases: a process takes up to ten points at once and
+ * serves them from memory until they run out or the window ends, so most requests need no
+ * statement. Never more than the limit in a window, whatever the number of processes: every point
+ * served was counted in the store for that window. The price: with N processes, a key can be
+ * refused while up to N x (lease - 1) of its points sit unused in other processes' leases.
+ * A lease that would go over the limit keeps only the points that were still free and gives the
+ * rest back; when none were, the key is refused from memory until the window ends (a client
+ * hammering past its limit costs no statement per request).
+ */
+export class LeasedLimit {
+  private readonly leases = new LRUCache<string, Lease>({ max: 10_000 });
+  private readonly size: number;
+
+  constructor(
+    private readonly limit: Limit,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.size = leaseSizeFor(limit.points);
+  }
+
+  async take(key: string): Promise<Pick<Taken, 'refused' | 'retryAfterSeconds'>> {
+    const lease = this.leases.get(key);
+    const nowMs = this.now();
+    if (lease && nowMs < lease.endsAtMs && (lease.refused || lease.left > 0)) {
+      if (!lease.refused) lease.left--;
+      return { refused: lease.refused, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAtMs - nowMs) / 1000)) };
+    }
+    if (this.size === 1) return this.limit.take(key);
+    const taken = await this.limit.take(key, this.size);
+    const endsAtMs = nowMs + taken.windowLeftMs;
+    // Points that were free before this lease (the store counts a refused lease in full).
+    const free = Math.min(this.size, this.limit.points - (taken.consumed - this.size));
+    if (free < 1) {
+      this.leases.set(key, { left: 0, endsAtMs, refused: true });
+      return taken;
+    }
+    if (free < this.size) await this.limit.giveBack(key, this.size - free);
+    this.leases.set(key, { left: free - 1, endsAtMs, refused: false });
+    return { refused: false, retryAfterSeconds: taken.retryAfterSeconds };
+  }
+}
