@@ -3,8 +3,24 @@ import { publishEvent } from '../../src/webhooks/publish';
 import { merchantExternalIdOf } from '../../src/db/merchantExternalIds';
 import { type EventType, eventTypeForEntry, paymentEventId, refundFailedEventId } from '../../src/webhooks/events';
 import { settlementDataOf } from '../../src/settlement/events';
-import { type EventRefund, paymentEventBody } from '../../src/webhooks/payload';
+import { type EventPayment, type EventRefund, paymentEventBody } from '../../src/webhooks/payload';
+import type { Db } from '../../src/db/client';
+import type { PaymentHistory } from '../../src/generated/prisma/client';
 import type { ActivityDeps } from '../index';
+
+type EntryWithPayment = Pick<PaymentHistory, 'status' | 'occurredAt' | 'sequence' | 'actionReference'> & { payment: EventPayment };
+
+/** The history entry and the payment fields its event carries, in one statement (a join). */
+async function entryWithPayment(db: Db, paymentId: string, sequence: number): Promise<EntryWithPayment | undefined> {
+  const [row] = await db.$queryRaw<(Omit<EntryWithPayment, 'payment'> & EventPayment)[]>`
+    SELECT h."status", h."occurredAt", h."sequence", h."actionReference",
+      p."id", p."merchantId", p."mode", p."pspReference", p."reference", p."amount", p."currency", p."cardBrand", p."last4", p."paymentMethod"
+    FROM "PaymentHistory" h JOIN "Payment" p ON p."id" = h."paymentId"
+    WHERE h."paymentId" = ${paymentId} AND h."sequence" = ${sequence}`;
+  if (!row) return undefined;
+  const { status, occurredAt, sequence: entrySequence, actionReference, ...payment } = row;
+  return { status, occurredAt, sequence: entrySequence, actionReference, payment };
+}
 
 export interface PublishPaymentEventInput {
   paymentId: string;
@@ -25,10 +41,7 @@ export interface PublishPaymentEventInput {
  */
 export function publishPaymentEventActivity(deps: ActivityDeps) {
   return async function publishPaymentEvent(input: PublishPaymentEventInput): Promise<string | null> {
-    const entry = await deps.db.paymentHistory.findUnique({
-      where: { paymentId_sequence: { paymentId: input.paymentId, sequence: input.sequence } },
-      include: { payment: true },
-    });
+    const entry = await entryWithPayment(deps.db, input.paymentId, input.sequence);
     if (!entry) throw new Error(`no history entry ${input.sequence} for payment ${input.paymentId}`);
     const eventType: EventType | undefined = input.refundFailed ? 'PAYMENT_REFUND_FAILED' : eventTypeForEntry(entry);
     if (!eventType) return null;

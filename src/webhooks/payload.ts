@@ -108,12 +108,18 @@ export function bodyToSend(event: { body: string | null; payload: unknown }): Bu
   return event.body === null ? serializeEventBody(event.payload) : Buffer.from(event.body, 'utf8');
 }
 
+/** The payment's fields a payment event is built from (and stored by). */
+export type EventPayment = Pick<
+  Payment,
+  'id' | 'merchantId' | 'mode' | 'pspReference' | 'reference' | 'amount' | 'currency' | 'cardBrand' | 'last4' | 'paymentMethod'
+>;
+
 /** The body of a payment status event. */
 export function paymentEventBody(
   eventId: string,
   eventType: EventType,
   merchantExternalId: string,
-  payment: Payment,
+  payment: EventPayment,
   entry: Pick<PaymentHistory, 'status' | 'occurredAt'> & { sequence: number },
   settlement?: SettlementData,
   refund?: EventRefund,
