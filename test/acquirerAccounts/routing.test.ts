@@ -196,7 +196,10 @@ describe('saving routes', () => {
     const v2 = await admin.saveRoutes({ mode: 'live', rules: [], defaultAccountId: null });
     expect([v1.body.version, v2.body.version]).toEqual([1, 2]);
     expect((await admin.routes('live')).body.version).toBe(2);
-    const audit = await stack.db.auditLog.findMany({ where: { merchantId: shop.merchantId, action: 'ACQUIRER_ROUTES_UPDATED', targetId: 'live' }, orderBy: { id: 'asc' } });
+    const audit = await stack.db.auditLog.findMany({
+      where: { merchantId: shop.merchantId, action: 'ACQUIRER_ROUTES_UPDATED', targetId: 'live' },
+      orderBy: { id: 'asc' },
+    });
     expect(audit.map((a) => (a.details as { version: number }).version)).toEqual([1, 2]);
   });
 

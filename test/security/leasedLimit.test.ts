@@ -16,7 +16,11 @@ afterAll(async () => {
   await Promise.all(stores.map((s) => s.close()));
 });
 
-const options = (points: number, durationSeconds: number): LimitOptions => ({ prefix: `lease-${crypto.randomBytes(4).toString('hex')}`, points, durationSeconds });
+const options = (points: number, durationSeconds: number): LimitOptions => ({
+  prefix: `lease-${crypto.randomBytes(4).toString('hex')}`,
+  points,
+  durationSeconds,
+});
 /** The same counter as seen from each process. */
 const processes = (opts: LimitOptions) => stores.map((s) => ({ limit: s.limit(opts), leased: new LeasedLimit(s.limit(opts)) }));
 const accepted = async (take: () => Promise<{ refused: boolean }>, times: number): Promise<number> => {
@@ -66,7 +70,7 @@ it('a used-up lease asks the store again: the points another process gave back a
   expect(await accepted(() => a!.leased.take('key'), 10)).toBe(5);
 });
 
-it("a lease ends with its window: what is left of it is not served in the next one", async () => {
+it('a lease ends with its window: what is left of it is not served in the next one', async () => {
   const opts = options(20, 1);
   const [a, b] = processes(opts);
   expect((await a!.leased.take('key')).refused).toBe(false); // a lease of 2: one point left in memory
