@@ -23,6 +23,8 @@ export const leaseSizeFor = (points: number): number => Math.max(1, Math.min(10,
  */
 export class LeasedLimit {
   private readonly leases = new LRUCache<string, Lease>({ max: 10_000 });
+  /** The lease being taken for a key: concurrent requests wait for it instead of each taking one. */
+  private readonly taking = new Map<string, Promise<void>>();
   private readonly size: number;
 
   constructor(
@@ -33,23 +35,36 @@ export class LeasedLimit {
   }
 
   async take(key: string): Promise<Pick<Taken, 'refused' | 'retryAfterSeconds'>> {
+    if (this.size === 1) return this.limit.take(key);
+    for (;;) {
+      const served = this.fromLease(key);
+      if (served) return served;
+      let taking = this.taking.get(key);
+      if (!taking) {
+        taking = this.newLease(key).finally(() => this.taking.delete(key));
+        this.taking.set(key, taking);
+      }
+      await taking;
+    }
+  }
+
+  /** A point from the key's lease, or its refusal; undefined when there is no lease with points left in this window. */
+  private fromLease(key: string): Pick<Taken, 'refused' | 'retryAfterSeconds'> | undefined {
     const lease = this.leases.get(key);
     const nowMs = this.now();
-    if (lease && nowMs < lease.endsAtMs && (lease.refused || lease.left > 0)) {
-      if (!lease.refused) lease.left--;
-      return { refused: lease.refused, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAtMs - nowMs) / 1000)) };
-    }
-    if (this.size === 1) return this.limit.take(key);
+    if (!lease || nowMs >= lease.endsAtMs || (!lease.refused && lease.left === 0)) return undefined;
+    if (!lease.refused) lease.left--;
+    return { refused: lease.refused, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAtMs - nowMs) / 1000)) };
+  }
+
+  private async newLease(key: string): Promise<void> {
+    const nowMs = this.now();
     const taken = await this.limit.take(key, this.size);
     const endsAtMs = nowMs + taken.windowLeftMs;
     // Points that were free before this lease (the store counts a refused lease in full).
     const free = Math.min(this.size, this.limit.points - (taken.consumed - this.size));
-    if (free < 1) {
-      this.leases.set(key, { left: 0, endsAtMs, refused: true });
-      return taken;
-    }
+    if (free < 1) return void this.leases.set(key, { left: 0, endsAtMs, refused: true });
     if (free < this.size) await this.limit.giveBack(key, this.size - free);
-    this.leases.set(key, { left: free - 1, endsAtMs, refused: false });
-    return { refused: false, retryAfterSeconds: taken.retryAfterSeconds };
+    this.leases.set(key, { left: free, endsAtMs, refused: false });
   }
 }

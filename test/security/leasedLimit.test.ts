@@ -45,6 +45,13 @@ it('one process: exactly the limit in a window, then refusals with Retry-After; 
   expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
 });
 
+it('concurrent requests of one key wait for one lease instead of each taking one', async () => {
+  const [a] = processes(options(100, 60));
+  const answers = await Promise.all(Array.from({ length: 30 }, () => a!.leased.take('key')));
+  expect(answers.filter((t) => t.refused)).toHaveLength(0);
+  expect(await a!.limit.peek('key')).toBe(30);
+});
+
 it('two processes together never go over the limit, and refuse early at most what their leases hold', async () => {
   const [a, b] = processes(options(100, 60));
   const results = await Promise.all([accepted(() => a!.leased.take('key'), 100), accepted(() => b!.leased.take('key'), 100)]);
