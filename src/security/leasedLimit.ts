@@ -19,7 +19,8 @@ export const leaseSizeFor = (points: number): number => Math.max(1, Math.min(10,
  * refused while up to N x (lease - 1) of its points sit unused in other processes' leases.
  * A lease that would go over the limit keeps only the points that were still free and gives the
  * rest back; when none were, the key is refused from memory until the window ends (a client
- * hammering past its limit costs no statement per request).
+ * hammering past its limit costs no statement per request). Concurrent requests of one key wait
+ * for the one lease being taken (else a burst would take a lease each and exhaust the window).
  */
 export class LeasedLimit {
   private readonly leases = new LRUCache<string, Lease>({ max: 10_000 });
