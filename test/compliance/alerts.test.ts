@@ -59,7 +59,12 @@ it('a dispute raises CHARGEBACK_RATIO for its store; the daily evaluation resolv
     raisedAt: expect.stringMatching(/Z$/),
     resolvedAt: null,
   });
-  expect(await alertEvents(d.shop.merchantId)).toEqual([
+  // The alert's row is written before its event: the event follows within moments.
+  const raisedEvents = await eventually(async () => {
+    const all = await alertEvents(d.shop.merchantId);
+    return all.length ? all : undefined;
+  });
+  expect(raisedEvents).toEqual([
     {
       eventId: expect.stringMatching(/^evt_/),
       eventType: 'COMPLIANCE_ALERT_RAISED',
