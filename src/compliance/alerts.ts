@@ -6,7 +6,7 @@ import type { ComplianceAlert } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import type { DispatchDeps } from '../webhooks/dispatch';
 import type { WebhookEventBody } from '../webhooks/payload';
-import { publishEvent } from '../webhooks/publish';
+import { attemptFirst, type NewWebhookEvent, recordEvent } from '../webhooks/publish';
 import { type AlertType, judge, nextStep, type Threshold } from './decision';
 import { measure, type Measures, type Target, targetKey } from './measures';
 import { toAlertRecord } from './record';
@@ -65,23 +65,33 @@ async function apply(deps: ComplianceDeps, t: Target, type: AlertType, m: Measur
     return null;
   }
   if (step === 'RESOLVE' && open) {
-    const { count } = await db.complianceAlert.updateMany({
-      where: { id: open.id, status: 'OPEN' },
-      data: { status: 'RESOLVED', resolvedAt: now, count: measured.count, ratio: (verdict.ratio ?? new Decimal(0)).toFixed() },
+    // The change and its event commit together: a crash between them cannot lose the event.
+    const deliveries = await db.$transaction(async (tx) => {
+      const { count } = await tx.complianceAlert.updateMany({
+        where: { id: open.id, status: 'OPEN' },
+        data: { status: 'RESOLVED', resolvedAt: now, count: measured.count, ratio: (verdict.ratio ?? new Decimal(0)).toFixed() },
+      });
+      if (count === 0) return null; // resolved by another evaluation: its events are its own
+      return recordEvent(tx, await alertEvent(tx, await tx.complianceAlert.findUniqueOrThrow({ where: { id: open.id } }), 'COMPLIANCE_ALERT_RESOLVED'));
     });
-    if (count === 0) return null; // resolved by another evaluation: its events are its own
-    await publishAlertEvent(deps, await db.complianceAlert.findUniqueOrThrow({ where: { id: open.id } }), 'COMPLIANCE_ALERT_RESOLVED');
+    if (!deliveries) return null;
+    attemptFirst(deps, deliveries);
     return { resolved: open.id };
   }
   const id = crypto.randomUUID();
-  // ON CONFLICT on the partial unique index: an alert raised meanwhile by another evaluation wins, this one is not written.
-  const inserted = await db.$executeRaw`
+  const deliveries = await db.$transaction(async (tx) => {
+    // ON CONFLICT on the partial unique index: an alert raised meanwhile by another evaluation wins, this one is not written.
+    const inserted = await tx.$executeRaw`
     INSERT INTO "ComplianceAlert" ("id", "merchantId", "mode", "type", "scope", "storeExternalId", "acquirerAccountId", "windowDays", "count", "ratio", "threshold", "status", "raisedAt")
     VALUES (${id}, ${t.merchantId}, ${t.mode}, ${type}, ${t.scope}, ${t.scope === 'STORE' ? t.storeExternalId : null}, ${t.scope === 'ACQUIRER_ACCOUNT' ? t.acquirerAccountId : null},
       ${new Decimal(config.COMPLIANCE_WINDOW_DAYS).toFixed()}::numeric, ${measured.count}, ${verdict.ratio!.toFixed()}::numeric, ${new Decimal(threshold.ratio).toFixed()}::numeric, 'OPEN', ${now})
     ON CONFLICT DO NOTHING`;
-  if (inserted === 0) return null;
-  await publishAlertEvent(deps, await db.complianceAlert.findUniqueOrThrow({ where: { id } }), 'COMPLIANCE_ALERT_RAISED');
+    if (inserted === 0) return null;
+    // The alert and its event commit together: a crash between them cannot lose the event.
+    return recordEvent(tx, await alertEvent(tx, await tx.complianceAlert.findUniqueOrThrow({ where: { id } }), 'COMPLIANCE_ALERT_RAISED'));
+  });
+  if (!deliveries) return null;
+  attemptFirst(deps, deliveries);
   return { raised: id };
 }
 
@@ -91,9 +101,9 @@ export type AlertEventType = 'COMPLIANCE_ALERT_RAISED' | 'COMPLIANCE_ALERT_RESOL
 export const alertEventId = (alertId: string, eventType: AlertEventType): string =>
   `evt_${crypto.createHash('sha256').update(`compliance:${alertId}:${eventType}`).digest('hex').slice(0, 32)}`;
 
-/** Records the alert's event (`data.alert`, the alert as the API shows it) and hands it to every destination that selects it. */
-export async function publishAlertEvent(deps: ComplianceDeps, alert: ComplianceAlert, eventType: AlertEventType): Promise<string> {
-  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: alert.merchantId }, select: { externalId: true } });
+/** The alert's event: `data.alert` is the alert as the API shows it. */
+async function alertEvent(db: Pick<Db, 'merchant'>, alert: ComplianceAlert, eventType: AlertEventType): Promise<NewWebhookEvent> {
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: alert.merchantId }, select: { externalId: true } });
   const eventId = alertEventId(alert.id, eventType);
   const body = {
     eventId,
@@ -102,7 +112,7 @@ export async function publishAlertEvent(deps: ComplianceDeps, alert: ComplianceA
     timestamp: (eventType === 'COMPLIANCE_ALERT_RAISED' ? alert.raisedAt : (alert.resolvedAt ?? new Date())).toISOString(),
     data: { alert: toAlertRecord(alert) },
   } as unknown as WebhookEventBody;
-  return publishEvent(deps, { id: eventId, merchantId: alert.merchantId, mode: alert.mode, paymentId: null, eventType, body });
+  return { id: eventId, merchantId: alert.merchantId, mode: alert.mode, paymentId: null, eventType, body };
 }
 
 /** The targets a payment counts for: its store, and its acquirer account when it has one (the installation default is no MID of the business). */

@@ -1,3 +1,4 @@
+import type { Db } from '../db/client';
 import type { Logger } from '../logger';
 import { type DeliveryRef, type DispatchDeps, firstAttempt } from './dispatch';
 import { storedBody, type WebhookEventBody } from './payload';
@@ -13,17 +14,31 @@ export interface NewWebhookEvent {
 }
 
 /**
+ * Records a webhook event, and hands it to its destinations: the first attempts run in the
+ * background (firstAttempt). Returns the event id.
+ */
+export async function publishEvent(deps: DispatchDeps & { logger?: Logger }, event: NewWebhookEvent): Promise<string> {
+  attemptFirst(deps, await recordEvent(deps.db, event));
+  return event.id;
+}
+
+/** The first attempt of each delivery, in the background: after the transaction that recorded them, when there is one. */
+export function attemptFirst(deps: DispatchDeps & { logger?: Logger }, deliveries: DeliveryRef[]): void {
+  for (const d of deliveries) void firstAttempt(deps, d);
+}
+
+/**
  * Records a webhook event and fans it out to every live destination of its business and mode that
  * selects its type (an empty selection means every type), in one statement: the event row (written
  * once: a retried publish keeps the first), one WebhookDelivery row per destination (unique per
  * event and destination), and back the deliveries never attempted (those inserted now, and those a
  * crashed earlier publish inserted but never attempted; the outer SELECT sees the table as it was
- * before the statement: no row twice). Each of those gets its first attempt in the background
- * (firstAttempt). Returns the event id.
+ * before the statement: no row twice). `db` may be a transaction, so that the event commits with
+ * the change it announces.
  */
-export async function publishEvent(deps: DispatchDeps & { logger?: Logger }, event: NewWebhookEvent): Promise<string> {
+export async function recordEvent(db: Pick<Db, '$queryRaw'>, event: NewWebhookEvent): Promise<DeliveryRef[]> {
   const { payload, body } = storedBody(event.body);
-  const fresh = await deps.db.$queryRaw<DeliveryRef[]>`
+  return db.$queryRaw<DeliveryRef[]>`
     WITH event AS (
       INSERT INTO "WebhookEvent" ("id", "merchantId", "mode", "paymentId", "eventType", "payload", "body", "createdAt")
       VALUES (${event.id}, ${event.merchantId}, ${event.mode}, ${event.paymentId}, ${event.eventType}, ${JSON.stringify(payload)}::jsonb, ${body}, now())
@@ -44,6 +59,4 @@ export async function publishEvent(deps: DispatchDeps & { logger?: Logger }, eve
     UNION ALL
     SELECT d."id", d."eventId", d."configId" FROM "WebhookDelivery" d JOIN destinations ON destinations."id" = d."configId"
     WHERE d."eventId" = ${event.id} AND d."status" = 'PENDING' AND d."attempts" = 0`;
-  for (const d of fresh) void firstAttempt(deps, d);
-  return event.id;
 }
