@@ -51,8 +51,9 @@ function acquirerOf({ acquirers, db }: ActivityDeps, whoTookIt: WhoTookIt) {
   return async (where: { paymentId: string; takenBy?: TakenBy } | BillRef): Promise<AcquirerPort> => {
     const key = 'paymentId' in where ? where.paymentId : billKey(where);
     // The workflow names it when its input has it (runs started since it was passed).
-    if ('takenBy' in where && where.takenBy) whoTookIt.remember(key, where.takenBy);
-    let takenBy = whoTookIt.get(key);
+    const named = 'takenBy' in where ? where.takenBy : undefined;
+    if (named) whoTookIt.remember(key, named);
+    let takenBy = named ?? whoTookIt.get(key);
     if (!takenBy) {
       const row = await db.payment.findFirst({
         where: 'paymentId' in where ? { id: where.paymentId } : { deviceId: where.deviceId, acquirerRef: where.acquirerRef },
@@ -70,7 +71,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
   const acquirerFor = acquirerOf(deps, whoTookIt);
   return {
     async sendBill({ takenBy, ...request }: PlaceBillRequest): Promise<SendBillResult> {
-      const acquirer = await acquirerFor({ paymentId: request.paymentId, ...(takenBy ? { takenBy } : {}) });
+      const acquirer = await acquirerFor({ paymentId: request.paymentId, takenBy });
       const sent = await rejectedIsFinal(() => acquirer.sendBill(request));
       // The bill's later calls name it by device and reference: known here already, no read for them.
       if (sent.outcome === 'ON_DEVICE') whoTookIt.alsoKnownAs(request.paymentId, billKey({ deviceId: request.deviceId, acquirerRef: sent.acquirerRef }));
@@ -103,7 +104,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
      * way no bill of ours is left waiting.
      */
     async probeUnplacedBill({ takenBy, ...request }: PlaceBillRequest): Promise<ProbeResult> {
-      const acquirer = await acquirerFor({ paymentId: request.paymentId, ...(takenBy ? { takenBy } : {}) });
+      const acquirer = await acquirerFor({ paymentId: request.paymentId, takenBy });
       return rejectedIsFinal(async () => {
         const sent = await acquirer.sendBill({ ...request, timeoutSeconds: 1 });
         if (sent.outcome === 'DEVICE_BUSY') return { notPlaced: true, why: 'another bill is on the device' };

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { merchantExternalIdOf } from '../db/merchantExternalIds';
 import type { ComplianceAlert } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import type { DispatchDeps } from '../webhooks/dispatch';
@@ -103,12 +104,12 @@ export const alertEventId = (alertId: string, eventType: AlertEventType): string
 
 /** The alert's event: `data.alert` is the alert as the API shows it. */
 async function alertEvent(db: Pick<Db, 'merchant'>, alert: ComplianceAlert, eventType: AlertEventType): Promise<NewWebhookEvent> {
-  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: alert.merchantId }, select: { externalId: true } });
+  const merchantExternalId = await merchantExternalIdOf(db, alert.merchantId);
   const eventId = alertEventId(alert.id, eventType);
   const body = {
     eventId,
     eventType,
-    merchantExternalId: merchant.externalId,
+    merchantExternalId,
     timestamp: (eventType === 'COMPLIANCE_ALERT_RAISED' ? alert.raisedAt : (alert.resolvedAt ?? new Date())).toISOString(),
     data: { alert: toAlertRecord(alert) },
   } as unknown as WebhookEventBody;

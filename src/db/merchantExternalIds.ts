@@ -8,7 +8,7 @@ import type { Db } from './client';
  */
 const known = new LRUCache<string, string>({ max: 10_000 });
 
-export async function merchantExternalIdOf(db: Db, merchantId: string): Promise<string> {
+export async function merchantExternalIdOf(db: Pick<Db, 'merchant'>, merchantId: string): Promise<string> {
   const hit = known.get(merchantId);
   if (hit !== undefined) return hit;
   const { externalId } = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { externalId: true } });

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Limit, Taken } from './limits';
+import { type Limit, retryAfterSeconds, type Taken } from './limits';
 
 /** Points left of a lease, and when its window ends (the lease is worth nothing after); or a refusal until then. */
 interface Lease {
@@ -28,10 +28,7 @@ export class LeasedLimit {
   private readonly taking = new Map<string, Promise<void>>();
   private readonly size: number;
 
-  constructor(
-    private readonly limit: Limit,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(private readonly limit: Limit) {
     this.size = leaseSizeFor(limit.points);
   }
 
@@ -52,14 +49,14 @@ export class LeasedLimit {
   /** A point from the key's lease, or its refusal; undefined when there is no lease with points left in this window. */
   private fromLease(key: string): Pick<Taken, 'refused' | 'retryAfterSeconds'> | undefined {
     const lease = this.leases.get(key);
-    const nowMs = this.now();
+    const nowMs = Date.now();
     if (!lease || nowMs >= lease.endsAtMs || (!lease.refused && lease.left === 0)) return undefined;
     if (!lease.refused) lease.left--;
-    return { refused: lease.refused, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAtMs - nowMs) / 1000)) };
+    return { refused: lease.refused, retryAfterSeconds: retryAfterSeconds(lease.endsAtMs - nowMs) };
   }
 
   private async newLease(key: string): Promise<void> {
-    const nowMs = this.now();
+    const nowMs = Date.now();
     const taken = await this.limit.take(key, this.size);
     const endsAtMs = nowMs + taken.windowLeftMs;
     // Points that were free before this lease (the store counts a refused lease in full).

@@ -66,8 +66,11 @@ export class Limit {
   }
 }
 
+/** A refusal's Retry-After: whole seconds until the window ends, at least 1. */
+export const retryAfterSeconds = (windowLeftMs: number): number => Math.max(1, Math.ceil(windowLeftMs / 1000));
+
 function taken(res: RateLimiterRes, refused: boolean): Taken {
-  return { refused, consumed: res.consumedPoints, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)), windowLeftMs: res.msBeforeNext };
+  return { refused, consumed: res.consumedPoints, retryAfterSeconds: retryAfterSeconds(res.msBeforeNext), windowLeftMs: res.msBeforeNext };
 }
 
 export interface LimitStore {

@@ -89,7 +89,7 @@ export async function place(run: PaymentRun): Promise<void> {
     // The terminal's two-step configuration decides the capture (Stripe: manual capture).
     ...(input.twoStep !== undefined ? { twoStep: input.twoStep } : {}),
     // Who takes it: the send needs no read of the row to find its acquirer.
-    ...(input.takenBy ? { takenBy: input.takenBy } : {}),
+    takenBy: input.takenBy,
   };
   const createRef = `CREATE-${run.pspReference}`;
   const rejected = () => run.apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
