@@ -5,6 +5,7 @@ import { pendingRefundOf, pendingRefundsOf } from '../../src/refunds/pending';
 import { paymentStatusEvents } from '../../src/observability/metrics';
 import { expectedFeeAtCapture } from '../../src/fees/contracts';
 import type { Db } from '../../src/db/client';
+import { disputesOfPayment as disputesOf, type PaymentDisputeFacts } from '../../src/disputes/chargebacks';
 import type { ActivityDeps } from '../index';
 import { WhoTookIt } from './whoTookIt';
 
@@ -24,8 +25,8 @@ export interface PaymentSnapshot {
   fields: ProjectedFields;
   sequence: number;
   pendingRefunds: PendingRefund[];
-  /** The payment's disputes (absent in histories from before disputes): refunds and voids wait while one is open. */
-  disputes?: { id: string; status: string }[];
+  /** The payment's disputes (absent in histories from before disputes; amount absent before the chargeback-counts patch). */
+  disputes?: { id: string; status: string; amount?: string }[];
 }
 
 /** A refund row as the workflow writes it: created PENDING, later decided. */
@@ -112,8 +113,13 @@ export function paymentProjectionActivities({ db }: ActivityDeps, whoTookIt = ne
         },
         sequence: p.historySequence,
         pendingRefunds: await pendingRefundsOf(db, paymentId),
-        disputes: await db.dispute.findMany({ where: { paymentId }, select: { id: true, status: true }, orderBy: { openedAt: 'asc' } }),
+        disputes: await disputesOf(db, paymentId),
       };
+    },
+
+    /** The payment's disputes as their rows stand (a disputeChanged signal is only a reason to read them). */
+    async readPaymentDisputes({ paymentId }: { paymentId: string }): Promise<PaymentDisputeFacts[]> {
+      return disputesOf(db, paymentId);
     },
 
     /**

@@ -38,6 +38,8 @@ export interface InFlight {
   voidUnderWay?: boolean;
   /** A dispute of the payment is NEEDS_RESPONSE or UNDER_REVIEW (contracts 12): its money is in question. */
   disputeOpen?: boolean;
+  /** What LOST, ACCEPTED and EXPIRED disputes took back (exact decimal text): no longer the merchant's to refund or void (docs/refunds.md). */
+  chargedBack?: string;
 }
 
 const DISPUTE_OPEN = 'a dispute of this payment is open (NEEDS_RESPONSE or UNDER_REVIEW)';
@@ -76,13 +78,23 @@ export function voidRefusal(p: PaymentFacts, inFlight: InFlight, window: { nowMs
   }
   if (inFlight.refundUnderWay) return conflict('void not permitted: a refund of this payment is under way');
   if (inFlight.disputeOpen) return conflict(`void not permitted: ${DISPUTE_OPEN}`);
+  if (new Decimal(inFlight.chargedBack ?? 0).gt(0)) return conflict(`void not permitted: ${chargedBackText(inFlight)}`);
   return undefined;
 }
 
-/** What is left to refund: captured minus succeeded minus still pending. */
+/** What is left to refund: captured minus succeeded minus still pending minus what chargebacks took back (never below 0). */
 export function refundableLeft(p: PaymentFacts, inFlight: InFlight): Decimal {
-  return new Decimal(p.capturedAmount ?? 0).minus(p.refundedAmount).minus(inFlight.pendingRefundTotal ?? 0);
+  return Decimal.max(
+    0,
+    new Decimal(p.capturedAmount ?? 0)
+      .minus(p.refundedAmount)
+      .minus(inFlight.pendingRefundTotal ?? 0)
+      .minus(inFlight.chargedBack ?? 0),
+  );
 }
+
+const chargedBackText = (inFlight: InFlight): string =>
+  `a chargeback took back ${new Decimal(inFlight.chargedBack ?? 0).toFixed()} of this payment (its dispute was lost, accepted or expired)`;
 
 /** Refund (contracts 7): a refundable status, no more than is left, and never while a reversal is under way. */
 export function refundRefusal(p: PaymentFacts, inFlight: InFlight, amount?: string): Refusal | undefined {
@@ -90,8 +102,9 @@ export function refundRefusal(p: PaymentFacts, inFlight: InFlight, amount?: stri
   if (inFlight.voidUnderWay) return conflict('refund not permitted: a void of this payment is under way');
   if (inFlight.disputeOpen) return conflict(`refund not permitted: ${DISPUTE_OPEN}`);
   const left = refundableLeft(p, inFlight);
-  if (amount === undefined) return left.lte(0) ? conflict('amount: nothing is left to refund') : undefined;
-  return new Decimal(amount).gt(left) ? conflict(`amount: ${amount} is more than the ${left.toFixed()} still refundable`) : undefined;
+  const why = new Decimal(inFlight.chargedBack ?? 0).gt(0) ? ` (${chargedBackText(inFlight)})` : '';
+  if (amount === undefined) return left.lte(0) ? conflict(`amount: nothing is left to refund${why}`) : undefined;
+  return new Decimal(amount).gt(left) ? conflict(`amount: ${amount} is more than the ${left.toFixed()} still refundable${why}`) : undefined;
 }
 
 function notRefundable(p: PaymentFacts): string {

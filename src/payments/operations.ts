@@ -17,6 +17,7 @@ import { isDisputeOpen } from '../../core/dispute/statuses';
 import type { PendingRefund } from '../../core/payment/messages';
 import { captureRefusal, voidRefusal } from '../../core/payment/rules';
 import { SingleFlight } from './coalesce';
+import { chargedBackOf } from '../disputes/chargebacks';
 import { factsOf, refusalError } from './facts';
 import { callPaymentWorkflow, type PaymentOperation, type PaymentOperationArgs, type WorkflowAnswer } from './workflowCalls';
 
@@ -162,7 +163,7 @@ export async function capturePayment(deps: OperationDeps, principal: ApiKeyPrinc
 async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Promise<void> {
   const refusal = voidRefusal(
     factsOf(payment),
-    { disputeOpen: isDisputeOpen(payment.disputeStatus) },
+    { disputeOpen: isDisputeOpen(payment.disputeStatus), chargedBack: await chargedBackOf(deps.db, payment.id) },
     { nowMs: Date.now(), voidWindowMs: deps.config.VOID_WINDOW_MINUTES * 60_000 },
   );
   if (refusal) throw refusalError(refusal);

@@ -9,6 +9,7 @@ import { refundRefusal } from '../../core/payment/rules';
 import { isDisputeOpen } from '../../core/dispute/statuses';
 import { factsOf, refusalError } from '../payments/facts';
 import { pendingRefundsOf } from './pending';
+import { chargedBackOf } from '../disputes/chargebacks';
 import type { CreateRefundBody } from './record';
 
 /**
@@ -67,7 +68,11 @@ export async function createRefund(
   const pending = await db.refund.aggregate({ where: { paymentId: payment.id, status: 'PENDING' }, _sum: { amount: true } });
   const refusal = refundRefusal(
     factsOf(payment),
-    { pendingRefundTotal: pending._sum.amount?.toFixed() ?? '0', disputeOpen: isDisputeOpen(payment.disputeStatus) },
+    {
+      pendingRefundTotal: pending._sum.amount?.toFixed() ?? '0',
+      disputeOpen: isDisputeOpen(payment.disputeStatus),
+      chargedBack: await chargedBackOf(db, payment.id),
+    },
     amount,
   );
   if (refusal) throw refusalError(refusal);
@@ -98,7 +103,12 @@ export async function createRefund(
     if (answer.kind === 'closed') {
       if (attempt >= 3) {
         const now = factsOf(await db.payment.findUniqueOrThrow({ where: { id: payment.id } }));
-        throw refusalError(refundRefusal(now, {}, amount) ?? { code: 'conflict', message: `refund not permitted: the payment is ${now.status}` });
+        throw refusalError(
+          refundRefusal(now, { chargedBack: await chargedBackOf(db, payment.id) }, amount) ?? {
+            code: 'conflict',
+            message: `refund not permitted: the payment is ${now.status}`,
+          },
+        );
       }
       continue;
     }

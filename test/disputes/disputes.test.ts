@@ -184,7 +184,7 @@ it("the payment's own writer decides: a refund or void sent straight to its work
   expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
 });
 
-it('lost: the scheme decides LOST; the payment can be voided once the dispute is closed', async () => {
+it('lost: the scheme decides LOST; the chargeback took the money back, so neither a void nor a refund gives it back again', async () => {
   const d = await desk(stack, { disputeOutcome: 'LOST' });
   const p = await capturedPayment(stack, d);
   await openAtSandbox(stack, p.pspReference);
@@ -197,9 +197,51 @@ it('lost: the scheme decides LOST; the payment can be voided once the dispute is
   expect(lost.submittedAt).toEqual(expect.any(String));
   expect((await payment(d.shop.key, p.id)).body.disputeStatus).toBe('LOST');
   await closedEventSent(p.id);
+  // The cardholder has the 40.00 back through the chargeback: a void or a refund would pay it twice.
   const voided = await paymentAction(stack, d.shop, p.id, 'void');
-  expect(voided.status).toBe(200);
-  expect(voided.body).toMatchObject({ status: 'CANCELLED', disputeStatus: 'LOST' });
+  expectErrorShape(voided, 409);
+  expect(voided.body.message).toContain('chargeback');
+  const refunded = await refund(stack, d.finance, p.id, { amount: 40 });
+  expectErrorShape(refunded, 409);
+  expect(refunded.body.message).toContain('chargeback');
+  expectErrorShape(await refund(stack, d.finance, p.id, {}), 409);
+  // Past the API's own check too: the payment's writer counts the chargeback, also in a run started later from the row.
+  const row = await stack.db.payment.findUniqueOrThrow({ where: { id: p.id } });
+  const deps = { config: stack.config, temporal: stack.client };
+  const straight = (): RefundRequestInput => ({
+    refundId: crypto.randomUUID(),
+    amount: '1',
+    reason: null,
+    createdBy: 'test',
+    createdByUserId: null,
+    idempotencyKey: null,
+    requestFingerprint: null,
+  });
+  const refused = { kind: 'rejected', code: 'conflict', message: expect.stringContaining('chargeback') };
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'void', [])).toMatchObject(refused);
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straight()])).toMatchObject(refused);
+  await workflowHandle(stack, p.id).terminate('test: the run ends');
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straight()])).toMatchObject(refused);
+  expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
+  expect((await payment(d.shop.key, p.id)).body).toMatchObject({ status: 'CAPTURED', refundedAmount: 0 });
+});
+
+it('a partial chargeback lost: only what it did not take back stays refundable', async () => {
+  const d = await desk(stack, { disputeOutcome: 'LOST' });
+  const p = await capturedPayment(stack, d, 40);
+  await openAtSandbox(stack, p.pspReference, { amount: 25.5 });
+  const dispute = await disputeOf(stack, d, p.id);
+  expect((await writeStatement(stack, d.compliance, dispute.id, { text: 'Half of it was delivered.' })).status).toBe(200);
+  expect((await answer(stack, d.compliance, dispute.id, 'submit')).status).toBe(200);
+  await disputeBecomes(stack, d, dispute.id, 'LOST');
+  await closedEventSent(p.id);
+  const tooMuch = await refund(stack, d.finance, p.id, { amount: 14.51 });
+  expectErrorShape(tooMuch, 409);
+  expect(tooMuch.body.message).toContain('14.5 still refundable');
+  const rest = await refund(stack, d.finance, p.id, { amount: 14.5 });
+  expect(rest.status).toBe(201);
+  expect(rest.body).toMatchObject({ status: 'SUCCEEDED', amount: 14.5 });
+  expectErrorShape(await refund(stack, d.finance, p.id, { amount: 0.01 }), 409);
 });
 
 it('accepted: ACCEPTED at once, final; no answer after it', async () => {
@@ -221,7 +263,11 @@ it('accepted: ACCEPTED at once, final; no answer after it', async () => {
   });
   expect(events.map((e) => e.eventType)).toEqual(['DISPUTE_OPENED', 'DISPUTE_CLOSED']);
   expect(events[1].data.dispute.status).toBe('ACCEPTED');
-  expect((await refund(stack, d.finance, p.id, { amount: 1 })).status).toBe(201);
+  // Accepting gave the cardholder the whole 40.00: nothing is left to refund or void.
+  const refunded = await refund(stack, d.finance, p.id, { amount: 1 });
+  expectErrorShape(refunded, 409);
+  expect(refunded.body.message).toContain('chargeback');
+  expectErrorShape(await paymentAction(stack, d.shop, p.id, 'void'), 409);
 });
 
 it('expires by itself on time when nobody answers, after exactly one reminder', async () => {

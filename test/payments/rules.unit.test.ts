@@ -1,4 +1,5 @@
-import { captureRefusal, cancelRefusal, type PaymentFacts, refundRefusal, settleRefusal, voidRefusal } from '../../core/payment/rules';
+import { captureRefusal, cancelRefusal, type PaymentFacts, refundableLeft, refundRefusal, settleRefusal, voidRefusal } from '../../core/payment/rules';
+import { chargedBackTotal } from '../../core/dispute/statuses';
 
 /** The operation rules (core/payment/rules.ts): what the API's pre-checks and the workflow's validators both ask. */
 const captured: PaymentFacts = {
@@ -70,5 +71,31 @@ describe('settle', () => {
     expect(settleRefusal(captured)).toBeUndefined();
     expect(settleRefusal({ ...captured, status: 'REFUNDED' })).toBeUndefined();
     expect(settleRefusal(authorized)).toEqual({ code: 'conflict', message: 'settlement not permitted: the payment is AUTHORIZED' });
+  });
+});
+
+describe('after a chargeback (docs/refunds.md, "After a chargeback")', () => {
+  it('counts only LOST, ACCEPTED and EXPIRED disputes', () => {
+    const disputes = [
+      { status: 'LOST', amount: '3' },
+      { status: 'ACCEPTED', amount: '2' },
+      { status: 'EXPIRED', amount: '1' },
+      { status: 'WON', amount: '4' },
+      { status: 'NEEDS_RESPONSE', amount: '5' },
+    ];
+    expect(chargedBackTotal(disputes)).toBe('6');
+  });
+  it('a whole chargeback leaves nothing to refund and no void', () => {
+    expect(refundRefusal(captured, { chargedBack: '10' }, '10')).toMatchObject({ code: 'conflict', message: expect.stringContaining('chargeback') });
+    expect(refundRefusal(captured, { chargedBack: '10' })).toMatchObject({ code: 'conflict', message: expect.stringContaining('nothing is left') });
+    expect(voidRefusal(captured, { chargedBack: '10' }, window)).toMatchObject({ code: 'conflict', message: expect.stringContaining('chargeback') });
+    expect(voidRefusal(captured, {}, window)).toBeUndefined();
+  });
+  it('a partial chargeback leaves the rest, less refunds and pending refunds', () => {
+    const p = { ...captured, refundedAmount: '2' };
+    expect(refundableLeft(p, { chargedBack: '5', pendingRefundTotal: '1' }).toFixed()).toBe('2');
+    expect(refundRefusal(p, { chargedBack: '5', pendingRefundTotal: '1' }, '2')).toBeUndefined();
+    expect(refundRefusal(p, { chargedBack: '5', pendingRefundTotal: '1' }, '2.01')).toMatchObject({ code: 'conflict' });
+    expect(refundableLeft(p, { chargedBack: '20' }).toFixed()).toBe('0');
   });
 });

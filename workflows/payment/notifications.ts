@@ -62,9 +62,14 @@ export function registerNotificationHandlers(run: PaymentRun): void {
 
   setHandler(resumeRefundsSignal, (rows) => resumeRefunds(run, rows));
 
-  // A dispute opened or moved on (contracts 12): refunds and voids wait while one is open.
-  setHandler(disputeChangedSignal, (change) => {
-    if (typeof change?.disputeId === 'string' && typeof change.status === 'string') run.heardOfDispute(change.disputeId, change.status);
+  // A dispute opened or moved on (docs/disputes.md): refunds and voids wait while one is open, and
+  // a charged-back amount is no longer refundable. The signal is only a reason to read the rows:
+  // anyone who reaches Temporal can send it.
+  setHandler(disputeChangedSignal, async (change) => {
+    if (run.countsChargebacks) {
+      if (!run.synced) await run.untilSynced();
+      for (const d of await run.effects.readPaymentDisputes({ paymentId: run.paymentId })) run.heardOfDispute(d.id, d.status, d.amount);
+    } else if (typeof change?.disputeId === 'string' && typeof change.status === 'string') run.heardOfDispute(change.disputeId, change.status);
   });
 
   setHandler(sweepNudgeSignal, async () => {

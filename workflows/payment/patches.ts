@@ -48,4 +48,15 @@ export const PATCHES = {
   voidFollowedToEnd: patch('void-followed-to-end', '2026-11-25', '2026-12-09', 'a run waits for its reversals to be followed'),
   /** Before it, a refund that succeeded did not evaluate the compliance alerts (contracts 12) of its payment's store and account. */
   complianceOnRefund: patch('compliance-on-refund', '2026-11-26', '2026-12-10', 'a refund that succeeds evaluates the compliance alerts'),
+  /**
+   * What LOST, ACCEPTED and EXPIRED disputes took back is no longer refundable or voidable, and a
+   * dispute's change is read from its rows, not taken from the signal: before it, a refund after a
+   * lost chargeback paid the cardholder twice.
+   */
+  chargebackCounts: patch('chargeback-counts', '2026-11-27', '2026-12-11', 'a chargeback is counted; dispute changes are read from the rows'),
+  /**
+   * Money-moving updates are checked for the API's grant (docs/security.md, "Messages to
+   * workflows") before their handler runs: before it, an update sent to Temporal directly refunded.
+   */
+  messageGrants: patch('message-grants', '2026-11-27', '2026-12-11', "money-moving updates carry the API's grant"),
 } as const;

@@ -39,7 +39,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     run.state = { ...run.state, ...row.fields, sequence: row.sequence };
     run.projectedSequence = row.sequence;
     for (const refund of row.pendingRefunds) adoptRefund(run, refund);
-    for (const d of row.disputes ?? []) run.heardOfDispute(d.id, d.status);
+    for (const d of row.disputes ?? []) run.heardOfDispute(d.id, d.status, d.amount);
     run.synced = true;
   }
 

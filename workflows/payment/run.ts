@@ -11,7 +11,7 @@ import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from '../../core/payment/transition';
 import { complete, followCapture } from './twoStep';
-import { disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
+import { chargedBackTotal, disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
 
 /** One refund as the workflow follows it. */
 export interface RefundInFlight {
@@ -69,8 +69,10 @@ export class PaymentRun {
   readonly runTag: string;
   /** False until a later run has read the row (the later-run-reads-row patch); messages wait for it. */
   synced: boolean;
-  /** The payment's disputes as last heard (signal or row): refunds and voids wait while one is open. */
-  readonly disputes = new Map<string, string>();
+  /** The payment's disputes as last read from their rows: refunds and voids wait while one is open, and a charged-back one's amount is no longer refundable. */
+  readonly disputes = new Map<string, { status: string; amount?: string }>();
+  /** Runs from before the chargeback-counts patch did not count what a chargeback took back. */
+  readonly countsChargebacks: boolean;
 
   constructor(readonly input: PaymentWorkflowInput) {
     ({ paymentId: this.paymentId, pspReference: this.pspReference, deviceId: this.deviceId, timing: this.timing } = input);
@@ -98,6 +100,7 @@ export class PaymentRun {
     this.sweepNudged = input.startedBy === 'SWEEP';
     this.runTag = workflowInfo().runId.slice(0, 8);
     this.synced = !(input.status !== 'CREATED' && patched(PATCHES.laterRunReadsRow.id));
+    this.countsChargebacks = patched(PATCHES.chargebackCounts.id);
   }
 
   /** Resolves once the run has read its row (a later run); handlers wait for it before anything else. */
@@ -124,17 +127,19 @@ export class PaymentRun {
       pendingRefundTotal: this.pendingRefundTotal().toFixed(),
       voidUnderWay: this.voidUnderWay(),
       disputeOpen: this.disputeOpen(),
+      ...(this.countsChargebacks ? { chargedBack: chargedBackTotal(this.disputes.values()) } : {}),
     };
   }
 
   disputeOpen(): boolean {
-    return [...this.disputes.values()].some(isDisputeOpen);
+    return [...this.disputes.values()].some((d) => isDisputeOpen(d.status));
   }
 
-  /** What the run hears of a dispute, from its signal or the row: a later word never moves it back (the two may arrive in either order). */
-  heardOfDispute(disputeId: string, status: string): void {
+  /** What the run hears of a dispute, from its row (or an older run's signal): a later word never moves it back (the two may arrive in either order). */
+  heardOfDispute(disputeId: string, status: string, amount?: string): void {
     const known = this.disputes.get(disputeId);
-    if (known === undefined || disputeStatusRank(status) >= disputeStatusRank(known)) this.disputes.set(disputeId, status);
+    if (known === undefined || disputeStatusRank(status) >= disputeStatusRank(known.status))
+      this.disputes.set(disputeId, { status, amount: amount ?? known?.amount });
   }
 
   billRef() {
