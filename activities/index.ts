@@ -1,3 +1,4 @@
+import { grantActivities } from './grants';
 import type { Client } from '@temporalio/client';
 import type { Acquirers } from '../src/acquirer/acquirers';
 import type { AcquirerPort } from '../src/acquirer/port';
@@ -47,6 +48,7 @@ export function createActivities(deps: ActivityDeps) {
     ...disputeActivities(deps),
     ...payoutActivities(deps),
     ...complianceActivities(deps),
+    ...grantActivities(deps),
   };
 }
 

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../src/temporal/workflowsPath';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../src/temporal/workflowsPath';
 
 export async function writeWorkflowBundle(out: string, workflowsPath = WORKFLOWS_PATH): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // Written whole, then moved in place: a worker never reads half a bundle.
   fs.writeFileSync(`${out}.partial`, code);

@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { createDb, type Db } from './db/client';
 import { createApp } from './http/app';
 import { refuseSandboxWithLiveKeys } from './security/startChecks';
+import { grantKeys, messageGrantInterceptor } from './security/messageGrants';
 import { useKeyring } from './secrets/active';
 import { withInstallationSecrets } from './secrets/installation';
 import { Keyring } from './secrets/keyring';
@@ -124,7 +125,13 @@ export async function startService(given: Config, targets: ServiceTargets, logge
     await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
     const tracing = startTracing(config);
     if (tracing) stops.push(() => tracing.shutdown());
-    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, plugins: tracing ? [tracing.plugin] : [] });
+    // Money-moving messages this process sends carry its grant (docs/security.md, "Messages to workflows").
+    const client = new Client({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      plugins: tracing ? [tracing.plugin] : [],
+      interceptors: { workflow: [messageGrantInterceptor(grantKeys(config))] },
+    });
     running.client = client;
 
     if (services.has('worker')) {

@@ -1,7 +1,7 @@
 import { NativeConnection, Worker, type WorkerDeploymentOptions, type WorkerPlugin } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { workerDeploymentOptions } from './temporal/workerVersioning';
-import { WORKFLOWS_PATH } from './temporal/workflowsPath';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './temporal/workflowsPath';
 
 /** The Temporal worker: runs payment and webhook workflows and their activities. */
 export async function createWorker(deps: ActivityDeps & { connection: NativeConnection; plugins?: WorkerPlugin[] }): Promise<Worker> {
@@ -9,7 +9,9 @@ export async function createWorker(deps: ActivityDeps & { connection: NativeConn
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    ...(prebuiltBundle(deps.config) ? { workflowBundle: { codePath: deps.config.WORKFLOW_BUNDLE! } } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(prebuiltBundle(deps.config)
+      ? { workflowBundle: { codePath: deps.config.WORKFLOW_BUNDLE! } } // built with the interceptors (scripts/workflow-bundle.ts)
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
     activities: createActivities(deps),
     // Payments are many and short; keep plenty in cache so updates hit a warm workflow. Each cached
     // workflow holds its own context in memory (docs/benchmark.md: the hold mode); an evicted one is replayed.

@@ -6,6 +6,8 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config';
 import { CliError } from './output';
+import { withInstallationSecrets } from '../secrets/installation';
+import { grantKeys, messageGrantInterceptor } from '../security/messageGrants';
 
 export function temporalAddress(config: Config): string {
   return config.TEMPORAL_ADDRESS ?? `${config.HOST}:${config.TEMPORAL_PORT}`;
@@ -20,7 +22,9 @@ export async function withTemporalClient<T>(config: Config, fn: (client: Client)
     throw new CliError(`cannot reach Temporal at ${address} (is the service running?): ${(err as Error).message}`);
   }
   try {
-    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }));
+    // The operator's money-moving messages carry the installation's grant, as the API's do (docs/security.md).
+    const keys = grantKeys(withInstallationSecrets({ ...config, SERVICES: ['worker'] }));
+    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: { workflow: [messageGrantInterceptor(keys)] } }));
   } finally {
     await connection.close().catch(() => undefined);
   }

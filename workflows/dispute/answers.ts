@@ -10,6 +10,7 @@ import {
 import { acceptRefusal, evidenceRefusal, submitRefusal } from '../../core/dispute/rules';
 import { EVIDENCE_TEXT_MAX } from '../../core/dispute/statuses';
 import { attempt, refused } from '../payment/calls';
+import type { Refusal } from '../../core/payment/rules';
 import { type DisputeRun, nowIso } from './run';
 
 /**
@@ -27,6 +28,9 @@ export function registerDisputeHandlers(run: DisputeRun): void {
   setHandler(
     saveDisputeEvidenceUpdate,
     async ({ text }) => {
+      // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
+      const refusal = evidenceRefusal(run.facts(), run.inFlight(), Date.now());
+      if (refusal) throw refused(refusal);
       run.savingStatements++; // before any await: a submission waits for it
       try {
         await condition(() => run.opened);
@@ -52,13 +56,18 @@ export function registerDisputeHandlers(run: DisputeRun): void {
   setHandler(
     submitDisputeUpdate,
     () =>
-      answer(run, 'submit', async () => {
-        const sent = await attempt(run.acquirer.submitDisputeToAcquirer({ disputeId: run.disputeId }));
-        if (sent.kind === 'rejected')
-          throw refused({ code: 'conflict', message: `submit not permitted: the acquirer refused it: ${sent.message ?? 'no reason given'}` });
-        if (sent.kind === 'noAnswer') throw unavailable('the acquirer did not answer; submit again (the acquirer takes one submission per dispute)');
-        await run.apply({ type: 'SUBMITTED', at: nowIso() });
-      }),
+      answer(
+        run,
+        'submit',
+        () => submitRefusal(run.facts(), run.inFlight(), Date.now()),
+        async () => {
+          const sent = await attempt(run.acquirer.submitDisputeToAcquirer({ disputeId: run.disputeId }));
+          if (sent.kind === 'rejected')
+            throw refused({ code: 'conflict', message: `submit not permitted: the acquirer refused it: ${sent.message ?? 'no reason given'}` });
+          if (sent.kind === 'noAnswer') throw unavailable('the acquirer did not answer; submit again (the acquirer takes one submission per dispute)');
+          await run.apply({ type: 'SUBMITTED', at: nowIso() });
+        },
+      ),
     {
       validator: () => {
         const refusal = submitRefusal(run.facts(), run.inFlight(), Date.now());
@@ -70,13 +79,18 @@ export function registerDisputeHandlers(run: DisputeRun): void {
   setHandler(
     acceptDisputeUpdate,
     () =>
-      answer(run, 'accept', async () => {
-        const sent = await attempt(run.acquirer.acceptDisputeAtAcquirer({ disputeId: run.disputeId }));
-        if (sent.kind === 'rejected')
-          throw refused({ code: 'conflict', message: `accept not permitted: the acquirer refused it: ${sent.message ?? 'no reason given'}` });
-        if (sent.kind === 'noAnswer') throw unavailable('the acquirer did not answer; accept again');
-        await run.apply({ type: 'ACCEPTED', at: nowIso() });
-      }),
+      answer(
+        run,
+        'accept',
+        () => acceptRefusal(run.facts(), run.inFlight(), Date.now()),
+        async () => {
+          const sent = await attempt(run.acquirer.acceptDisputeAtAcquirer({ disputeId: run.disputeId }));
+          if (sent.kind === 'rejected')
+            throw refused({ code: 'conflict', message: `accept not permitted: the acquirer refused it: ${sent.message ?? 'no reason given'}` });
+          if (sent.kind === 'noAnswer') throw unavailable('the acquirer did not answer; accept again');
+          await run.apply({ type: 'ACCEPTED', at: nowIso() });
+        },
+      ),
     {
       validator: () => {
         const refusal = acceptRefusal(run.facts(), run.inFlight(), Date.now());
@@ -87,7 +101,10 @@ export function registerDisputeHandlers(run: DisputeRun): void {
 }
 
 /** One answer at a time: marked before any await (a second answer's validator refuses), sent once the run has opened and statements are written. */
-async function answer(run: DisputeRun, what: 'submit' | 'accept', send: () => Promise<void>): Promise<DisputeOutcome> {
+async function answer(run: DisputeRun, what: 'submit' | 'accept', rule: () => Refusal | undefined, send: () => Promise<void>): Promise<DisputeOutcome> {
+  // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
+  const refusal = rule();
+  if (refusal) throw refused(refusal);
   run.answering = true;
   try {
     await condition(() => run.opened && run.savingStatements === 0);

@@ -33,6 +33,9 @@ export function registerNotificationHandlers(run: PaymentRun): void {
     settleUpdate,
     async ({ batchId }) => {
       if (!run.synced) await run.untilSynced();
+      // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
+      const refusal = settleRefusal(run.state);
+      if (refusal) throw refused(refusal);
       await run.apply({ type: 'SETTLED', batchId });
       return run.answer();
     },

@@ -54,9 +54,4 @@ export const PATCHES = {
    * lost chargeback paid the cardholder twice.
    */
   chargebackCounts: patch('chargeback-counts', '2026-11-27', '2026-12-11', 'a chargeback is counted; dispute changes are read from the rows'),
-  /**
-   * Money-moving updates are checked for the API's grant (docs/security.md, "Messages to
-   * workflows") before their handler runs: before it, an update sent to Temporal directly refunded.
-   */
-  messageGrants: patch('message-grants', '2026-11-27', '2026-12-11', "money-moving updates carry the API's grant"),
 } as const;

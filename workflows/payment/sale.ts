@@ -32,6 +32,9 @@ export function registerSaleHandlers(run: PaymentRun): void {
     cancelUpdate,
     async () => {
       if (!run.synced) await run.untilSynced();
+      // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
+      const refusal = cancelRefusal(run.state, run.inFlight());
+      if (refusal) throw refused(refusal);
       if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
       if (run.state.status === 'CREATED') {
         run.cancelRequested = true; // withdrawn as soon as the bill is placed

@@ -42,6 +42,9 @@ export function registerTwoStepHandlers(run: PaymentRun): void {
     captureUpdate,
     async (request) => {
       if (!run.synced) await run.untilSynced();
+      // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
+      const refusal = captureRefusal(run.state, run.inFlight(), request?.amount);
+      if (refusal) throw refused(refusal);
       const amount = request.amount ?? run.input.amount;
       run.pendingCapture = amount; // before any await: a second capture is refused by the validator
       const bill = await complete(run, amount);

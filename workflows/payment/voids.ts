@@ -73,6 +73,9 @@ export function registerVoidHandlers(run: PaymentRun): void {
   setHandler(
     voidUpdate,
     async () => {
+      // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
+      const refusal = voidRefusal(run.state, run.inFlight(), { nowMs: Date.now(), voidWindowMs: run.timing.voidWindowMs });
+      if (refusal) throw refused(refusal);
       run.voidsInFlight++; // before any await: a refund arriving meanwhile is refused
       try {
         return await submitVoid(run);
