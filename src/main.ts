@@ -13,6 +13,7 @@ import type { ManagedChild } from './process/child';
 import { freePort } from './process/freePort';
 import { installTemporalRuntime, startService } from './service';
 import { startTemporalDevServer } from './temporal/devServer';
+import { type ReadOnlyUi, startReadOnlyUi } from './temporal/readOnlyUi';
 
 async function main(): Promise<void> {
   let config;
@@ -30,12 +31,14 @@ async function main(): Promise<void> {
   installTemporalRuntime(logger, `${config.METRICS_HOST}:${metricsPort}`);
   const children: ManagedChild[] = [];
   let service: Awaited<ReturnType<typeof startService>> | undefined;
+  let uiGate: ReadOnlyUi | undefined;
   let stopping = false;
   const shutdown = async (code: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping');
     await service?.stop();
+    await uiGate?.close();
     for (const child of children.reverse()) await child.stop();
     process.exit(code);
   };
@@ -53,10 +56,12 @@ async function main(): Promise<void> {
       databaseUrl = embedded.url;
     }
     if (needsBackends && !temporalAddress) {
+      // The Web UI read-only unless asked for: behind a gate on TEMPORAL_UI_PORT (src/temporal/readOnlyUi.ts).
+      const uiPort = config.TEMPORAL_UI_WRITE_ACTIONS ? config.TEMPORAL_UI_PORT : await freePort(config.HOST);
       const devServer = await startTemporalDevServer({
         host: config.HOST,
         port: config.TEMPORAL_PORT,
-        uiPort: config.TEMPORAL_UI_PORT,
+        uiPort,
         dbFile: path.join(config.dataDir, 'temporal.db'),
         namespace: config.TEMPORAL_NAMESPACE,
       });
@@ -68,6 +73,8 @@ async function main(): Promise<void> {
         }
       });
       temporalAddress = `${config.HOST}:${config.TEMPORAL_PORT}`;
+      if (!config.TEMPORAL_UI_WRITE_ACTIONS)
+        uiGate = await startReadOnlyUi({ host: config.HOST, port: config.TEMPORAL_UI_PORT, upstream: { host: config.HOST, port: uiPort } });
       temporalUi = `http://${config.HOST}:${config.TEMPORAL_UI_PORT}`;
     }
     if (needsBackends) {

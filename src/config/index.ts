@@ -34,6 +34,8 @@ export const configSchema = z
     SIM_PORT: listenPort.default(3100),
     TEMPORAL_PORT: port.default(7233),
     TEMPORAL_UI_PORT: port.default(8233),
+    /** The dev server's Web UI with its write actions (signal, update, terminate, ...): off unless asked for (docs/security.md). */
+    TEMPORAL_UI_WRITE_ACTIONS: bool.default(false),
     EMBEDDED_DB_PORT: port.default(5433),
     /** GET /metrics of this process, on its own address (never the API's port); 0 picks a free port. */
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),

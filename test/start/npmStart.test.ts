@@ -81,6 +81,16 @@ it('starts everything, answers, stops cleanly and keeps state across a restart',
   const health = await fetch(`http://127.0.0.1:${port}/health`);
   expect(health.status).toBe(200);
   expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200); // the Web UI answers
+  // Read-only unless asked for (docs/security.md, "Messages to workflows"): no write button, and a write refused.
+  const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as Record<string, unknown>;
+  expect(settings).toMatchObject({ DisableWriteActions: true, WorkflowUpdateDisabled: true, WorkflowSignalDisabled: true, WorkflowTerminateDisabled: true });
+  const write = await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/workflows/payment-x/update/refund`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer anything', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ request: { input: { name: 'refund' } } }),
+  });
+  expect(write.status).toBe(403);
+  expect((await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/workflows`)).status).toBe(200); // reads pass
   expect((await fetch(`http://127.0.0.1:${simPort}/sim/devices/dev-1`)).status).toBe(200);
 
   // No published default: this installation's own secrets, generated into DATA_DIR, owner-only.
