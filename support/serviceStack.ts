@@ -15,6 +15,8 @@ export interface RunningStack {
   apiUrl: string;
   /** GET /metrics of the service process (its own loopback port, from the ready line). */
   metricsUrl?: string;
+  /** The Temporal Web UI, when the stack runs its own dev server (the ready line's temporal-ui). */
+  temporalUiUrl?: string;
   sandboxUrl: string;
   databaseUrl: string;
   temporalAddress: string;
@@ -99,9 +101,10 @@ export async function startStack(opts: {
   const api = /\bapi=(\S+)/.exec(ready)?.[1] ?? (parts.includes('api') ? undefined : '');
   const sandbox = /\bsandbox=(\S+)/.exec(ready)?.[1] ?? (parts.includes('sandbox') ? undefined : setting('SANDBOX_URL'));
   const metrics = /\bmetrics=(\S+)/.exec(ready)?.[1];
+  const temporalUi = /\btemporal-ui=(\S+)/.exec(ready)?.[1];
   if (api === undefined || !sandbox) {
     await stop();
     throw new Error(`unexpected ready line: ${ready}`);
   }
-  return { apiUrl: api, sandboxUrl: sandbox, metricsUrl: metrics, databaseUrl, temporalAddress, logFile, pid: child.pid, stop };
+  return { apiUrl: api, sandboxUrl: sandbox, metricsUrl: metrics, temporalUiUrl: temporalUi, databaseUrl, temporalAddress, logFile, pid: child.pid, stop };
 }

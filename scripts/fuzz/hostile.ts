@@ -180,7 +180,44 @@ async function alive(url: string, headers: Record<string, string>): Promise<bool
   return (await send({ label: 'alive', method: 'GET', url, headers })) === 200;
 }
 
-export async function hostileShapes(opts: { apiUrl: string; sandboxUrl: string; fixtures: Fixtures; log: (line: string) => void }): Promise<HostileResult> {
+/**
+ * The Temporal Web UI's gate (src/temporal/readOnlyUi.ts): every write route, with every hostile
+ * path segment and body, is refused with exactly 403 (it never reaches the UI), and the gate and the
+ * UI still answer afterwards with their write actions off.
+ */
+const UI_WRITES = [
+  '/api/v1/namespaces/{ns}/workflows/{id}/update/refund',
+  '/api/v1/namespaces/{ns}/workflows/{id}/signal/resumeRefunds',
+  '/api/v1/namespaces/{ns}/workflows/{id}/terminate',
+  '/api/v1/namespaces/{ns}/workflows/{id}/reset',
+  '/api/v1/namespaces/{ns}/workflows/{id}',
+  '/api/v1/namespaces/{ns}/batch-operations/{id}',
+];
+async function uiGate(uiUrl: string, result: HostileResult): Promise<void> {
+  for (const path of UI_WRITES) {
+    const op: Operation = { method: 'POST', path, headers: { authorization: 'Bearer anything' }, query: [], bodyFields: ['request', 'input'] };
+    for (const shot of shots(uiUrl, op, { ns: 'default', id: 'payment-x1' })) {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+        const status = await send({ ...shot, method, label: `UI ${method} ${shot.label}` });
+        result.requests++;
+        if (status !== 403) result.failures.push(`UI ${method} ${shot.label}: ${status}, not 403`);
+      }
+    }
+  }
+  const settings = await fetch(`${uiUrl}/api/v1/settings`).then(
+    (r) => (r.ok ? (r.json() as Promise<{ DisableWriteActions?: boolean }>) : null),
+    () => null,
+  );
+  if (settings?.DisableWriteActions !== true) result.failures.push('UI: the gate no longer answers its settings with the write actions off');
+}
+
+export async function hostileShapes(opts: {
+  apiUrl: string;
+  sandboxUrl: string;
+  temporalUiUrl?: string;
+  fixtures: Fixtures;
+  log: (line: string) => void;
+}): Promise<HostileResult> {
   const f = opts.fixtures;
   const doc = (await (await fetch(`${opts.apiUrl}/openapi.json`)).json()) as OpenApi;
   const fill = { ...baseline(f), deviceId: 'fuzz-hostile', acquirerRef: 'x1', refundReference: 'REFUND-x1', voidReference: 'VOID-x1' };
@@ -204,6 +241,10 @@ export async function hostileShapes(opts: { apiUrl: string; sandboxUrl: string; 
       }
     }
     opts.log(`hostile shapes: ${ops.length} operations of ${base} done, ${result.requests} requests so far`);
+  }
+  if (opts.temporalUiUrl) {
+    await uiGate(opts.temporalUiUrl, result);
+    opts.log(`hostile shapes: the Temporal Web UI's gate done, ${result.requests} requests so far`);
   }
   return result;
 }

@@ -231,7 +231,9 @@ async function main(): Promise<number> {
     const acquirerDepth = await acquirerReach(stack.apiUrl, fixtures.credentials.adminSession).catch((err: Error) => `unreadable (${err.message})`);
     // After schemathesis (its fixtures may be changed by what follows): the shapes an attacker sends.
     const hostileStarted = Date.now();
-    const hostile = opts.selfTest ? { requests: 0, failures: [] } : await hostileShapes({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, fixtures, log });
+    const hostile = opts.selfTest
+      ? { requests: 0, failures: [] }
+      : await hostileShapes({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, temporalUiUrl: stack.temporalUiUrl, fixtures, log });
     const stats = fs.existsSync(statsFile) ? (JSON.parse(fs.readFileSync(statsFile, 'utf8')) as Record<string, unknown>) : {};
     log('summary');
     log(`  schemathesis exit code: ${code} (${code === 0 ? 'no failure' : 'failures above'})`);
