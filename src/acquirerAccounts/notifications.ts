@@ -24,6 +24,7 @@ export async function accountForNotification(db: Pick<Db, 'acquirerAccount'>, id
   if (!account) throw notFound('acquirer account');
   const acquirer = account.acquirer as AcquirerKind;
   if (acquirer === 'stripe') return { id: account.id, acquirer, webhookSecret: openCredentials(account.credentials).webhookSecret };
-  if (acquirer === 'adyen') return { id: account.id, acquirer, hmacKey: openCredentials(account.credentials).hmacKey, merchantAccountId: account.merchantAccountId };
+  if (acquirer === 'adyen')
+    return { id: account.id, acquirer, hmacKey: openCredentials(account.credentials).hmacKey, merchantAccountId: account.merchantAccountId };
   return { id: account.id, acquirer };
 }

@@ -18,7 +18,9 @@ export interface AdyenDisputeBook {
   mark(disputePspReference: string, status: 'UNDER_REVIEW' | 'ACCEPTED'): Promise<void>;
 }
 
-const keyOf = (acquirerAccountId: string, disputePspReference: string) => ({ acquirerAccountId_disputePspReference: { acquirerAccountId, disputePspReference } });
+const keyOf = (acquirerAccountId: string, disputePspReference: string) => ({
+  acquirerAccountId_disputePspReference: { acquirerAccountId, disputePspReference },
+});
 
 /** The book of one acquirer account: it reads and marks only that account's notices. */
 export function adyenDisputeBook(db: Db, acquirerAccountId: string): AdyenDisputeBook {

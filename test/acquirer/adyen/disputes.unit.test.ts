@@ -81,10 +81,14 @@ describe('the notice of a notification', () => {
     });
   });
 
-  it("the unsigned fields decide nothing: disputeStatus, defendable, defensePeriodEndsAt, eventDate", () => {
+  it('the unsigned fields decide nothing: disputeStatus, defendable, defensePeriodEndsAt, eventDate', () => {
     const genuine = disputeNoticeOf(item('NOTIFICATION_OF_CHARGEBACK'), clock);
     const rewritten = disputeNoticeOf(
-      item('NOTIFICATION_OF_CHARGEBACK', { disputeStatus: 'Lost', defendable: 'false', defensePeriodEndsAt: '2020-01-01T00:00:00Z' }, { eventDate: '2020-01-01T00:00:00Z' }),
+      item(
+        'NOTIFICATION_OF_CHARGEBACK',
+        { disputeStatus: 'Lost', defendable: 'false', defensePeriodEndsAt: '2020-01-01T00:00:00Z' },
+        { eventDate: '2020-01-01T00:00:00Z' },
+      ),
       clock,
     );
     expect(rewritten).toEqual(genuine);
