@@ -94,7 +94,7 @@ export function createAcquirers(config: Config, sandboxUrl: string, db?: Db): Ac
           liveEndpointUrlPrefix: credentials.liveEndpointUrlPrefix,
           apiBase: config.ADYEN_API_BASE,
           reportLagHours: config.ADYEN_REPORT_LAG_HOURS,
-          ...(db ? { disputeBook: adyenDisputeBook(db) } : {}),
+          ...(db ? { disputeBook: adyenDisputeBook(db, account.id) } : {}),
         });
       default:
         throw new Error(`no adapter for ${account.acquirer} accounts in this version`);

@@ -15,13 +15,16 @@ export interface NotifiedAccount {
   webhookSecret?: string;
   /** adyen: the HMAC key (hex) of the account's standard notifications. */
   hmacKey?: string;
+  /** adyen: the account's MID, which every item it receives must name (docs/security.md). */
+  merchantAccountId?: string;
 }
 
 export async function accountForNotification(db: Pick<Db, 'acquirerAccount'>, id: string): Promise<NotifiedAccount> {
-  const account = await db.acquirerAccount.findFirst({ where: { id }, select: { id: true, acquirer: true, credentials: true } });
+  const account = await db.acquirerAccount.findFirst({ where: { id }, select: { id: true, acquirer: true, credentials: true, merchantAccountId: true } });
   if (!account) throw notFound('acquirer account');
   const acquirer = account.acquirer as AcquirerKind;
   if (acquirer === 'stripe') return { id: account.id, acquirer, webhookSecret: openCredentials(account.credentials).webhookSecret };
-  if (acquirer === 'adyen') return { id: account.id, acquirer, hmacKey: openCredentials(account.credentials).hmacKey };
+  if (acquirer === 'adyen')
+    return { id: account.id, acquirer, hmacKey: openCredentials(account.credentials).hmacKey, merchantAccountId: account.merchantAccountId };
   return { id: account.id, acquirer };
 }

@@ -92,6 +92,12 @@ export const configSchema = z
      * reads the bookings of the period this many hours earlier, whose files exist. Keep it constant.
      */
     ADYEN_REPORT_LAG_HOURS: z.coerce.number({ message: 'must be a number' }).min(0, 'must be 0 or more').default(48),
+    /**
+     * The defense period an Adyen dispute is given from when its first notification arrived
+     * (docs/disputes.md, "Adyen"): the notification's own defensePeriodEndsAt is not signed, so it
+     * never sets the due date.
+     */
+    ADYEN_DEFENSE_PERIOD_DAYS: z.coerce.number({ message: 'must be a number' }).positive('must be more than 0').max(60, 'must be at most 60').default(7),
     SANDBOX_URL: z.string().url('must be a URL').optional(),
     SANDBOX_NOTIFY_URL: z.string().url('must be a URL').optional(),
     /** A production start with ACQUIRER=sandbox refuses while live API keys exist, unless this is true. */

@@ -1,11 +1,12 @@
 import type Stripe from 'stripe';
 import { type AdyenNudge, adyenNotificationOf, allSigned, itemNudgeOf } from '../acquirer/adyen/notifications';
-import { type AdyenDisputeNotice, disputeNoticeOf } from '../acquirer/adyen/disputes';
+import { ADYEN_DISPUTE_EVENT, type AdyenDisputeNotice, disputeNoticeOf } from '../acquirer/adyen/disputes';
 import { SIGNATURE_HEADER, verifySandboxSignature } from '../acquirer/sandbox/notify';
 import { STRIPE_SIGNATURE_HEADER, verifyStripeEvent } from '../acquirer/stripe/webhooks';
 import { z } from '../domain/zod';
 import type { AcquirerNotification } from '../payments/acquirerNotification';
 import type { ApiContext } from './context';
+import { invalid } from '../domain/errors';
 import { ApiError } from './errors';
 
 /**
@@ -50,22 +51,34 @@ export function verifiedSandboxNotification(ctx: ApiContext): AcquirerNotificati
 }
 
 /**
- * Adyen's notifications for an account with `hmacKey`, as nudges: a standard notification only
- * when every item's HMAC (the library's validator) holds, else 401 with nothing read; a Terminal
- * API event notification is unsigned in the cloud API, so it is taken as a nudge only (the re-read
- * decides). A body of neither shape: 401. Chargeback items come back apart, as dispute notices.
+ * Adyen's notifications for an account (its `hmacKey` and MID), as nudges: a standard notification
+ * only when every item's HMAC (the library's validator) holds, else 401 with nothing read; and only
+ * when every item names the account's own MID (`merchantAccountCode`), else 400 naming the field
+ * with nothing read: another account's HMAC key signs what its holder writes, so an item naming
+ * another MID at this path is no word of Adyen's about this account (docs/security.md, "Adyen's
+ * dispute notifications"). A Terminal API event notification is unsigned in the cloud API, so it is
+ * taken as a nudge only (the re-read decides). A body of neither shape: 401. Chargeback items come
+ * back apart, as dispute notices dated `receivedAt` (their own dates are not signed).
  */
-export function verifiedAdyenNudges(ctx: ApiContext, hmacKey: string): { nudges: AdyenNudge[]; disputes: AdyenDisputeNotice[] } {
+export function verifiedAdyenNudges(
+  ctx: ApiContext,
+  account: { hmacKey: string; merchantAccountId: string },
+  receivedAt: Date,
+): { nudges: AdyenNudge[]; disputes: AdyenDisputeNotice[] } {
   const notification = adyenNotificationOf(ctx.request.body);
   // Neither of Adyen's shapes (another acquirer's signed body, say): no signature of this account.
   if (!notification) throw new ApiError(401, 'not an Adyen notification: no HMAC signature of this account');
   if (notification.kind === 'event') return { nudges: notification.nudge ? [notification.nudge] : [], disputes: [] };
-  if (!allSigned(notification.items, hmacKey)) throw new ApiError(401, 'notification HMAC signature missing or invalid');
-  // A dispute's item (contracts 12) goes to its dispute, not to the payment's workflow.
-  const disputes = notification.items.map(disputeNoticeOf);
+  if (!allSigned(notification.items, account.hmacKey)) throw new ApiError(401, 'notification HMAC signature missing or invalid');
+  const foreign = notification.items.findIndex((item) => item.merchantAccountCode !== account.merchantAccountId);
+  if (foreign >= 0)
+    throw invalid(`notificationItems[${foreign}].NotificationRequestItem.merchantAccountCode: is not this account's merchant account; nothing was taken`);
+  // A dispute's item (docs/disputes.md, "Adyen") goes to its dispute, not to the payment's workflow.
+  const clock = { receivedAt, defensePeriodDays: ctx.deps.config.ADYEN_DEFENSE_PERIOD_DAYS };
+  const disputes = notification.items.map((item) => disputeNoticeOf(item, clock));
   return {
     nudges: notification.items
-      .filter((_, i) => !disputes[i])
+      .filter((item) => !ADYEN_DISPUTE_EVENT[String(item.eventCode)])
       .map(itemNudgeOf)
       .filter((n): n is AdyenNudge => n !== null),
     disputes: disputes.filter((d): d is AdyenDisputeNotice => d !== null),

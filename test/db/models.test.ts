@@ -378,9 +378,10 @@ it('round-trips a dispute; one per (acquirer key, acquirer dispute id); the paym
   expect(isUniqueViolation(await db.dispute.create({ data: { id: crypto.randomUUID(), ...dispute } }).catch((e: unknown) => e))).toBe(true);
 });
 
-it('round-trips an Adyen dispute notice (migration 0023); one per (merchant account, dispute pspReference)', async () => {
+it('round-trips an Adyen dispute notice (migrations 0023, 0028); one per (acquirer account, dispute pspReference)', async () => {
   const now = new Date('2026-11-22T10:00:00.000Z');
   const notice = {
+    acquirerAccountId: uniqueId('acct'),
     merchantAccount: uniqueId('mid'),
     disputePspReference: 'DZ4DPSHB4WD2WN82',
     paymentPspReference: '8816178914079738',
@@ -396,7 +397,7 @@ it('round-trips an Adyen dispute notice (migration 0023); one per (merchant acco
   };
   await db.adyenDisputeNotice.create({ data: notice });
   const back = await db.adyenDisputeNotice.findUniqueOrThrow({
-    where: { merchantAccount_disputePspReference: { merchantAccount: notice.merchantAccount, disputePspReference: notice.disputePspReference } },
+    where: { acquirerAccountId_disputePspReference: { acquirerAccountId: notice.acquirerAccountId, disputePspReference: notice.disputePspReference } },
   });
   expect(back).toMatchObject({ ...notice, amount: expect.anything(), updatedAt: expect.any(Date) });
   expect(back.amount.toFixed()).toBe('40.0001');

@@ -60,7 +60,7 @@ export interface AdyenAcquirerOptions {
   liveEndpointUrlPrefix?: string;
   /** How many hours the settlement report's period trails a close (ADYEN_REPORT_LAG_HOURS; default none). */
   reportLagHours?: number;
-  /** Adyen's disputes as its notifications told them (Adyen's Disputes API reads nothing back); without it, disputes are 501. */
+  /** The account's Adyen disputes as its notifications told them (Adyen's Disputes API reads nothing back); without it, disputes are 501. */
   disputeBook?: AdyenDisputeBook;
 }
 

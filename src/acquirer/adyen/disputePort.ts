@@ -8,7 +8,7 @@ type Call = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 
 /**
  * Disputes at Adyen (docs/disputes.md, "Adyen"): the dispute as its verified notifications told it
- * (the book: Adyen's Disputes API has no read), answered through the Disputes API
+ * (the book, the account's own: Adyen's Disputes API has no read), answered through the Disputes API
  * (`DisputeService/v30`, the library's DisputesAPI). A defense: the applicable defense reasons,
  * our document supplied under the chosen reason's document types, then the defense itself. The
  * device id plays no part: a dispute is named by its pspReference within the merchant account.
@@ -26,7 +26,7 @@ export class AdyenDisputes implements AcquirerDisputes {
   }
 
   async getDispute(_deviceId: string, disputeId: string): Promise<AcquirerDispute> {
-    const known = await this.book.read(this.mid, disputeId);
+    const known = await this.book.read(disputeId);
     if (!known) throw new AcquirerRejectedError(`no notification of dispute ${disputeId} for ${this.mid}`, 404);
     return known;
   }
@@ -52,7 +52,7 @@ export class AdyenDisputes implements AcquirerDisputes {
     }
     const defended = await this.call('defend the dispute', () => this.api.defendDispute({ ...ref, defenseReasonCode: choice.defenseReasonCode }));
     refusedUnless(defended.disputeServiceResult, 'defend the dispute');
-    await this.book.mark(this.mid, disputeId, 'UNDER_REVIEW');
+    await this.book.mark(disputeId, 'UNDER_REVIEW');
     return this.getDispute(deviceId, disputeId);
   }
 
@@ -61,7 +61,7 @@ export class AdyenDisputes implements AcquirerDisputes {
     if (now.status !== 'NEEDS_RESPONSE') return now;
     const accepted = await this.call('accept the dispute', () => this.api.acceptDispute({ merchantAccountCode: this.mid, disputePspReference: disputeId }));
     refusedUnless(accepted.disputeServiceResult, 'accept the dispute');
-    await this.book.mark(this.mid, disputeId, 'ACCEPTED');
+    await this.book.mark(disputeId, 'ACCEPTED');
     return this.getDispute(deviceId, disputeId);
   }
 }

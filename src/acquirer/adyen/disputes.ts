@@ -1,29 +1,23 @@
+import { createHash } from 'node:crypto';
+import { hmacValidator } from '@adyen/api-library';
 import type { NotificationRequestItem } from '@adyen/api-library/lib/src/typings/notification/notificationRequestItem';
 import type { AcquirerDispute, DisputeEvidence } from '../port';
 import { textPdf } from './defensePdf';
 import { fromMinorUnits } from './modifications';
 
 /**
- * Adyen's disputes as ours (contracts 12), pure. Adyen tells a dispute's state only in its
- * chargeback notifications (its Disputes API defends and accepts, and reads nothing back): the
- * notification's `pspReference` is the dispute's, `originalReference` the disputed payment's,
- * `additionalData` carries `disputeStatus`, `defendable`, `defensePeriodEndsAt`,
- * `chargebackReasonCode` and `chargebackSchemeCode`. The tables are in docs/disputes.md.
+ * Adyen's disputes as ours, pure (docs/disputes.md, "Adyen"). Adyen tells a dispute's state only in
+ * its chargeback notifications (its Disputes API defends and accepts, and reads nothing back): the
+ * notification's `pspReference` is the dispute's, `originalReference` the disputed payment's. Only
+ * what the item's HMAC covers decides (docs/security.md, "Adyen's dispute notifications"):
+ * pspReference, originalReference, merchantAccountCode, merchantReference, amount, eventCode and
+ * success. `additionalData` (`disputeStatus`, `defendable`, `defensePeriodEndsAt`) and `eventDate`
+ * are not signed, so a replayed genuine item with them rewritten would say anything: the status is
+ * the event code's, the dates are when we received it, the due date that plus
+ * ADYEN_DEFENSE_PERIOD_DAYS. The tables are in docs/disputes.md.
  */
 
-/** `additionalData.disputeStatus`, where Adyen gives it: it decides. */
-export const ADYEN_DISPUTE_STATUS: Readonly<Record<string, AcquirerDispute['status']>> = {
-  Undefended: 'NEEDS_RESPONSE',
-  Pending: 'UNDER_REVIEW',
-  Responded: 'UNDER_REVIEW',
-  Accepted: 'ACCEPTED',
-  Won: 'WON',
-  Lost: 'LOST',
-  // The defense period ended undefended: the money is the cardholder's.
-  Expired: 'LOST',
-};
-
-/** Without a disputeStatus (Brazil, and some events): the event code. `defendable: false` chargebacks are lost at once. */
+/** The signed event code decides (with `success`: an item Adyen marks unsuccessful is no dispute event). */
 export const ADYEN_DISPUTE_EVENT: Readonly<Record<string, AcquirerDispute['status']>> = {
   REQUEST_FOR_INFORMATION: 'NEEDS_RESPONSE',
   NOTIFICATION_OF_CHARGEBACK: 'NEEDS_RESPONSE',
@@ -73,13 +67,15 @@ export function adyenDisputeReasonOf(scheme: string | undefined, code: string | 
   return (code && table?.[code]) || 'GENERAL';
 }
 
-export function adyenDisputeStatusOf(eventCode: string, additionalData: Record<string, string | undefined>): AcquirerDispute['status'] | null {
-  const said = additionalData.disputeStatus ? ADYEN_DISPUTE_STATUS[additionalData.disputeStatus] : undefined;
-  if (said) return said;
-  const byEvent = ADYEN_DISPUTE_EVENT[eventCode];
-  if (!byEvent) return null;
-  if (byEvent === 'NEEDS_RESPONSE' && additionalData.defendable === 'false') return 'LOST';
-  return byEvent;
+/** The dispute's status by the signed fields alone: the event code, for an item Adyen marks successful; null when it is no dispute event. */
+export function adyenDisputeStatusOf(eventCode: string, success: unknown): AcquirerDispute['status'] | null {
+  if (String(success) !== 'true') return null;
+  return ADYEN_DISPUTE_EVENT[eventCode] ?? null;
+}
+
+/** The digest of an item's HMAC-signed fields (the library's own list, getDataToSign): one per item Adyen signed, whatever else it carries. */
+export function signedDigestOf(item: NotificationRequestItem): string {
+  return createHash('sha256').update(new hmacValidator().getDataToSign(item), 'utf8').digest('hex');
 }
 
 /** A verified dispute notification, as what the adapter answers for the dispute. */
@@ -90,22 +86,32 @@ export interface AdyenDisputeNotice {
   /** Our payment id as the notification names it (merchantReference). */
   merchantReference: string;
   status: AcquirerDispute['status'];
+  /** From the unsigned chargebackReasonCode: shown, never deciding status or due date. */
   reason: AcquirerDispute['reason'];
   amount: string;
   currency: string;
   eventCode: string;
-  eventDate: string; // ISO
-  /** defensePeriodEndsAt; absent once nothing is due. */
-  dueBy: string | null;
+  /** When we received it (ISO): Adyen's eventDate is not signed. */
+  eventDate: string;
+  /** The received time plus the defense period (ADYEN_DEFENSE_PERIOD_DAYS): defensePeriodEndsAt is not signed. */
+  dueBy: string;
+  /** The digest of the item's signed fields (signedDigestOf): a replay has the same. */
+  digest: string;
+}
+
+/** How a notice is dated: when it was received, and the defense period a new one is given (docs/disputes.md, "Adyen"). */
+export interface AdyenNoticeClock {
+  receivedAt: Date;
+  defensePeriodDays: number;
 }
 
 const text = (v: unknown, max = 200): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
 
 /** A standard item that is a dispute event of a known shape, as its notice; null for any other item. */
-export function disputeNoticeOf(item: NotificationRequestItem): AdyenDisputeNotice | null {
+export function disputeNoticeOf(item: NotificationRequestItem, clock: AdyenNoticeClock): AdyenDisputeNotice | null {
   const eventCode = String(item.eventCode);
   const data = (item.additionalData ?? {}) as Record<string, string | undefined>;
-  const status = ADYEN_DISPUTE_EVENT[eventCode] ? adyenDisputeStatusOf(eventCode, data) : null;
+  const status = adyenDisputeStatusOf(eventCode, item.success);
   const disputePspReference = text(item.pspReference);
   const paymentPspReference = text(item.originalReference);
   const merchantAccount = text(item.merchantAccountCode);
@@ -113,9 +119,6 @@ export function disputeNoticeOf(item: NotificationRequestItem): AdyenDisputeNoti
   const currency = text(item.amount?.currency, 3);
   const value = item.amount?.value;
   if (!status || !disputePspReference || !paymentPspReference || !merchantAccount || !merchantReference || !currency || !Number.isInteger(value)) return null;
-  const eventDate = new Date(String(item.eventDate));
-  const dueBy = data.defensePeriodEndsAt ? new Date(data.defensePeriodEndsAt) : null;
-  if (Number.isNaN(eventDate.getTime()) || (dueBy && Number.isNaN(dueBy.getTime()))) return null;
   let amount: string;
   try {
     amount = fromMinorUnits(value!, currency);
@@ -128,12 +131,13 @@ export function disputeNoticeOf(item: NotificationRequestItem): AdyenDisputeNoti
     paymentPspReference,
     merchantReference,
     status,
-    reason: adyenDisputeReasonOf(data.chargebackSchemeCode, data.chargebackReasonCode),
+    reason: adyenDisputeReasonOf(text(data.chargebackSchemeCode, 20), text(data.chargebackReasonCode, 20)),
     amount,
     currency: currency.toUpperCase(),
     eventCode,
-    eventDate: eventDate.toISOString(),
-    dueBy: dueBy ? dueBy.toISOString() : null,
+    eventDate: clock.receivedAt.toISOString(),
+    dueBy: new Date(clock.receivedAt.getTime() + clock.defensePeriodDays * 86_400_000).toISOString(),
+    digest: signedDigestOf(item),
   };
 }
 

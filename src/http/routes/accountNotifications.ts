@@ -29,7 +29,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
       method: 'post',
       path: '/internal/acquirer/{accountId}/notifications',
       operationId: 'receiveAccountNotification',
-      summary: `Acquirer account notification (internal): a stripe account's events by ${STRIPE_SIGNATURE_HEADER} with its webhookSecret, a sandbox account's by ${SIGNATURE_HEADER}, an adyen account's standard notifications by each item's HMAC with its hmacKey (its Terminal API event notifications unsigned, a nudge only); then the account's payment re-reads the acquirer`,
+      summary: `Acquirer account notification (internal): a stripe account's events by ${STRIPE_SIGNATURE_HEADER} with its webhookSecret, a sandbox account's by ${SIGNATURE_HEADER}, an adyen account's standard notifications by each item's HMAC with its hmacKey, each item naming the account's MID (its Terminal API event notifications unsigned, a nudge only); then the account's payment re-reads the acquirer`,
       tag: 'Internal',
       auth: 'none',
       params: Params,
@@ -37,6 +37,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
         200: { description: 'A stripe account: received; an adyen account: `[accepted]` (also when nothing of the account matches)' },
         202: { description: 'A sandbox account: accepted (also when no open payment of the account matches)' },
       },
+      // 400: an adyen item naming another merchant account (merchantAccountCode) than the account's; nothing is taken.
       errors: [401, 404],
     },
     async (ctx, { params }) => {
@@ -64,7 +65,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
           await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId }, scope);
         else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
       } else {
-        const { nudges, disputes } = verifiedAdyenNudges(ctx, account.hmacKey!);
+        const { nudges, disputes } = verifiedAdyenNudges(ctx, { hmacKey: account.hmacKey!, merchantAccountId: account.merchantAccountId! }, new Date());
         // Adyen retries until it reads exactly this.
         ctx.status = 200;
         ctx.type = 'text/plain';

@@ -2,17 +2,18 @@ import { Client, DisputesAPI, EnvironmentEnum } from '@adyen/api-library';
 import { rebase } from '../../../src/acquirer/adyen/transport';
 import {
   ADYEN_DISPUTE_EVENT,
-  ADYEN_DISPUTE_STATUS,
   adyenDisputeReasonOf,
   adyenDisputeStatusOf,
   defenseDocumentOf,
   defenseReasonOf,
   disputeNoticeOf,
+  signedDigestOf,
 } from '../../../src/acquirer/adyen/disputes';
 
 /**
- * Adyen's dispute notifications as ours (docs/disputes.md, "Adyen"): the disputeStatus table, the
- * event codes without one, the reason codes per scheme, and the notice a notification gives.
+ * Adyen's dispute notifications as ours (docs/disputes.md, "Adyen"): only what the item's HMAC
+ * covers decides (the event code and success), the reason codes per scheme, and the notice a
+ * notification gives: dated when received, due the default defense period on.
  */
 const item = (eventCode: string, additionalData: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
   ({
@@ -29,34 +30,16 @@ const item = (eventCode: string, additionalData: Record<string, string> = {}, ex
     ...extra,
   }) as never;
 
-describe("Adyen's disputeStatus", () => {
-  it('maps every status Adyen documents', () => {
-    expect(ADYEN_DISPUTE_STATUS).toEqual({
-      Undefended: 'NEEDS_RESPONSE',
-      Pending: 'UNDER_REVIEW',
-      Responded: 'UNDER_REVIEW',
-      Accepted: 'ACCEPTED',
-      Won: 'WON',
-      Lost: 'LOST',
-      Expired: 'LOST',
-    });
-  });
+const clock = { receivedAt: new Date('2026-11-21T08:00:00.000Z'), defensePeriodDays: 7 };
 
-  it('decides over the event code', () => {
-    expect(adyenDisputeStatusOf('CHARGEBACK', { disputeStatus: 'Won' })).toBe('WON');
-    expect(adyenDisputeStatusOf('DISPUTE_DEFENSE_PERIOD_ENDED', { disputeStatus: 'Expired' })).toBe('LOST');
-  });
-});
-
-describe('the event code, where no disputeStatus is given', () => {
+describe('the event code decides (signed), for an item Adyen marks successful', () => {
   it.each(Object.entries(ADYEN_DISPUTE_EVENT))('%s: %s', (code, status) => {
-    expect(adyenDisputeStatusOf(code, {})).toBe(status);
+    expect(adyenDisputeStatusOf(code, 'true')).toBe(status);
   });
 
-  it('a chargeback that cannot be defended is lost at once; another event code is no dispute', () => {
-    expect(adyenDisputeStatusOf('CHARGEBACK', { defendable: 'false' })).toBe('LOST');
-    expect(adyenDisputeStatusOf('NOTIFICATION_OF_CHARGEBACK', { defendable: 'true' })).toBe('NEEDS_RESPONSE');
-    expect(adyenDisputeStatusOf('AUTHORISATION', {})).toBeNull();
+  it('another event code, or success false, is no dispute event', () => {
+    expect(adyenDisputeStatusOf('AUTHORISATION', 'true')).toBeNull();
+    expect(adyenDisputeStatusOf('CHARGEBACK', 'false')).toBeNull();
   });
 });
 
@@ -81,8 +64,8 @@ describe('reasons per scheme (chargebackSchemeCode, chargebackReasonCode)', () =
 });
 
 describe('the notice of a notification', () => {
-  it('a chargeback: the dispute pspReference, the payment (originalReference), amount in decimals, due date from defensePeriodEndsAt', () => {
-    expect(disputeNoticeOf(item('NOTIFICATION_OF_CHARGEBACK', { disputeStatus: 'Undefended', defendable: 'true' }))).toEqual({
+  it('a chargeback: the dispute pspReference, the payment (originalReference), amount in decimals, dated when received, due the defense period on', () => {
+    expect(disputeNoticeOf(item('NOTIFICATION_OF_CHARGEBACK', { disputeStatus: 'Undefended', defendable: 'true' }), clock)).toEqual({
       merchantAccount: 'TestMerchant',
       disputePspReference: '9916178914079739',
       paymentPspReference: '8816178914079738',
@@ -92,17 +75,40 @@ describe('the notice of a notification', () => {
       amount: '40.00',
       currency: 'EUR',
       eventCode: 'NOTIFICATION_OF_CHARGEBACK',
-      eventDate: '2026-11-20T09:00:00.000Z',
-      dueBy: '2026-11-27T09:00:00.000Z',
+      eventDate: '2026-11-21T08:00:00.000Z',
+      dueBy: '2026-11-28T08:00:00.000Z',
+      digest: signedDigestOf(item('NOTIFICATION_OF_CHARGEBACK')),
     });
   });
 
+  it('the unsigned fields decide nothing: disputeStatus, defendable, defensePeriodEndsAt, eventDate', () => {
+    const genuine = disputeNoticeOf(item('NOTIFICATION_OF_CHARGEBACK'), clock);
+    const rewritten = disputeNoticeOf(
+      item(
+        'NOTIFICATION_OF_CHARGEBACK',
+        { disputeStatus: 'Lost', defendable: 'false', defensePeriodEndsAt: '2020-01-01T00:00:00Z' },
+        { eventDate: '2020-01-01T00:00:00Z' },
+      ),
+      clock,
+    );
+    expect(rewritten).toEqual(genuine);
+    expect(rewritten).toMatchObject({ status: 'NEEDS_RESPONSE', dueBy: '2026-11-28T08:00:00.000Z' });
+    // An unreadable unsigned date is no reason to drop a signed item.
+    expect(disputeNoticeOf(item('CHARGEBACK', { defensePeriodEndsAt: 'soon' }, { eventDate: 'x' }), clock)).toMatchObject({ status: 'NEEDS_RESPONSE' });
+  });
+
+  it('the digest is of the signed fields alone: the same for a replay, another for another event', () => {
+    expect(signedDigestOf(item('CHARGEBACK'))).toBe(signedDigestOf(item('CHARGEBACK', { disputeStatus: 'Lost' }, { eventDate: '2020-01-01T00:00:00Z' })));
+    expect(signedDigestOf(item('CHARGEBACK'))).not.toBe(signedDigestOf(item('SECOND_CHARGEBACK')));
+    expect(signedDigestOf(item('CHARGEBACK'))).not.toBe(signedDigestOf(item('CHARGEBACK', {}, { merchantAccountCode: 'OtherMerchant' })));
+  });
+
   it('not a dispute, or a dispute item missing what names it: none', () => {
-    expect(disputeNoticeOf(item('AUTHORISATION'))).toBeNull();
-    expect(disputeNoticeOf(item('CHARGEBACK', {}, { originalReference: undefined }))).toBeNull();
-    expect(disputeNoticeOf(item('CHARGEBACK', {}, { amount: { currency: 'EUR', value: 'x' } }))).toBeNull();
-    expect(disputeNoticeOf(item('CHARGEBACK', { defensePeriodEndsAt: 'soon' }))).toBeNull();
-    expect(disputeNoticeOf(item('CHARGEBACK', {}, { amount: { currency: 'XXX', value: 1 } }))).toBeNull();
+    expect(disputeNoticeOf(item('AUTHORISATION'), clock)).toBeNull();
+    expect(disputeNoticeOf(item('CHARGEBACK', {}, { success: 'false' }), clock)).toBeNull();
+    expect(disputeNoticeOf(item('CHARGEBACK', {}, { originalReference: undefined }), clock)).toBeNull();
+    expect(disputeNoticeOf(item('CHARGEBACK', {}, { amount: { currency: 'EUR', value: 'x' } }), clock)).toBeNull();
+    expect(disputeNoticeOf(item('CHARGEBACK', {}, { amount: { currency: 'XXX', value: 1 } }), clock)).toBeNull();
   });
 });
 
