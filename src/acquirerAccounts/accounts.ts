@@ -21,6 +21,22 @@ export interface AccountDeps {
 export const newAccountId = (): string => `acct_${randomBase62(20)}`;
 export const notificationPathOf = (id: string): string => `/internal/acquirer/${id}/notifications`;
 
+/**
+ * 409 when another account of the business (removed ones aside) has the name, whatever the case:
+ * two accounts read alike in payouts, balances and routes (docs/security.md, issue 37). Creations
+ * and renames of one business wait for each other (the business's row is locked), so two at once
+ * cannot both take a name.
+ */
+async function checkNameFree(tx: Pick<Db, 'acquirerAccount' | '$executeRaw'>, merchantId: string, name: string, except?: string): Promise<void> {
+  // NO KEY: the payments and stores whose foreign keys name the business do not wait for it.
+  await tx.$executeRaw`SELECT 1 FROM "Merchant" WHERE "id" = ${merchantId} FOR NO KEY UPDATE`;
+  const taken = await tx.acquirerAccount.findFirst({
+    where: { merchantId, deletedAt: null, name: { equals: name, mode: 'insensitive' }, ...(except ? { id: { not: except } } : {}) },
+    select: { id: true, name: true },
+  });
+  if (taken) throw conflict(`name: acquirer account ${taken.id} of this business is already called '${taken.name}' (names are unique whatever the case)`);
+}
+
 export function toAccountRecord(a: AcquirerAccount): AccountRecord {
   return {
     id: a.id,
@@ -42,6 +58,7 @@ export async function createAccount(deps: AccountDeps, by: AuditSource, body: Cr
   }
   const credentials = checkCredentials(body.acquirer, body.mode, body.credentials);
   return deps.db.$transaction(async (tx) => {
+    await checkNameFree(tx, by.merchantId, body.name);
     const account = await tx.acquirerAccount.create({
       data: {
         id: newAccountId(),
@@ -85,6 +102,7 @@ export async function updateAccount(deps: AccountDeps, by: AuditSource, id: stri
     // Locks the row: a concurrent route save that names it waits, and sees the new status.
     await tx.$executeRaw`SELECT 1 FROM "AcquirerAccount" WHERE "id" = ${id} AND "merchantId" = ${by.merchantId} FOR UPDATE`;
     const account = await ownAccount(tx, by.merchantId, id);
+    if (body.name !== undefined && body.name !== account.name) await checkNameFree(tx, by.merchantId, body.name, id);
     const credentials =
       body.credentials === undefined ? undefined : checkCredentials(account.acquirer as AcquirerKind, account.mode as AccountMode, body.credentials);
     if (body.status === 'INACTIVE' && account.status !== 'INACTIVE') {

@@ -1,14 +1,25 @@
+import { nameSchema } from '../domain/names';
 import { z } from '../domain/zod';
 import { MAX_AMOUNT } from '../money/amount';
 import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PaymentModeSchema } from '../payments/schemas';
 import { ACQUIRER_KINDS } from './credentials';
+import { DEFAULT_RULE, INSTALLATION_RULE } from './decision';
 
 /**
  * Request and answer shapes of acquirer accounts and routes (contracts 10). Credentials are an
  * open object here: their fields depend on the acquirer and are checked by credentials.ts.
  */
 const text = (max: number) => z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+/**
+ * An account's name: the name rule of usernames (src/domain/names.ts: NFKC, no control, invisible or
+ * direction-changing characters, letters of one script), single spaces allowed; unique within the
+ * business whatever the case (accounts.ts). docs/security.md, "Rules added in the security round
+ * (issue 37)".
+ */
+const AccountName = nameSchema({ min: 1, max: 100, spaces: true, typeError: 'must be a string' }).openapi({
+  description: 'Unique within the business (whatever the case); stored in NFKC; letters of one script, no invisible or direction-changing characters',
+});
 export const ModeSchema = z.enum(['live', 'test'], { error: 'must be live or test' });
 const AccountStatus = z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' });
 const CredentialsInput = z.record(z.string(), z.unknown(), { error: 'must be an object' }).openapi({
@@ -18,7 +29,7 @@ const CredentialsInput = z.record(z.string(), z.unknown(), { error: 'must be an 
 
 export const CreateAccountBody = z
   .strictObject({
-    name: text(100),
+    name: AccountName,
     acquirer: z.enum(ACQUIRER_KINDS, { error: 'must be sandbox, stripe or adyen' }),
     mode: ModeSchema,
     merchantAccountId: text(100).openapi({ description: 'The MID: how the acquirer knows this business under this contract' }),
@@ -29,7 +40,7 @@ export type CreateAccountBody = z.infer<typeof CreateAccountBody>;
 
 export const UpdateAccountBody = z
   .strictObject({
-    name: text(100).optional(),
+    name: AccountName.optional(),
     credentials: CredentialsInput.optional().openapi({ description: 'New credentials replace the old at once' }),
     status: AccountStatus.optional(),
   })
@@ -78,9 +89,17 @@ export const RouteMatch = z
   })
   .openapi('AcquirerRouteMatch');
 
+/** A payment's `routeRule` says `default` or `installation` when no rule chose its account: no rule may be called so. */
+const RESERVED_RULE_NAMES = [DEFAULT_RULE, INSTALLATION_RULE];
+const RuleName = text(100)
+  .refine((name) => !RESERVED_RULE_NAMES.includes(name.toLowerCase()), {
+    message: `"${DEFAULT_RULE}" and "${INSTALLATION_RULE}" are reserved: a payment's routeRule says so when no rule chose its account`,
+  })
+  .openapi({ description: `Unique within the routes; not "${DEFAULT_RULE}" or "${INSTALLATION_RULE}" (whatever the case): reserved` });
+
 export const RouteRule = z
   .strictObject({
-    name: text(100),
+    name: RuleName,
     accountId: z.string({ error: 'must be an account id' }).min(1, 'must be an account id').max(100, 'must be an account id'),
     match: RouteMatch.default({}),
   })

@@ -1,13 +1,14 @@
 import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
+import type { PaymentView } from '../fees/visibility';
 import { toHistoryEntry, toPaymentRecord } from '../payments/record';
 
 /**
  * One payment as the dashboard shows it: the record (with its mode), its status history newest
  * first, and, for callers who may see webhooks, the events sent for it with each destination's
- * delivery. Refunds have their own list (GET /api/dashboard/payments/{id}/refunds).
+ * delivery; `expectedFee` for callers who may read cost contracts (`view`). Refunds have their own list (GET /api/dashboard/payments/{id}/refunds).
  */
-export async function paymentDetail(db: Db, payment: Payment, opts: { withWebhooks: boolean }) {
+export async function paymentDetail(db: Db, payment: Payment, opts: { withWebhooks: boolean; view: PaymentView }) {
   const [history, events] = await Promise.all([
     db.paymentHistory.findMany({ where: { paymentId: payment.id }, orderBy: { sequence: 'desc' } }),
     opts.withWebhooks
@@ -19,7 +20,7 @@ export async function paymentDetail(db: Db, payment: Payment, opts: { withWebhoo
       : Promise.resolve(null),
   ]);
   return {
-    ...toPaymentRecord(payment),
+    ...toPaymentRecord(payment, opts.view),
     history: history.map(toHistoryEntry),
     webhookEvents:
       events?.map((e) => ({

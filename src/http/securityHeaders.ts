@@ -52,6 +52,14 @@ function policyFor(path: string): string {
   return API_CSP;
 }
 
+/**
+ * The JSON API's answers are never stored by a browser or a shared cache (docs/security.md, "Rules
+ * added in the security round (issue 37)"): the sign-in answer carries a session token, the
+ * dashboard's answers (`/api/dashboard/...`, users, API keys, MFA enrolment) a business's data, a new
+ * key or an authenticator secret, and a signed-out browser's back button must not show them again.
+ */
+const NO_STORE: Record<string, string> = { 'Cache-Control': 'no-store' };
+
 /** The headers every answer to `path` carries (also the 503 sent while the service starts). */
 export function securityHeadersFor(path: string): Record<string, string> {
   return {
@@ -59,6 +67,7 @@ export function securityHeadersFor(path: string): Record<string, string> {
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
+    ...(under(path, '/api') ? NO_STORE : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import { notFound } from '../domain/errors';
 import { pageOf, type Page } from '../domain/paging';
 import type { Prisma } from '../generated/prisma/client';
+import type { PaymentView } from '../fees/visibility';
 import { findOwnPayment, type PaymentScope } from './operations';
 import { toHistoryEntry, toPaymentRecord, type PaymentRecord } from './record';
 
@@ -35,12 +36,13 @@ export interface PaymentFilter {
   terminalExternalId?: string;
 }
 
-/** Payments, newest first, filtered, one page; naming another business is not found. */
+/** Payments, newest first, filtered, one page, as `view`'s caller may see them; naming another business is not found. */
 export async function listPayments(
   db: Db,
   principal: PaymentScope,
   filter: PaymentFilter,
   paging: { page: number; size: number },
+  view: PaymentView,
 ): Promise<Page<PaymentRecord>> {
   if (filter.merchantExternalId !== undefined && filter.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
   const where: Prisma.PaymentWhereInput = {
@@ -56,5 +58,9 @@ export async function listPayments(
     db.payment.count({ where }),
     db.payment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.page * paging.size, take: paging.size }),
   ]);
-  return pageOf(rows.map(toPaymentRecord), total, paging);
+  return pageOf(
+    rows.map((row) => toPaymentRecord(row, view)),
+    total,
+    paging,
+  );
 }

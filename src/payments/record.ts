@@ -1,4 +1,5 @@
 import type { Payment, PaymentHistory } from '../generated/prisma/client';
+import type { PaymentView } from '../fees/visibility';
 
 /**
  * The payment record of contracts 2, as every endpoint returns it. Amount is a JSON number
@@ -40,15 +41,19 @@ export interface PaymentRecord {
   acquirerName: string;
   /** The route rule that chose the account: its name, `default`, or `installation`. */
   routeRule: string;
-  /** The account's cost contract's fee for the capture (contracts 13); null without one. */
-  expectedFee: number | null;
+  /**
+   * The account's cost contract's fee for the capture (docs/payouts-and-fees.md); null without one.
+   * Only for callers who may read cost contracts (src/fees/visibility.ts); absent for the others.
+   */
+  expectedFee?: number | null;
   /** The status of its latest dispute (contracts 12); null when it has none. */
   disputeStatus: string | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export function toPaymentRecord(p: Payment): PaymentRecord {
+/** The record as `view`'s caller may see it: `expectedFee` only with `costs` (src/fees/visibility.ts). */
+export function toPaymentRecord(p: Payment, view: PaymentView): PaymentRecord {
   return {
     id: p.id,
     pspReference: p.pspReference,
@@ -81,7 +86,7 @@ export function toPaymentRecord(p: Payment): PaymentRecord {
     acquirerName: p.acquirerName,
     // Payments from before routes (migration 0019) went to the installation default.
     routeRule: p.routeRule ?? 'installation',
-    expectedFee: p.expectedFee === null ? null : Number(p.expectedFee.toFixed()),
+    ...(view.costs ? { expectedFee: p.expectedFee === null ? null : Number(p.expectedFee.toFixed()) } : {}),
     disputeStatus: p.disputeStatus,
   };
 }

@@ -120,8 +120,9 @@ export const PaymentRecordSchema = z
     acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose (contracts 10); null: the installation default' }),
     acquirerName: z.string().openapi({ description: 'The acquirer that took it', example: 'sandbox' }),
     routeRule: z.string().openapi({ description: 'The route rule that chose the account: its name, `default`, or `installation`' }),
-    expectedFee: z.number().nullable().openapi({
-      description: "The fee the account's cost contract in force at the capture gives it (contracts 13); null without a contract, or until captured",
+    expectedFee: z.number().nullable().optional().openapi({
+      description:
+        "The fee the account's cost contract in force at the capture gives it; null without a contract, or until captured. Only for callers who may read cost contracts (an ADMIN or FINANCE session): absent for other roles and for API keys",
     }),
     disputeStatus: z.enum(DISPUTE_STATUSES).nullable().openapi({
       description: 'The status of its latest dispute (contracts 12); null when it has none. While NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are 409',

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { findTerminal, type TerminalSelector } from '../operator/terminals';
 import { ON_DEVICE_STATUSES } from '../../core/payment/statuses';
+import { OPERATOR_VIEW } from '../fees/visibility';
 import { type PaymentRecord, toPaymentRecord } from './record';
 import { callPaymentWorkflow } from './workflowCalls';
 
@@ -20,5 +21,5 @@ export async function clearTerminal(deps: { db: Db; temporal: Client; config: Co
   });
   if (!open) return null;
   await callPaymentWorkflow(deps, open, merchant.externalId, 'operatorClear', []);
-  return toPaymentRecord(await deps.db.payment.findUniqueOrThrow({ where: { id: open.id } }));
+  return toPaymentRecord(await deps.db.payment.findUniqueOrThrow({ where: { id: open.id } }), OPERATOR_VIEW);
 }

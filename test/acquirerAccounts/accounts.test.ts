@@ -159,6 +159,59 @@ describe('changing an account', () => {
   });
 });
 
+describe('account names (issue 37): the username rule, unique within the business', () => {
+  it.each([
+    ['a right-to-left override', 'Stripe \u202eED', /^name: must not contain control, invisible or direction-changing characters \(U\+202E\)$/],
+    ['a zero-width space', 'Str\u200bipe DE', /^name: must not contain control, invisible or direction-changing characters \(U\+200B\)$/],
+    ['a zero-width joiner', 'Stripe\u200dDE', /\(U\+200D\)$/],
+    ['a look-alike letter of another script', 'Str\u0456pe DE', /^name: must not mix scripts \(Latin with Cyrillic\)/],
+    ['a control character', 'Stripe\tDE', /^name: must not contain control/],
+    ['two spaces in a row', 'Stripe  DE', /^name: must not contain white space other than single spaces between words$/],
+  ])('refuses %s with 400 naming the field, and writes nothing', async (_what, name, message) => {
+    const before = await stack.db.acquirerAccount.count({ where: { merchantId: merchant.id } });
+    expect(
+      expectErrorShape(await admin.createAccount({ name, acquirer: 'sandbox', mode: 'test', merchantAccountId: 'MID-NAME', credentials: {} }), 400),
+    ).toMatch(message);
+    expect(await stack.db.acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(before);
+    // A rename is held to the same rule.
+    const id = await sandboxAccount(admin, 'test', `MID-NAME-${Math.random().toString(36).slice(2, 8)}`);
+    expect(expectErrorShape(await admin.updateAccount(id, { name }), 400)).toMatch(message);
+  });
+
+  it('stores the NFKC form; a name taken in the business, whatever the case or width, is 409; a removed account frees its name', async () => {
+    const first = await admin.createAccount({
+      name: 'Ｈａｒｂｏｕｒ\u00a0Pay',
+      acquirer: 'sandbox',
+      mode: 'test',
+      merchantAccountId: 'MID-H1',
+      credentials: {},
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.name).toBe('Harbour Pay');
+    for (const name of ['Harbour Pay', 'HARBOUR PAY', ' harbour pay ', 'Ｈａｒｂｏｕｒ Pay']) {
+      const res = await admin.createAccount({ name, acquirer: 'sandbox', mode: 'live', merchantAccountId: 'MID-H2', credentials: {} });
+      expect(expectErrorShape(res, 409)).toBe(
+        `name: acquirer account ${first.body.id} of this business is already called 'Harbour Pay' (names are unique whatever the case)`,
+      );
+    }
+    // A rename to a taken name too; renaming an account to its own name in another case is no clash.
+    const second = await sandboxAccount(admin, 'test', 'MID-H3', 'Quay Pay');
+    expect(expectErrorShape(await admin.updateAccount(second, { name: 'harbour pay' }), 409)).toMatch(/^name: /);
+    expect((await admin.getAccount(second)).body.name).toBe('Quay Pay');
+    expect((await admin.updateAccount(first.body.id, { name: 'HARBOUR PAY' })).status).toBe(200);
+    // Removed, its name is free again.
+    expect((await admin.deleteAccount(first.body.id)).status).toBe(204);
+    expect((await admin.updateAccount(second, { name: 'Harbour Pay' })).status).toBe(200);
+  });
+
+  it('two names created at once: one is taken, the other 409', async () => {
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => admin.createAccount({ name: 'Race Pay', acquirer: 'sandbox', mode: 'test', merchantAccountId: `MID-RACE-${i}`, credentials: {} })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+});
+
 describe('removing an account', () => {
   it('removes an unused account: 204, gone from reads, audited', async () => {
     const id = await sandboxAccount(admin, 'test', 'MID-DEL');

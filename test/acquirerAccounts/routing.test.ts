@@ -153,6 +153,21 @@ describe('saving routes', () => {
       }),
       /^rules\[1\]\.name: "x" is already the name of rules\[0\]/,
     ],
+    [
+      'a rule named installation (reserved: issue 37)',
+      () => ({ rules: [{ name: 'installation', accountId: accounts.a }] }),
+      /^rules\[0\]\.name: "default" and "installation" are reserved/,
+    ],
+    [
+      'a rule named Default, whatever the case (reserved)',
+      () => ({
+        rules: [
+          { name: 'x', accountId: accounts.a },
+          { name: ' Default ', accountId: accounts.b },
+        ],
+      }),
+      /^rules\[1\]\.name: "default" and "installation" are reserved/,
+    ],
     ['an unknown account', () => ({ rules: [{ name: 'x', accountId: 'acct_nope' }] }), /^rules\[0\]\.accountId: no acquirer account acct_nope/],
     ['an unknown default', () => ({ rules: [], defaultAccountId: 'acct_nope' }), /^defaultAccountId: no acquirer account/],
     [

@@ -86,6 +86,20 @@ describe('GET /api/dashboard/names', () => {
     expect(JSON.stringify(res.body)).not.toContain('MID-NAMES-1');
   });
 
+  it('does not name a removed account (issue 37); a deactivated one stays named', async () => {
+    const admin = await adminOf(stack, merchant);
+    const removed = await sandboxAccount(admin, 'test', 'MID-NAMES-GONE', 'Closed acquiring');
+    const paused = await sandboxAccount(admin, 'test', 'MID-NAMES-PAUSED', 'Paused acquiring');
+    expect((await admin.deleteAccount(removed)).status).toBe(204);
+    expect((await admin.updateAccount(paused, { status: 'INACTIVE' })).status).toBe(200);
+    const res = await call(stack.apiUrl, 'GET', '/api/dashboard/names', { token: tokens.FINANCE });
+    expect(res.status).toBe(200);
+    const ids = res.body.accounts.map((a: { id: string }) => a.id);
+    expect(ids).not.toContain(removed);
+    expect(ids).toContain(paused);
+    expect(JSON.stringify(res.body)).not.toContain('Closed acquiring');
+  });
+
   it('refuses an API key', async () => {
     const res = await call(stack.apiUrl, 'GET', '/api/dashboard/names', { key: 'isp_test_nope' });
     expect(res.status).toBe(401);

@@ -18,7 +18,8 @@ withBackOffice((o) => ({ stack, shop, admin, finance } = o));
 const path = (accountId: string) => `/api/dashboard/acquirer-accounts/${accountId}/cost-contract`;
 const putContract = (accountId: string, body: unknown, token = admin.token) => call(stack.apiUrl, 'PUT', path(accountId), { token, body });
 const getContract = (accountId: string, currency: string, token = finance) => call(stack.apiUrl, 'GET', `${path(accountId)}?currency=${currency}`, { token });
-const readPayment = (id: string) => call(stack.apiUrl, 'GET', `/api/transactions/${id}`, { key: shop.key });
+/** A payment as FINANCE reads it: the expected fee is for the roles that read cost contracts. */
+const readPayment = (id: string) => call(stack.apiUrl, 'GET', `/api/dashboard/payments/${id}`, { token: finance });
 /** Routes every test payment of the business to the account from now on. */
 const routeTo = async (accountId: string) => expect((await admin.saveRoutes({ mode: 'test', rules: [], defaultAccountId: accountId })).status).toBe(200);
 
@@ -120,10 +121,43 @@ describe('the expected fee', () => {
     expect((await readPayment(qr.id)).body.expectedFee).toBeNull();
     const other = await openShop(stack, { mode: 'test' });
     const plain = await capturedPayment(stack, other, 5);
-    expect((await call(stack.apiUrl, 'GET', `/api/transactions/${plain.id}`, { key: other.key })).body).toMatchObject({
+    const otherFinance = await userOf(stack, other, ['FINANCE']);
+    expect((await call(stack.apiUrl, 'GET', `/api/dashboard/payments/${plain.id}`, { token: otherFinance })).body).toMatchObject({
       acquirerAccountId: null,
       expectedFee: null,
     });
+  });
+
+  it('is shown only to the roles that read cost contracts (ADMIN, FINANCE): absent for other roles and for API keys (issue 37)', async () => {
+    const account = await sandboxAccount(admin, 'test', 'MID-EXPECT-WHO');
+    await routeTo(account);
+    await putContract(account, { currency: 'EUR', lines: [{ paymentMode: 'CARD', percent: 2, fixed: 0.3 }] });
+    const paid = await capturedPayment(stack, shop, 10.25); // 0.21 + 0.30
+    const inList = (body: { content: { id: string }[] }) => body.content.find((p) => p.id === paid.id);
+    const reads = async (auth: { token: string } | { key: string }) => {
+      const isKey = 'key' in auth;
+      const one = await call(stack.apiUrl, 'GET', isKey ? `/api/transactions/${paid.id}` : `/api/dashboard/payments/${paid.id}`, auth);
+      const list = await call(stack.apiUrl, 'GET', isKey ? `/api/transactions?q=${paid.id}` : `/api/dashboard/payments?q=${paid.id}`, auth);
+      expect([one.status, list.status]).toEqual([200, 200]);
+      expect(inList(list.body)).toMatchObject({ id: paid.id, status: 'CAPTURED' });
+      return [one.body, inList(list.body)];
+    };
+    for (const token of [finance, admin.token]) {
+      for (const read of await reads({ token })) expect(read).toMatchObject({ expectedFee: 0.51 });
+    }
+    for (const roles of [['USER'], ['OPERATIONS'], ['COMPLIANCE']] as const) {
+      const token = await userOf(stack, shop, [...roles]);
+      for (const read of await reads({ token })) expect(read).not.toHaveProperty('expectedFee');
+    }
+    for (const read of await reads({ key: shop.key })) expect(read).not.toHaveProperty('expectedFee');
+    // Nor in the answer of an action taken with a key.
+    const synced = await call(stack.apiUrl, 'POST', `/api/in-store/payments/${paid.id}/sync-status`, { key: shop.key });
+    expect(synced.status).toBe(200);
+    expect(synced.body).not.toHaveProperty('expectedFee');
+    // The API description says so.
+    const described = (await call(stack.apiUrl, 'GET', '/openapi.json')).body.components.schemas.Payment;
+    expect(described.required).not.toContain('expectedFee');
+    expect(described.properties.expectedFee.description).toMatch(/absent for other roles and for API keys/);
   });
 });
 

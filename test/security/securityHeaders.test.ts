@@ -1,4 +1,5 @@
 import { startTestStack, type TestStack } from '../support/stack';
+import { createMerchant, createUser, PASSWORD } from '../users/helpers';
 
 /**
  * Issue 22, part B: every answer of the API port carries the browser security headers (CSP with
@@ -50,6 +51,46 @@ describe('security headers', () => {
       await a.arrayBuffer();
     }
     expect(await (await get(plain, '/docs/init.js')).text()).toContain("url: '/openapi.json'");
+  });
+});
+
+describe('Cache-Control: no-store (issue 37)', () => {
+  const post = (path: string, body: unknown) =>
+    fetch(plain.apiUrl + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('on the sign-in answer, refused or signed in, and on every dashboard answer', async () => {
+    const merchant = await createMerchant(plain.db, 'No-store Merchant');
+    const user = await createUser(plain.db, merchant, ['ADMIN']);
+    const refused = await post('/api/auth/login', { username: user.username, password: 'wrong-password-1' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const signedIn = await post('/api/auth/login', { username: user.username, password: PASSWORD });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get('cache-control')).toBe('no-store');
+    const { token } = (await signedIn.json()) as { token: string };
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const path of [
+      '/api/dashboard/me',
+      '/api/dashboard/names',
+      '/api/dashboard/payments',
+      '/api/dashboard/summary',
+      '/api/users/me',
+      '/api/dashboard/no-such',
+    ]) {
+      const res = await get(plain, path, auth);
+      expect([path, res.headers.get('cache-control')]).toEqual([path, 'no-store']);
+      await res.arrayBuffer();
+    }
+    // Refusals too: no session, or a role without the area.
+    expect((await get(plain, '/api/dashboard/names')).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('is not sent on the dashboard page itself or the docs, which are public and cached as before', async () => {
+    for (const path of ['/docs', '/health']) {
+      const res = await get(plain, path);
+      expect(res.headers.get('cache-control') ?? '').not.toContain('no-store');
+      await res.arrayBuffer();
+    }
   });
 });
 

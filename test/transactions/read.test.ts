@@ -87,7 +87,7 @@ describe('GET /api/transactions/{id}', () => {
       acquirerName: 'sandbox',
       routeRule: 'installation',
       disputeStatus: null,
-      expectedFee: null,
+      // expectedFee: for the roles that read cost contracts only, never for an API key (issue 37)
     });
   });
 

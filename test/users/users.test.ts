@@ -121,6 +121,16 @@ describe('POST /api/users', () => {
     expect(await refused(400, 'POST', '/api/users', { username: `${uniqueId('admin')}\u03b1`, password })).toBe(
       "username: must not mix scripts (Latin with Greek): letters of one script can pass for another's",
     );
+    // invisible and direction-changing characters (issue 37): a zero-width space or joiner, a right-to-left override
+    for (const [hidden, code] of [
+      ['\u200b', '200B'],
+      ['\u200d', '200D'],
+      ['\u202e', '202E'],
+    ]) {
+      expect(await refused(400, 'POST', '/api/users', { username: `${admin.user.username}${hidden}`, password })).toBe(
+        `username: must not contain control, invisible or direction-changing characters (U+${code})`,
+      );
+    }
     // full width: the existing administrator's name typed in ＡＢＣ letters is the same name
     const fullWidth = (text: string) => text.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
     expect(await refused(409, 'POST', '/api/users', { username: fullWidth(admin.user.username), password })).toMatch(/^username: .* is already taken$/);

@@ -46,7 +46,7 @@ export const acquirerAccountRoutes: RouteModule = (router, registry) => {
       summary: 'Register an acquirer account: the MID and credentials of one contract with an acquirer',
       body: CreateAccountBody,
       responses: { 201: { description: 'The account, credentials masked', schema: AccountRecord } },
-      errors: [403],
+      errors: [403, 409],
     },
     async (ctx, { body }) => {
       const account = await createAccount(depsOf(ctx), auditSourceOf(ctx), body);

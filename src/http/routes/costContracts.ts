@@ -1,4 +1,5 @@
 import { readContract, saveContract, toContractRecord } from '../../fees/contracts';
+import { COST_CONTRACT_AREA } from '../../fees/visibility';
 import { CostContractBody, CostContractParams, CostContractQuery, CostContractRecord } from '../../fees/schemas';
 import type { RouteModule } from '../app';
 import { auditSourceOf, callerOf } from '../caller';
@@ -18,7 +19,7 @@ export const costContractRoutes: RouteModule = (router, registry) => {
     {
       tag: TAG,
       auth: 'session',
-      area: 'finance',
+      area: COST_CONTRACT_AREA,
       method: 'get',
       path: PATH,
       operationId: 'getCostContract',

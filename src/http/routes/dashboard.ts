@@ -10,6 +10,7 @@ import { listPayments } from '../../payments/queries';
 import { callerOf } from '../caller';
 import { getUser } from '../../users/management';
 import { UserRecord } from '../../users/userRecord';
+import { paymentViewOf } from '../../fees/visibility';
 import type { RouteModule } from '../app';
 import { invalid } from '../../domain/errors';
 import { z } from '../../domain/zod';
@@ -188,7 +189,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
     async (ctx, { query }) => {
       const { merchantId } = callerOf(ctx).principal;
       const { page, size, mode, ...filter } = query;
-      ctx.body = await listPayments(ctx.deps.db, { merchantId, mode }, filter, { page, size });
+      ctx.body = await listPayments(ctx.deps.db, { merchantId, mode }, filter, { page, size }, paymentViewOf(callerOf(ctx).principal));
     },
   );
 
@@ -211,7 +212,7 @@ export const dashboardRoutes: RouteModule = (router, registry) => {
       logWithPayment(ctx, params.id);
       const { principal } = callerOf(ctx);
       const payment = await findOwnPayment(ctx.deps.db, { merchantId: principal.merchantId }, params.id);
-      ctx.body = await paymentDetail(ctx.deps.db, payment, { withWebhooks: areasOfRoles(principal.roles).has('webhooks') });
+      ctx.body = await paymentDetail(ctx.deps.db, payment, { withWebhooks: areasOfRoles(principal.roles).has('webhooks'), view: paymentViewOf(principal) });
     },
   );
 };

@@ -3,6 +3,7 @@ import { createPayment } from '../../payments/createPayment';
 import { cancelPayment, capturePayment, syncStatus, voidPayment } from '../../payments/operations';
 import { toPaymentRecord } from '../../payments/record';
 import { CaptureBody, CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
+import { paymentViewOf } from '../../fees/visibility';
 import type { RouteModule } from '../app';
 import type { ApiContext } from '../context';
 import { logWithPayment } from '../requestId';
@@ -41,7 +42,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
       logWithPayment(ctx, payment.id);
       ctx.status = 201;
       if (replayed) ctx.set(IDEMPOTENT_REPLAY_HEADER, 'true');
-      ctx.body = toPaymentRecord(payment);
+      ctx.body = toPaymentRecord(payment, paymentViewOf(ctx.state.principal!));
     },
   );
 
@@ -62,7 +63,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.id);
-      ctx.body = toPaymentRecord(await syncStatus(depsOf(ctx), principalOf(ctx), params.id));
+      ctx.body = toPaymentRecord(await syncStatus(depsOf(ctx), principalOf(ctx), params.id), paymentViewOf(ctx.state.principal!));
     },
   );
 
@@ -84,7 +85,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.id);
-      ctx.body = toPaymentRecord(await cancelPayment(depsOf(ctx), principalOf(ctx), params.id));
+      ctx.body = toPaymentRecord(await cancelPayment(depsOf(ctx), principalOf(ctx), params.id), paymentViewOf(ctx.state.principal!));
     },
   );
 
@@ -107,7 +108,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params, body }) => {
       logWithPayment(ctx, params.id);
-      ctx.body = toPaymentRecord(await capturePayment(depsOf(ctx), principalOf(ctx), params.id, body?.amount));
+      ctx.body = toPaymentRecord(await capturePayment(depsOf(ctx), principalOf(ctx), params.id, body?.amount), paymentViewOf(ctx.state.principal!));
     },
   );
 
@@ -129,7 +130,7 @@ export const paymentRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.id);
-      ctx.body = toPaymentRecord(await voidPayment(depsOf(ctx), principalOf(ctx), params.id));
+      ctx.body = toPaymentRecord(await voidPayment(depsOf(ctx), principalOf(ctx), params.id), paymentViewOf(ctx.state.principal!));
     },
   );
 };

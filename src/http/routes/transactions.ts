@@ -5,6 +5,7 @@ import { toPaymentRecord } from '../../payments/record';
 import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import { HISTORY_SOURCES } from '../../../core/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
+import { paymentViewOf } from '../../fees/visibility';
 import type { RouteModule } from '../app';
 import { pagedSchema } from '../../domain/paging';
 import { z } from '../../domain/zod';
@@ -59,7 +60,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { params }) => {
       logWithPayment(ctx, params.id);
-      ctx.body = toPaymentRecord(await findOwnPayment(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, params.id));
+      ctx.body = toPaymentRecord(await findOwnPayment(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, params.id), paymentViewOf(ctx.state.principal!));
     },
   );
 
@@ -80,7 +81,7 @@ export const transactionRoutes: RouteModule = (router, registry) => {
     },
     async (ctx, { query }) => {
       const { page, size, ...filter } = query;
-      ctx.body = await listPayments(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, filter, { page, size });
+      ctx.body = await listPayments(ctx.deps.db, ctx.state.principal as ApiKeyPrincipal, filter, { page, size }, paymentViewOf(ctx.state.principal!));
     },
   );
 };

@@ -1,7 +1,8 @@
 /**
- * Mixed scripts in a username: "аdmin" with a Cyrillic а looks exactly like "admin" and would let
- * someone pass for an administrator in the user list, the audit log or a sign-in prompt. A
- * username's letters must therefore come from one script (Unicode Script property, read with
+ * Mixed scripts in a name (./names.ts: usernames, acquirer account names): "аdmin" with a Cyrillic
+ * а looks exactly like "admin" and would let someone pass for an administrator in the user list,
+ * the audit log or a sign-in prompt, "Strіpe DE" with a Ukrainian і for another account. A name's
+ * letters must therefore come from one script (Unicode Script property, read with
  * `\p{Script=…}` regular expressions, so no data of our own), except the combinations a language
  * writes with, as in Unicode's "Highly Restrictive" level (UTS #39 5.2): Latin with Han, Hiragana
  * and Katakana (Japanese), with Han and Bopomofo (Chinese), with Han and Hangul (Korean). Common
