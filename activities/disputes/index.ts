@@ -6,14 +6,14 @@ import { recordDisputeOpened, recordDisputeStatement, recordDisputeStatus, type 
 import type { DisputeWorkflowInput } from '../../core/dispute/messages';
 import type { DisputeStatus } from '../../core/dispute/statuses';
 import type { DisputeEventType } from '../../core/dispute/transition';
-import { rejectedIsFinal } from '../payments/acquirer';
+import { callAcquirer } from '../acquirerCalls';
 import type { ActivityDeps } from '../index';
 
 /**
  * The dispute workflow's side effects (docs/disputes.md): its row, its evidence, its events and
  * its calls to the acquirer that took the payment. Each is safe to repeat: writes are idempotent,
- * the acquirer answers a repeated submission or acceptance with the dispute as it stands. A
- * refusal by the acquirer becomes a non-retryable ACQUIRER_REJECTED failure.
+ * the acquirer answers a repeated submission or acceptance with the dispute as it stands. Its
+ * acquirer calls go through callAcquirer (../acquirerCalls.ts): a refusal is final.
  */
 export function disputeActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -38,20 +38,20 @@ export function disputeActivities(deps: ActivityDeps) {
       await publishDisputeEvent(deps, disputeId, eventType, status);
     },
     readAcquirerDispute: ({ disputeId }: { disputeId: string }): Promise<AcquirerDispute> =>
-      rejectedIsFinal(async () => {
+      callAcquirer(async () => {
         const { port, deviceId, acquirerDisputeId } = await atAcquirer(disputeId);
         return port.getDispute(deviceId, acquirerDisputeId);
       }),
     /** Sends the statement and the assembled transaction as they are stored. */
     submitDisputeToAcquirer: ({ disputeId }: { disputeId: string }): Promise<AcquirerDispute> =>
-      rejectedIsFinal(async () => {
+      callAcquirer(async () => {
         const { port, deviceId, acquirerDisputeId } = await atAcquirer(disputeId);
         const { evidence } = await db.dispute.findUniqueOrThrow({ where: { id: disputeId }, select: { evidence: true } });
         const { text, transaction } = evidence as { text: string | null; transaction: Record<string, unknown> };
         return port.submitDisputeEvidence(deviceId, acquirerDisputeId, { text: text ?? '', transaction });
       }),
     acceptDisputeAtAcquirer: ({ disputeId }: { disputeId: string }): Promise<AcquirerDispute> =>
-      rejectedIsFinal(async () => {
+      callAcquirer(async () => {
         const { port, deviceId, acquirerDisputeId } = await atAcquirer(disputeId);
         return port.acceptDispute(deviceId, acquirerDisputeId);
       }),

@@ -1,25 +1,16 @@
-import { ApplicationFailure } from '@temporalio/activity';
-import {
-  type AcquirerPort,
-  AcquirerRejectedError,
-  type BillStatus,
-  type RefundRequest,
-  type RefundStatus,
-  type SendBillResult,
-  type VoidStatus,
-} from '../../src/acquirer/port';
+import { type AcquirerPort, type BillStatus, type RefundRequest, type RefundStatus, type SendBillResult, type VoidStatus } from '../../src/acquirer/port';
 import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
 import type { PlaceBillRequest, TakenBy } from '../../core/payment/messages';
 import type { ActivityDeps } from '../index';
+import { callAcquirer, readAtAcquirer } from '../acquirerCalls';
 import { WhoTookIt } from './whoTookIt';
 
 /**
  * The payment workflow's acquirer calls. Every one is safe to retry: send-bill is idempotent per
  * payment id at the acquirer, reads change nothing, withdraw of a decided bill answers its state,
- * and each void reference is one reversal. An unreachable acquirer throws (retryable); a refusal
- * becomes a non-retryable ACQUIRER_REJECTED failure.
+ * and each void reference is one reversal. Each goes through callAcquirer (../acquirerCalls.ts):
+ * an unreachable acquirer is retried, a refusal is the final ACQUIRER_REJECTED failure.
  */
-export const ACQUIRER_REJECTED = 'AcquirerRejected';
 
 export interface BillRef {
   deviceId: string;
@@ -28,16 +19,6 @@ export interface BillRef {
 
 /** Outcome of the probe run after a placement that never got an answer. */
 export type ProbeResult = { found: BillStatus } | { notPlaced: true; why: string };
-
-/** An acquirer's refusal is final (not retried): every activity that calls an acquirer goes through this. */
-export async function rejectedIsFinal<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED, { status: err.status });
-    throw err;
-  }
-}
 
 const billKey = (ref: BillRef): string => `${ref.deviceId}\u0000${ref.acquirerRef}`;
 
@@ -72,7 +53,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
   return {
     async sendBill({ takenBy, ...request }: PlaceBillRequest): Promise<SendBillResult> {
       const acquirer = await acquirerFor({ paymentId: request.paymentId, takenBy });
-      const sent = await rejectedIsFinal(() => acquirer.sendBill(request));
+      const sent = await callAcquirer(() => acquirer.sendBill(request));
       // The bill's later calls name it by device and reference: known here already, no read for them.
       if (sent.outcome === 'ON_DEVICE') whoTookIt.alsoKnownAs(request.paymentId, billKey({ deviceId: request.deviceId, acquirerRef: sent.acquirerRef }));
       return sent;
@@ -80,18 +61,18 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
 
     async readBill(ref: BillRef): Promise<BillStatus> {
       const acquirer = await acquirerFor(ref);
-      return rejectedIsFinal(() => acquirer.getBillStatus(ref.deviceId, ref.acquirerRef));
+      return callAcquirer(() => acquirer.getBillStatus(ref.deviceId, ref.acquirerRef));
     },
 
     async withdrawBill(ref: BillRef): Promise<BillStatus> {
       const acquirer = await acquirerFor(ref);
-      return rejectedIsFinal(() => acquirer.withdrawBill(ref.deviceId, ref.acquirerRef));
+      return callAcquirer(() => acquirer.withdrawBill(ref.deviceId, ref.acquirerRef));
     },
 
     /** At expiry: one more read, and the bill withdrawn when nobody decided. */
     async expireBill(ref: BillRef): Promise<BillStatus> {
       const acquirer = await acquirerFor(ref);
-      return rejectedIsFinal(async () => {
+      return callAcquirer(async () => {
         const status = await acquirer.getBillStatus(ref.deviceId, ref.acquirerRef);
         return status.state === 'WAITING' ? acquirer.withdrawBill(ref.deviceId, ref.acquirerRef) : status;
       });
@@ -105,7 +86,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
      */
     async probeUnplacedBill({ takenBy, ...request }: PlaceBillRequest): Promise<ProbeResult> {
       const acquirer = await acquirerFor({ paymentId: request.paymentId, takenBy });
-      return rejectedIsFinal(async () => {
+      return callAcquirer(async () => {
         const sent = await acquirer.sendBill({ ...request, timeoutSeconds: 1 });
         if (sent.outcome === 'DEVICE_BUSY') return { notPlaced: true, why: 'another bill is on the device' };
         if (sent.outcome === 'MODE_UNSUPPORTED') return { notPlaced: true, why: 'the device does not offer the modes' };
@@ -116,13 +97,13 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
 
     async submitVoid(input: BillRef & { voidReference: string }): Promise<VoidStatus> {
       const acquirer = await acquirerFor(input);
-      return rejectedIsFinal(() => acquirer.submitVoid(input.deviceId, input.acquirerRef, input.voidReference));
+      return callAcquirer(() => acquirer.submitVoid(input.deviceId, input.acquirerRef, input.voidReference));
     },
 
     /** Completes a two-step authorisation; idempotent per bill at the acquirer. */
     async completeAuthorization(input: BillRef & { amount: string; captureReference: string }): Promise<BillStatus> {
       const acquirer = await acquirerFor(input);
-      return rejectedIsFinal(() =>
+      return callAcquirer(() =>
         acquirer.completeAuthorization(input.deviceId, input.acquirerRef, { amount: input.amount, captureReference: input.captureReference }),
       );
     },
@@ -130,7 +111,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
     /** Releases a two-step authorisation; a released or completed bill is answered as it is. */
     async releaseAuthorization(ref: BillRef): Promise<BillStatus> {
       const acquirer = await acquirerFor(ref);
-      return rejectedIsFinal(() => acquirer.releaseAuthorization(ref.deviceId, ref.acquirerRef));
+      return callAcquirer(() => acquirer.releaseAuthorization(ref.deviceId, ref.acquirerRef));
     },
 
     /**
@@ -140,31 +121,19 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
     async submitRefund(input: BillRef & RefundRequest): Promise<RefundStatus> {
       const acquirer = await acquirerFor(input);
       const { deviceId, acquirerRef, ...request } = input;
-      return rejectedIsFinal(() => acquirer.refund(deviceId, acquirerRef, request));
+      return callAcquirer(() => acquirer.refund(deviceId, acquirerRef, request));
     },
 
     /** The refund with this reference, or null when the acquirer never received it. */
     async readRefund(input: BillRef & { refundReference: string }): Promise<RefundStatus | null> {
       const acquirer = await acquirerFor(input);
-      try {
-        return await acquirer.getRefund(input.deviceId, input.refundReference);
-      } catch (err) {
-        if (err instanceof AcquirerRejectedError && err.status === 404) return null;
-        if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED);
-        throw err;
-      }
+      return readAtAcquirer(() => acquirer.getRefund(input.deviceId, input.refundReference));
     },
 
     /** The reversal's state, or null when the acquirer never received it. `acquirerRef`: runs before it was passed have none. */
     async readVoid(input: { deviceId: string; voidReference: string; acquirerRef?: string }): Promise<VoidStatus | null> {
       const acquirer = input.acquirerRef ? await acquirerFor(input as BillRef) : deps.acquirers.live;
-      try {
-        return await acquirer.getVoidStatus(input.deviceId, input.voidReference, input.acquirerRef);
-      } catch (err) {
-        if (err instanceof AcquirerRejectedError && err.status === 404) return null;
-        if (err instanceof AcquirerRejectedError) throw ApplicationFailure.nonRetryable(err.message, ACQUIRER_REJECTED);
-        throw err;
-      }
+      return readAtAcquirer(() => acquirer.getVoidStatus(input.deviceId, input.voidReference, input.acquirerRef));
     },
   };
 }

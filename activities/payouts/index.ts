@@ -1,17 +1,19 @@
-import { ApplicationFailure } from '@temporalio/activity';
 import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
 import type { AcquirerPort } from '../../src/acquirer/port';
 import { publishPayoutEvent, type PayoutEventType } from '../../src/payouts/events';
 import { reconcileBalancePayout } from '../../src/payouts/balanceReconcile';
 import { recordPayout, reconcilePayout } from '../../src/payouts/store';
 import type { PayoutSync, PayoutWorkflowInput } from '../../core/payout/messages';
-import { ACQUIRER_REJECTED, rejectedIsFinal } from '../payments/acquirer';
+import { acquirerRejection } from '../../core/acquirerFailure';
+import { callAcquirer } from '../acquirerCalls';
 import type { ActivityDeps } from '../index';
 
 /**
  * The payout workflow's side effects (docs/payouts-and-fees.md): read the payout at the acquirer
  * (a report's under its device, a balance's at the account), record it, reconcile it once the
- * batches it pays are; publish its event. Each is safe to repeat.
+ * batches it pays are; publish its event. Each is safe to repeat. The read goes through
+ * callAcquirer (../acquirerCalls.ts), and an answer that cannot be this payout's is the same final
+ * ACQUIRER_REJECTED failure (core/acquirerFailure.ts), which the payout workflow does not retry.
  */
 export function payoutActivities(deps: ActivityDeps) {
   const { db } = deps;
@@ -23,20 +25,17 @@ export function payoutActivities(deps: ActivityDeps) {
     /** Reads the payout, records it, and reconciles it when the batches it pays are reconciled. */
     syncPayout: async (input: PayoutWorkflowInput): Promise<PayoutSync> => {
       const port = await acquirerOf(input);
-      if (!port.payouts) throw ApplicationFailure.nonRetryable(`payouts through ${port.name} are not supported yet`, ACQUIRER_REJECTED, { status: 501 });
-      const read = await rejectedIsFinal(() => port.payouts!.getPayout(input.pays === 'BALANCE' ? null : input.deviceId, input.acquirerPayoutId));
+      if (!port.payouts) throw acquirerRejection(`payouts through ${port.name} are not supported yet`, { status: 501 });
+      const read = await callAcquirer(() => port.payouts!.getPayout(input.pays === 'BALANCE' ? null : input.deviceId, input.acquirerPayoutId));
       if (read.pays === 'BALANCE') {
-        if (input.pays !== 'BALANCE') throw ApplicationFailure.nonRetryable(`payout ${input.acquirerPayoutId} pays a balance, not a report`, ACQUIRER_REJECTED);
+        if (input.pays !== 'BALANCE') throw acquirerRejection(`payout ${input.acquirerPayoutId} pays a balance, not a report`);
         const row = await recordPayout(db, input, read);
         return { status: row.status as PayoutSync['status'], reconciledWithBatch: await reconcileBalancePayout(db, row.id, read.transactions) };
       }
       // The acquirer's own word on which report it pays must be the batch the notification named.
       const expected = input.pays === 'BALANCE' ? null : input.acquirerAccountId ? `${input.batchId}:${input.acquirerAccountId}` : input.batchId;
       if (read.batchReference !== expected)
-        throw ApplicationFailure.nonRetryable(
-          `payout ${input.acquirerPayoutId} pays ${read.batchReference}, not ${expected ?? 'a balance'}`,
-          ACQUIRER_REJECTED,
-        );
+        throw acquirerRejection(`payout ${input.acquirerPayoutId} pays ${read.batchReference}, not ${expected ?? 'a balance'}`);
       const row = await recordPayout(db, input, read);
       return { status: row.status as PayoutSync['status'], reconciledWithBatch: await reconcilePayout(db, row.id) };
     },

@@ -5,6 +5,7 @@ import { settleBatchPayments } from '../../src/settlement/settlePayments';
 import type { SettlementCloseInput } from '../../core/settlement';
 import { publishPaymentEventActivity } from '../webhooks/publishPaymentEvent';
 import type { ActivityDeps } from '../index';
+import { callAcquirer } from '../acquirerCalls';
 
 /** The steps of a settlement close and the daily close's cycle (src/settlement holds the logic). */
 export function settlementActivities(deps: ActivityDeps) {
@@ -12,7 +13,10 @@ export function settlementActivities(deps: ActivityDeps) {
   const logger = deps.logger.child({ part: 'settlement' });
   return {
     openSettlementBatch: (input: SettlementCloseInput) => openBatch(deps, input),
-    reconcileSettlementBatch: ({ batchId }: { batchId: string }) => reconcileBatch(deps, batchId),
+    // The one step that asks the acquirers (their reports). A refused report is the ACQUIRER_REJECTED
+    // failure too, but retried: a close is never dropped, its claimed lines would be stranded
+    // (docs/settlement.md); it completes once the report is set up at the acquirer (docs/acquirers.md).
+    reconcileSettlementBatch: ({ batchId }: { batchId: string }) => callAcquirer(() => reconcileBatch(deps, batchId), { refusalRetried: true }),
     settleSettlementPayments: ({ batchId, limit }: { batchId: string; limit: number }) =>
       settleBatchPayments(
         { db: deps.db, temporal: deps.temporal, config: deps.config, logger, publish, progress: () => Context.current().heartbeat() },

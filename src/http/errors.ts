@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Context, Next } from 'koa';
+import { acquirerFailureError } from '../acquirer/errors';
 import { DomainError } from '../domain/errors';
 import type { Logger } from '../logger';
 
@@ -37,14 +38,19 @@ function throwBareRouterStatus(ctx: Context): void {
   if (ctx.status === 405 || ctx.status === 501) throw new ApiError(405, 'method not allowed', { Allow: String(ctx.response.get('Allow')) });
 }
 
-/** Turns every thrown error, ours or Koa's (body parser, router), into the spec's error shape. */
+/**
+ * Turns every thrown error, ours or Koa's (body parser, router), into the spec's error shape. An
+ * acquirer's error that reaches here is answered by acquirerFailureError (src/acquirer/errors.ts):
+ * 409 or 503, never the acquirer's own status.
+ */
 export function errorHandler() {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
       if (ctx.body === undefined) throwBareRouterStatus(ctx);
     } catch (thrown) {
-      const err = thrown instanceof DomainError ? asApiError(thrown) : thrown;
+      const domain = thrown instanceof DomainError ? thrown : acquirerFailureError(thrown);
+      const err = domain ? asApiError(domain) : thrown;
       const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> };
       let status = err instanceof ApiError ? err.status : (e.status ?? e.statusCode ?? 500);
       if (status < 400 || status > 599) status = 500;

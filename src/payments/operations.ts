@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { acquirerOfRecord } from '../acquirer/acquirerOfRecord';
 import type { Acquirers } from '../acquirer/acquirers';
 import { AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
+import { acquirerFailureError } from '../acquirer/errors';
 import type { KeyMode } from '../auth/apiKeys';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
@@ -178,8 +179,8 @@ async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Pr
   try {
     supported = (await (await acquirerOfRecord(deps.db, deps.acquirers, payment)).getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
   } catch (err) {
-    if (err instanceof AcquirerUnreachableError) throw unavailable('the acquirer did not answer; nothing was submitted; retry shortly', 2);
-    throw err;
+    // The acquirer's own status is never ours (a 401 or 404 there is not the merchant's): 409 or 503.
+    throw acquirerFailureError(err, { prefix: 'void not permitted: ', doing: 'the device check', outcome: 'nothing was submitted' }) ?? err;
   }
   if (!supported) throw conflict('void not permitted: the acquirer does not support voids for this device');
 }

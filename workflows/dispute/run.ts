@@ -1,11 +1,11 @@
 import { getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { ACQUIRER_REJECTED } from '../../core/acquirerFailure';
 import type { DisputeWorkflowInput } from '../../core/dispute/messages';
 import type { DisputeFacts, DisputeInFlight } from '../../core/dispute/rules';
 import type { DisputeStatus } from '../../core/dispute/statuses';
 import { type DisputeEffect, type DisputeEvent, type DisputeState, disputeTransition, initialDisputeState } from '../../core/dispute/transition';
 import { disputeChangedSignal, paymentWorkflowId } from '../../core/payment/messages';
-import { ACQUIRER_REJECTED } from '../payment/calls';
 import { oneAtATime } from '../payment/oneAtATime';
 
 // Row writes and events: must happen, retried until they do.

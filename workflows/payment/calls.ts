@@ -1,14 +1,14 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, proxyActivities, proxyLocalActivities, TemporalFailure } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { ACQUIRER_REJECTED, isAcquirerRejection } from '../../core/acquirerFailure';
 import { ACQUIRER_RETRY_MAX_MS } from '../../core/payment/messages';
 import type { Refusal } from '../../core/payment/rules';
 
 /**
  * How the payment workflow calls its activities, and how it reads their failures: an answer, no
- * answer (unreachable, timed out: nothing is known, nothing changes) or a refusal by the acquirer.
+ * answer (unreachable, timed out: nothing is known, nothing changes) or a refusal by the acquirer
+ * (the ACQUIRER_REJECTED failure of core/acquirerFailure.ts, never retried).
  */
-
-export const ACQUIRER_REJECTED = 'AcquirerRejected';
 
 // Quick calls, run as local activities (no extra workflow tasks): bounded, a failure means "no answer".
 // Bounded by attempts: a local activity's schedule-to-close is not a reliable bound while it retries.
@@ -49,10 +49,7 @@ export const sendUntil = (scheduleToCloseMs: number) =>
 /** An activity's failure: wrapped in ActivityFailure, or (local activities) the failure itself. */
 const activityCause = (err: unknown): TemporalFailure | undefined =>
   err instanceof ActivityFailure ? ((err.cause as TemporalFailure | undefined) ?? err) : err instanceof TemporalFailure ? err : undefined;
-export const isRejected = (err: unknown): boolean => {
-  const cause = activityCause(err);
-  return cause instanceof ApplicationFailure && cause.type === ACQUIRER_REJECTED;
-};
+export const isRejected = (err: unknown): boolean => isAcquirerRejection(activityCause(err));
 /** The acquirer gave no usable answer (unreachable, timed out): nothing is known, nothing changes. */
 const isNoAnswer = (err: unknown): boolean => activityCause(err) !== undefined && !(err instanceof CancelledFailure) && !isRejected(err);
 

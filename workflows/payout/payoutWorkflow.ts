@@ -1,5 +1,6 @@
-import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { type ActivityOptions, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
+import { ACQUIRER_REJECTED } from '../../core/acquirerFailure';
 import { payoutNudgeSignal, type PayoutWorkflowInput } from '../../core/payout/messages';
 import { autoUpgradeWhenVersioned } from '../versioning';
 
@@ -10,10 +11,12 @@ import { autoUpgradeWhenVersioned } from '../versioning';
  * notification (a signal), the end of its batch's close (moments: short timers), or, while in
  * transit, a re-read every `recheckMs` so a lost notification is repaired.
  */
-const act = proxyActivities<Activities>({
+// An acquirer's refusal is final (core/acquirerFailure.ts); no answer is retried.
+export const PAYOUT_ACTIVITY_OPTIONS = {
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['ACQUIRER_REJECTED'] },
-});
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
+} satisfies ActivityOptions;
+const act = proxyActivities<Activities>(PAYOUT_ACTIVITY_OPTIONS);
 
 /** Looks before the history is handed to a fresh run. */
 const LOOKS_PER_RUN = 200;

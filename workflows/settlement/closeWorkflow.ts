@@ -10,6 +10,8 @@ import type { SettlementCloseInput, SettlementCloseResult } from '../../core/set
  * reconciliation is one transaction, and each payment is settled once by its own workflow.
  */
 // An unreachable acquirer or database: keep trying until it answers (the close is never dropped).
+// A refused report too: its ACQUIRER_REJECTED failure (core/acquirerFailure.ts) is thrown retryable
+// and deliberately not listed as non-retryable here (activities/settlement/index.ts).
 // Short timeouts: a step whose worker died is retried elsewhere after at most this long.
 const retry: RetryPolicy = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' };
 const steps = proxyActivities<Activities>({ startToCloseTimeout: '30s', retry });

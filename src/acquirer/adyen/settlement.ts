@@ -84,7 +84,8 @@ const norm = (name: string) => name.replace(/\s+/g, '').toLowerCase();
 
 /**
  * The CSV file as rows keyed by Adyen's column names. A file without a column we read is refused
- * (AcquirerRejectedError, not retried): the account's report must be set up as docs/acquirers.md says.
+ * (AcquirerRejectedError): the account's report must be set up as docs/acquirers.md says; the close
+ * asks again until it is (activities/settlement/index.ts).
  */
 export function parseReport(csv: string, fileName = 'the report'): ReportRow[] {
   const records: string[][] = parse(csv, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
