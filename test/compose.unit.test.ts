@@ -13,7 +13,15 @@ import { searchAttributesSetting } from '../scripts/temporal-server/server';
 
 const compose = parse(fs.readFileSync(path.resolve(__dirname, '../docker-compose.yml'), 'utf8'), { merge: true });
 // Variables that make no sense in containers: the embedded parts are replaced by real servers.
-const NOT_IN_CONTAINERS = ['NODE_ENV', 'EMBEDDED_DB_PORT', 'TEMPORAL_PORT', 'TEMPORAL_CLI_PATH', 'TEMPORAL_UI_PORT', 'TEMPORAL_UI_WRITE_ACTIONS', 'TEMPORAL_METRICS_PORT'];
+const NOT_IN_CONTAINERS = [
+  'NODE_ENV',
+  'EMBEDDED_DB_PORT',
+  'TEMPORAL_PORT',
+  'TEMPORAL_CLI_PATH',
+  'TEMPORAL_UI_PORT',
+  'TEMPORAL_UI_WRITE_ACTIONS',
+  'TEMPORAL_METRICS_PORT',
+];
 
 const serviceEnv = (name: string): Record<string, string> => compose.services[name].environment;
 
