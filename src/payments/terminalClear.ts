@@ -6,6 +6,7 @@ import { ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { OPERATOR_VIEW } from '../fees/visibility';
 import { type PaymentRecord, toPaymentRecord } from './record';
 import { callPaymentWorkflow } from './workflowCalls';
+import { DomainError } from '../domain/errors';
 
 /**
  * terminal:clear (operator only, contracts 3): forces the open bill off the terminal's device.
@@ -20,6 +21,8 @@ export async function clearTerminal(deps: { db: Db; temporal: Client; config: Co
     orderBy: { createdAt: 'desc' },
   });
   if (!open) return null;
-  await callPaymentWorkflow(deps, open, merchant.externalId, 'operatorClear', []);
+  const answer = await callPaymentWorkflow(deps, open, merchant.externalId, 'operatorClear', []);
+  // Refused (a grant that does not hold: this CLI's SECRETS_KEY is not the service's): said, never printed as done.
+  if (answer.kind === 'rejected') throw new DomainError(answer.code, `terminal:clear refused by the payment's workflow: ${answer.message}`);
   return toPaymentRecord(await deps.db.payment.findUniqueOrThrow({ where: { id: open.id } }), OPERATOR_VIEW);
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { TEST_SECRETS_KEY } from '../support/stack';
 
 /** The operator CLI as a user runs it: a child process on the run's database and Temporal. */
 export const REPO = path.resolve(__dirname, '../..');
@@ -14,7 +15,8 @@ export interface AdminRun {
 }
 
 export function testEnv(): Record<string, string> {
-  return { DATABASE_URL: process.env.TEST_DATABASE_URL!, TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS! };
+  // The installation's SECRETS_KEY, as an operator's CLI has it: its workflow messages carry the service's grant (docs/security.md).
+  return { DATABASE_URL: process.env.TEST_DATABASE_URL!, TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!, SECRETS_KEY: TEST_SECRETS_KEY };
 }
 
 /**

@@ -43,4 +43,18 @@ describe('terminal:clear', () => {
     expect({ code: run.code, json: run.json }).toEqual({ code: 0, json: null });
     expect(expectRefused(await clear({ ...shop, terminalExternalId: 'no-such-terminal' }), 1)).toMatch(/terminal 'no-such-terminal' not found/);
   });
+
+  it("refuses, and changes nothing, when the CLI's SECRETS_KEY is not the service's (its message carries no valid grant)", async () => {
+    const shop = await openShop(stack);
+    const { body: created } = await createPayment(stack, shop);
+    const run = await runAdmin(
+      ['terminal:clear', '--merchant', shop.merchantExternalId, '--store', shop.storeExternalId, '--terminal', shop.terminalExternalId, '--json'],
+      { env: { TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE, SECRETS_KEY: 'b1'.repeat(32) } },
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain("did not come through the service's API");
+    expect((await stack.db.payment.findUniqueOrThrow({ where: { id: created.id } })).status).toBe('AWAITING_TERMINAL');
+    expect((await sim(stack).device(shop.deviceId)).body.currentBill).not.toBeNull();
+  });
 });
