@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
-import type { AcquirerPort } from '../acquirer/port';
 import type { Acquirers } from '../acquirer/acquirers';
 import { acquirerKeyOf, resolverOf, type ReportSource } from '../acquirer/resolver';
 import type { Config } from '../config';
@@ -30,8 +29,7 @@ export const SYSTEM_CLOSER = 'SYSTEM';
 
 export interface SettlementDeps {
   db: Db;
-  acquirer: AcquirerPort;
-  /** With ACQUIRER=stripe: each device's report comes from the acquirer of its payments (test ones: the sandbox). */
+  /** Each device's report comes from the acquirer of its payments (src/acquirer/resolver.ts, `reportSources`). */
   acquirers: Acquirers;
   config: Config;
 }
