@@ -1,6 +1,7 @@
 import { grantActivities } from './grants';
 import type { Client } from '@temporalio/client';
 import type { Acquirers } from '../src/acquirer/acquirers';
+import { AcquirerResolver } from '../src/acquirer/resolver';
 import type { AcquirerPort } from '../src/acquirer/port';
 import type { Config } from '../src/config';
 import type { Db } from '../src/db/client';
@@ -10,7 +11,6 @@ import { finishWebhookDeliveryActivity } from './webhooks/finishWebhookDelivery'
 import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
-import { WhoTookIt } from './payments/whoTookIt';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
@@ -35,18 +35,19 @@ export interface ActivityDeps {
  * type `Activities` to call them through proxyActivities.
  */
 export function createActivities(deps: ActivityDeps) {
-  // Which acquirer took each payment (fixed at creation), shared by the calls and the projection.
-  const whoTookIt = new WhoTookIt();
+  // The one way from a record to its acquirer, with this worker's memory of which acquirer took
+  // each payment (fixed at creation), shared by the calls, the projection, disputes and payouts.
+  const resolver = new AcquirerResolver(deps.db, deps.acquirers);
   return {
     publishPaymentEvent: publishPaymentEventActivity(deps),
     attemptWebhookDelivery: attemptWebhookDeliveryActivity(deps),
     finishWebhookDelivery: finishWebhookDeliveryActivity(deps),
-    ...paymentAcquirerActivities(deps, whoTookIt),
-    ...paymentProjectionActivities(deps, whoTookIt),
+    ...paymentAcquirerActivities(deps, resolver),
+    ...paymentProjectionActivities(deps, resolver),
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),
-    ...disputeActivities(deps),
-    ...payoutActivities(deps),
+    ...disputeActivities(deps, resolver),
+    ...payoutActivities(deps, resolver),
     ...complianceActivities(deps),
     ...grantActivities(deps),
   };

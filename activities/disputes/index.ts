@@ -1,5 +1,5 @@
-import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
 import { type AcquirerDispute, disputesOf, type AcquirerDisputes } from '../../src/acquirer/port';
+import { resolverOf } from '../../src/acquirer/resolver';
 import { assembleEvidenceTransaction, type EvidenceTransaction } from '../../src/disputes/evidence';
 import { publishDisputeEvent } from '../../src/disputes/events';
 import { recordDisputeOpened, recordDisputeStatement, recordDisputeStatus, type DisputeStatusWrite } from '../../src/disputes/store';
@@ -15,7 +15,7 @@ import type { ActivityDeps } from '../index';
  * the acquirer answers a repeated submission or acceptance with the dispute as it stands. Its
  * acquirer calls go through callAcquirer (../acquirerCalls.ts): a refusal is final.
  */
-export function disputeActivities(deps: ActivityDeps) {
+export function disputeActivities(deps: ActivityDeps, resolver = resolverOf(deps)) {
   const { db } = deps;
 
   /** The acquirer's dispute port for a dispute row, and where the dispute is known there. */
@@ -24,7 +24,7 @@ export function disputeActivities(deps: ActivityDeps) {
       where: { id: disputeId },
       select: { acquirerDisputeId: true, payment: { select: { deviceId: true, acquirerName: true, acquirerAccountId: true } } },
     });
-    const port = disputesOf(await acquirerOfRecord(db, deps.acquirers, d.payment));
+    const port = disputesOf(await resolver.ofRecord(d.payment));
     return { port, deviceId: d.payment.deviceId ?? '', acquirerDisputeId: d.acquirerDisputeId };
   }
 

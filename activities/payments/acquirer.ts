@@ -1,9 +1,8 @@
-import { type AcquirerPort, type BillStatus, type RefundRequest, type RefundStatus, type SendBillResult, type VoidStatus } from '../../src/acquirer/port';
-import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
-import type { PlaceBillRequest, TakenBy } from '../../core/payment/messages';
+import { type BillStatus, type RefundRequest, type RefundStatus, type SendBillResult, type VoidStatus } from '../../src/acquirer/port';
+import { type AcquirerResolver, type BillRef, resolverOf } from '../../src/acquirer/resolver';
+import type { PlaceBillRequest } from '../../core/payment/messages';
 import type { ActivityDeps } from '../index';
 import { callAcquirer, readAtAcquirer } from '../acquirerCalls';
-import { WhoTookIt } from './whoTookIt';
 
 /**
  * The payment workflow's acquirer calls. Every one is safe to retry: send-bill is idempotent per
@@ -12,66 +11,36 @@ import { WhoTookIt } from './whoTookIt';
  * an unreachable acquirer is retried, a refusal is the final ACQUIRER_REJECTED failure.
  */
 
-export interface BillRef {
-  deviceId: string;
-  acquirerRef: string;
-}
-
 /** Outcome of the probe run after a placement that never got an answer. */
 export type ProbeResult = { found: BillStatus } | { notPlaced: true; why: string };
 
-const billKey = (ref: BillRef): string => `${ref.deviceId}\u0000${ref.acquirerRef}`;
-
 /**
- * The acquirer that took a payment: its acquirer account (contracts 10), else the installation's
- * acquirer it names (test payments the sandbox, live ones ACQUIRER). Which one is fixed at creation
- * and remembered (WhoTookIt); an account's row is read on every call, so a rotated credential is
- * used at once and a deactivated account still finishes its payments.
+ * Each call goes to the acquirer that took the payment (src/acquirer/resolver.ts): its account, or
+ * the installation's acquirer it names, fixed at creation and remembered by this worker's resolver.
  */
-function acquirerOf({ acquirers, db }: ActivityDeps, whoTookIt: WhoTookIt) {
-  return async (where: { paymentId: string; takenBy?: TakenBy } | BillRef): Promise<AcquirerPort> => {
-    const key = 'paymentId' in where ? where.paymentId : billKey(where);
-    // The workflow names it when its input has it (runs started since it was passed).
-    const named = 'takenBy' in where ? where.takenBy : undefined;
-    if (named) whoTookIt.remember(key, named);
-    let takenBy = named ?? whoTookIt.get(key);
-    if (!takenBy) {
-      const row = await db.payment.findFirst({
-        where: 'paymentId' in where ? { id: where.paymentId } : { deviceId: where.deviceId, acquirerRef: where.acquirerRef },
-        select: { acquirerName: true, acquirerAccountId: true },
-      });
-      if (!row) return acquirers.live;
-      takenBy = row;
-      whoTookIt.remember(key, row);
-    }
-    return acquirerOfRecord(db, acquirers, takenBy);
-  };
-}
-
-export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new WhoTookIt()) {
-  const acquirerFor = acquirerOf(deps, whoTookIt);
+export function paymentAcquirerActivities(deps: ActivityDeps, resolver: AcquirerResolver = resolverOf(deps)) {
   return {
     async sendBill({ takenBy, ...request }: PlaceBillRequest): Promise<SendBillResult> {
-      const acquirer = await acquirerFor({ paymentId: request.paymentId, takenBy });
+      const acquirer = await resolver.ofPayment({ paymentId: request.paymentId, takenBy });
       const sent = await callAcquirer(() => acquirer.sendBill(request));
       // The bill's later calls name it by device and reference: known here already, no read for them.
-      if (sent.outcome === 'ON_DEVICE') whoTookIt.alsoKnownAs(request.paymentId, billKey({ deviceId: request.deviceId, acquirerRef: sent.acquirerRef }));
+      if (sent.outcome === 'ON_DEVICE') resolver.billPlaced(request.paymentId, { deviceId: request.deviceId, acquirerRef: sent.acquirerRef });
       return sent;
     },
 
     async readBill(ref: BillRef): Promise<BillStatus> {
-      const acquirer = await acquirerFor(ref);
+      const acquirer = await resolver.ofPayment(ref);
       return callAcquirer(() => acquirer.getBillStatus(ref.deviceId, ref.acquirerRef));
     },
 
     async withdrawBill(ref: BillRef): Promise<BillStatus> {
-      const acquirer = await acquirerFor(ref);
+      const acquirer = await resolver.ofPayment(ref);
       return callAcquirer(() => acquirer.withdrawBill(ref.deviceId, ref.acquirerRef));
     },
 
     /** At expiry: one more read, and the bill withdrawn when nobody decided. */
     async expireBill(ref: BillRef): Promise<BillStatus> {
-      const acquirer = await acquirerFor(ref);
+      const acquirer = await resolver.ofPayment(ref);
       return callAcquirer(async () => {
         const status = await acquirer.getBillStatus(ref.deviceId, ref.acquirerRef);
         return status.state === 'WAITING' ? acquirer.withdrawBill(ref.deviceId, ref.acquirerRef) : status;
@@ -85,7 +54,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
      * way no bill of ours is left waiting.
      */
     async probeUnplacedBill({ takenBy, ...request }: PlaceBillRequest): Promise<ProbeResult> {
-      const acquirer = await acquirerFor({ paymentId: request.paymentId, takenBy });
+      const acquirer = await resolver.ofPayment({ paymentId: request.paymentId, takenBy });
       return callAcquirer(async () => {
         const sent = await acquirer.sendBill({ ...request, timeoutSeconds: 1 });
         if (sent.outcome === 'DEVICE_BUSY') return { notPlaced: true, why: 'another bill is on the device' };
@@ -96,13 +65,13 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
     },
 
     async submitVoid(input: BillRef & { voidReference: string }): Promise<VoidStatus> {
-      const acquirer = await acquirerFor(input);
+      const acquirer = await resolver.ofPayment(input);
       return callAcquirer(() => acquirer.submitVoid(input.deviceId, input.acquirerRef, input.voidReference));
     },
 
     /** Completes a two-step authorisation; idempotent per bill at the acquirer. */
     async completeAuthorization(input: BillRef & { amount: string; captureReference: string }): Promise<BillStatus> {
-      const acquirer = await acquirerFor(input);
+      const acquirer = await resolver.ofPayment(input);
       return callAcquirer(() =>
         acquirer.completeAuthorization(input.deviceId, input.acquirerRef, { amount: input.amount, captureReference: input.captureReference }),
       );
@@ -110,7 +79,7 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
 
     /** Releases a two-step authorisation; a released or completed bill is answered as it is. */
     async releaseAuthorization(ref: BillRef): Promise<BillStatus> {
-      const acquirer = await acquirerFor(ref);
+      const acquirer = await resolver.ofPayment(ref);
       return callAcquirer(() => acquirer.releaseAuthorization(ref.deviceId, ref.acquirerRef));
     },
 
@@ -119,20 +88,20 @@ export function paymentAcquirerActivities(deps: ActivityDeps, whoTookIt = new Wh
      * retry after a lost answer answers the same refund and never pays twice.
      */
     async submitRefund(input: BillRef & RefundRequest): Promise<RefundStatus> {
-      const acquirer = await acquirerFor(input);
+      const acquirer = await resolver.ofPayment(input);
       const { deviceId, acquirerRef, ...request } = input;
       return callAcquirer(() => acquirer.refund(deviceId, acquirerRef, request));
     },
 
     /** The refund with this reference, or null when the acquirer never received it. */
     async readRefund(input: BillRef & { refundReference: string }): Promise<RefundStatus | null> {
-      const acquirer = await acquirerFor(input);
+      const acquirer = await resolver.ofPayment(input);
       return readAtAcquirer(() => acquirer.getRefund(input.deviceId, input.refundReference));
     },
 
     /** The reversal's state, or null when the acquirer never received it. `acquirerRef`: runs before it was passed have none. */
     async readVoid(input: { deviceId: string; voidReference: string; acquirerRef?: string }): Promise<VoidStatus | null> {
-      const acquirer = input.acquirerRef ? await acquirerFor(input as BillRef) : deps.acquirers.live;
+      const acquirer = await resolver.ofPayment(input);
       return readAtAcquirer(() => acquirer.getVoidStatus(input.deviceId, input.voidReference, input.acquirerRef));
     },
   };

@@ -7,7 +7,7 @@ import { expectedFeeAtCapture } from '../../src/fees/contracts';
 import type { Db } from '../../src/db/client';
 import { disputesOfPayment as disputesOf, type PaymentDisputeFacts } from '../../src/disputes/chargebacks';
 import type { ActivityDeps } from '../index';
-import { WhoTookIt } from './whoTookIt';
+import { type AcquirerResolver, resolverOf } from '../../src/acquirer/resolver';
 
 export interface RecordStatusEventInput {
   paymentId: string;
@@ -52,11 +52,12 @@ export interface RecordRefundInput {
  * workflow task that never completed (the worker died after its local activities ran) is replaced
  * when the replayed task decides differently at that sequence, and the row follows it.
  */
-export function paymentProjectionActivities({ db }: ActivityDeps, whoTookIt = new WhoTookIt()) {
+export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<AcquirerResolver, 'knownTakenBy'> = resolverOf(deps)) {
+  const { db } = deps;
   return {
     async recordStatusEvent({ paymentId, event, fields, refund }: RecordStatusEventInput): Promise<void> {
       const occurredAt = new Date(event.occurredAt);
-      const expectedFee = event.status === 'CAPTURED' ? await expectedFeeOfCapture(db, paymentId, fields, whoTookIt) : undefined;
+      const expectedFee = event.status === 'CAPTURED' ? await expectedFeeOfCapture(db, paymentId, fields, resolver) : undefined;
       const [written] = await db.$transaction([
         db.$executeRaw`
           INSERT INTO "PaymentHistory" ("paymentId", "sequence", "status", "previousStatus", "actionReference", "source", "occurredAt")
@@ -169,10 +170,15 @@ export function paymentProjectionActivities({ db }: ActivityDeps, whoTookIt = ne
 }
 
 /** The cost contract's fee for a capture (contracts 13): priced once, when the payment's writer records it CAPTURED. */
-async function expectedFeeOfCapture(db: Db, paymentId: string, fields: ProjectedFields, whoTookIt: WhoTookIt): Promise<string | null | undefined> {
+async function expectedFeeOfCapture(
+  db: Db,
+  paymentId: string,
+  fields: ProjectedFields,
+  resolver: Pick<AcquirerResolver, 'knownTakenBy'>,
+): Promise<string | null | undefined> {
   if (!fields.capturedAt || !fields.capturedAmount) return undefined;
   // Taken by the installation's acquirer (known to this worker since its bill was sent): no contract prices it.
-  const takenBy = whoTookIt.get(paymentId);
+  const takenBy = resolver.knownTakenBy(paymentId);
   if (takenBy && !takenBy.acquirerAccountId) return undefined;
   const p = await db.payment.findUnique({ where: { id: paymentId }, select: { acquirerAccountId: true, currency: true } });
   if (!p?.acquirerAccountId) return undefined;

@@ -1,5 +1,4 @@
-import { acquirerOfRecord } from '../../src/acquirer/acquirerOfRecord';
-import type { AcquirerPort } from '../../src/acquirer/port';
+import { resolverOf } from '../../src/acquirer/resolver';
 import { publishPayoutEvent, type PayoutEventType } from '../../src/payouts/events';
 import { reconcileBalancePayout } from '../../src/payouts/balanceReconcile';
 import { recordPayout, reconcilePayout } from '../../src/payouts/store';
@@ -15,16 +14,13 @@ import type { ActivityDeps } from '../index';
  * callAcquirer (../acquirerCalls.ts), and an answer that cannot be this payout's is the same final
  * ACQUIRER_REJECTED failure (core/acquirerFailure.ts), which the payout workflow does not retry.
  */
-export function payoutActivities(deps: ActivityDeps) {
+export function payoutActivities(deps: ActivityDeps, resolver = resolverOf(deps)) {
   const { db } = deps;
-
-  const acquirerOf = (input: PayoutWorkflowInput): Promise<AcquirerPort> =>
-    acquirerOfRecord(db, deps.acquirers, { acquirerName: input.acquirerKey.replace(/^installation:/, ''), acquirerAccountId: input.acquirerAccountId });
 
   return {
     /** Reads the payout, records it, and reconciles it when the batches it pays are reconciled. */
     syncPayout: async (input: PayoutWorkflowInput): Promise<PayoutSync> => {
-      const port = await acquirerOf(input);
+      const port = await resolver.ofKey(input);
       if (!port.payouts) throw acquirerRejection(`payouts through ${port.name} are not supported yet`, { status: 501 });
       const read = await callAcquirer(() => port.payouts!.getPayout(input.pays === 'BALANCE' ? null : input.deviceId, input.acquirerPayoutId));
       if (read.pays === 'BALANCE') {

@@ -8,10 +8,10 @@ import { adyenDisputeBook } from '../disputes/adyenNotices';
 import { StripeAcquirer } from './stripe/adapter';
 
 /**
- * The acquirers of one process. A payment is taken either through one of its business's acquirer
- * accounts (contracts 10: `acquirerAccountId`, the account's own credentials and MID) or through
- * the installation default by key mode (contracts 2): test-mode payments the sandbox, live ones the
- * configured acquirer (`ACQUIRER`). Every later call for a payment goes back to what took it.
+ * The acquirers of one process: the installation default by key mode (test-mode payments the
+ * sandbox, live ones the configured acquirer, `ACQUIRER`) and one adapter per acquirer account
+ * (its own credentials and MID; docs/acquirers.md). Which of them a record's calls go to is
+ * decided in one place, `AcquirerResolver` (./resolver.ts).
  */
 
 /** What an adapter is built from: an account row's acquirer, MID and sealed credentials. */
@@ -23,12 +23,6 @@ export interface AccountKey {
   revision: number;
 }
 export const ACCOUNT_KEY_FIELDS = { id: true, acquirer: true, merchantAccountId: true, credentials: true, revision: true } as const;
-
-/** A payment as far as its acquirer goes: the installation's by name, or its account's. */
-export interface PaymentAcquirerFacts {
-  acquirerName: string | null;
-  acquirerAccount?: AccountKey | null;
-}
 
 export class Acquirers {
   /** One adapter per account, rebuilt when its credentials or MID change (a new revision). */
@@ -61,11 +55,6 @@ export class Acquirers {
     const port = this.build(account);
     this.byAccount.set(account.id, { revision: account.revision, port });
     return port;
-  }
-
-  /** What took the payment: its account when it has one, else the installation's acquirer by name. */
-  forPayment(payment: PaymentAcquirerFacts): AcquirerPort {
-    return payment.acquirerAccount ? this.forAccount(payment.acquirerAccount) : this.byName(payment.acquirerName);
   }
 
   /** One acquirer serves both modes of the installation default (`ACQUIRER=sandbox`). */

@@ -1,12 +1,12 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { acquirerOfRecord } from '../acquirer/acquirerOfRecord';
+import { acquirerKeyOf, resolverOf } from '../acquirer/resolver';
 import type { Acquirers } from '../acquirer/acquirers';
 import { disputesOf } from '../acquirer/port';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
 import { DISPUTE_WORKFLOW_TYPE, disputeNudgeSignal, type DisputeWorkflowInput, disputeWorkflowId } from '../../core/dispute/messages';
-import { acquirerKeyOf, disputeIdOf } from './ids';
+import { disputeIdOf } from './ids';
 
 /**
  * An acquirer's dispute notification (contracts 12), verified by the caller: only a nudge, like
@@ -53,7 +53,7 @@ export async function relayDisputeNotification(deps: DisputeRelayDeps, n: Disput
 
   let read;
   try {
-    read = await disputesOf(await acquirerOfRecord(deps.db, deps.acquirers, payment)).getDispute(deviceId, n.disputeId);
+    read = await disputesOf(await resolverOf(deps).ofRecord(payment)).getDispute(deviceId, n.disputeId);
   } catch (err) {
     deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'dispute notification: the acquirer did not answer the read');
     return;

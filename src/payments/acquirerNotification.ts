@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { acquirerOfRecord } from '../acquirer/acquirerOfRecord';
+import { resolverOf } from '../acquirer/resolver';
 import type { Acquirers } from '../acquirer/acquirers';
 import type { BillState } from '../acquirer/port';
 import type { Db } from '../db/client';
@@ -92,7 +92,7 @@ const inFlight = new TrailingCoalescer();
 
 /** What the payment's workflow would learn from re-reading now, as a short key; null when nothing. */
 async function newsOf(deps: RelayDeps, payment: KnownPayment, n: AcquirerNotification): Promise<string | null> {
-  const acquirer = await acquirerOfRecord(deps.db, deps.acquirers, payment);
+  const acquirer = await resolverOf(deps).ofRecord(payment);
   if (n.event === 'REFUND_SUCCEEDED' || n.event === 'REFUND_FAILED') {
     // A refund's decision matters whatever the payment's status, while the refund is undecided.
     const pending = await deps.db.refund.findFirst({

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { acquirerOfRecord } from '../acquirer/acquirerOfRecord';
+import { resolverOf } from '../acquirer/resolver';
 import type { Acquirers } from '../acquirer/acquirers';
 import { AcquirerRejectedError, AcquirerUnreachableError, type BillState } from '../acquirer/port';
 import { acquirerFailureError } from '../acquirer/errors';
@@ -95,7 +95,7 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
     if (payment.status !== 'CREATED' && payment.acquirerRef && payment.deviceId) {
       let state: BillState;
       try {
-        state = (await (await acquirerOfRecord(deps.db, deps.acquirers, payment)).getBillStatus(payment.deviceId, payment.acquirerRef)).state;
+        state = (await (await resolverOf(deps).ofRecord(payment)).getBillStatus(payment.deviceId, payment.acquirerRef)).state;
       } catch (err) {
         // No answer: nothing new can be learned now; the payment is answered as it stands.
         if (err instanceof AcquirerUnreachableError || err instanceof AcquirerRejectedError) return reread(deps.db, payment.id);
@@ -177,7 +177,7 @@ async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Pr
   if (!terminal.voidSupported) throw conflict(`void not permitted: terminal ${terminal.externalId} does not support voids`);
   let supported: boolean;
   try {
-    supported = (await (await acquirerOfRecord(deps.db, deps.acquirers, payment)).getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
+    supported = (await (await resolverOf(deps).ofRecord(payment)).getDevice(payment.deviceId ?? terminal.deviceId!)).voidSupported;
   } catch (err) {
     // The acquirer's own status is never ours (a 401 or 404 there is not the merchant's): 409 or 503.
     throw acquirerFailureError(err, { prefix: 'void not permitted: ', doing: 'the device check', outcome: 'nothing was submitted' }) ?? err;

@@ -1,5 +1,6 @@
 import type { AcquirerPort } from '../acquirer/port';
 import { ACCOUNT_KEY_FIELDS, type Acquirers } from '../acquirer/acquirers';
+import { resolverOf } from '../acquirer/resolver';
 import { decide, INSTALLATION_RULE, type PaymentFacts } from '../acquirerAccounts/decision';
 import { routesFor } from '../acquirerAccounts/routes';
 import type { ApiKeyPrincipal } from '../auth/principal';
@@ -21,7 +22,7 @@ export interface ChosenRoute {
 
 export async function routePayment(deps: { db: Db; acquirers: Acquirers }, principal: ApiKeyPrincipal, facts: PaymentFacts): Promise<ChosenRoute> {
   const decision = decide(await routesFor(deps.db, principal.merchantId, principal.mode), facts);
-  if (decision.accountId === null) return { acquirer: deps.acquirers.forMode(principal.mode), account: null, rule: INSTALLATION_RULE };
+  if (decision.accountId === null) return { acquirer: resolverOf(deps).choose(null, principal.mode), account: null, rule: INSTALLATION_RULE };
   const account = await deps.db.acquirerAccount.findFirst({
     where: { id: decision.accountId, merchantId: principal.merchantId },
     select: { ...ACCOUNT_KEY_FIELDS, name: true, mode: true, status: true, deletedAt: true },
@@ -32,5 +33,5 @@ export async function routePayment(deps: { db: Db; acquirers: Acquirers }, princ
       `the ${decision.rule} route names acquirer account ${decision.accountId}, which cannot take ${principal.mode} payments now; nothing was created`,
     );
   }
-  return { acquirer: deps.acquirers.forAccount(account), account: { id: account.id, name: account.name }, rule: decision.rule };
+  return { acquirer: resolverOf(deps).choose(account, principal.mode), account: { id: account.id, name: account.name }, rule: decision.rule };
 }

@@ -1,4 +1,5 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { acquirerKeyOf } from '../acquirer/resolver';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { derivedUuid } from '../domain/derivedId';
@@ -46,7 +47,7 @@ export async function relayPayoutNotification(
   const batch = await deps.db.settlementBatch.findUnique({ where: { id: batchId }, select: { merchantId: true, mode: true } });
   if (!batch) return; // not a report of ours
   if (accountId && !(await deps.db.acquirerAccount.findFirst({ where: { id: accountId, merchantId: batch.merchantId }, select: { id: true } }))) return;
-  const acquirerKey = accountId ?? `installation:${'installation' in from ? from.installation : 'sandbox'}`;
+  const acquirerKey = acquirerKeyOf({ acquirerAccountId: accountId, acquirerName: 'installation' in from ? from.installation : 'sandbox' });
   await startPayoutWorkflow(deps, {
     payoutId: payoutIdOf(acquirerKey, n.payoutId),
     merchantId: batch.merchantId,

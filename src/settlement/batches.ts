@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
-import type { AcquirerPort } from '../acquirer/port';
-import { ACCOUNT_KEY_FIELDS, type Acquirers } from '../acquirer/acquirers';
+import type { Acquirers } from '../acquirer/acquirers';
+import { acquirerKeyOf, resolverOf, type ReportSource } from '../acquirer/resolver';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { Prisma } from '../generated/prisma/client';
@@ -11,7 +11,7 @@ import { paymentWorkflowId } from '../../core/payment/messages';
 import { isSettleable } from '../../core/payment/statuses';
 import type { SettlementCloseInput } from '../../core/settlement';
 import { chargebackNet, type Claim, feeMismatchOf, isChargeback, reconcile, type ReportedItem, totalsOf } from './reconcile';
-import { acquirerKeyOf, disputeIdOf } from '../disputes/ids';
+import { disputeIdOf } from '../disputes/ids';
 import { paymentClaimable, refundClaimable } from './claimable';
 
 /** A reported item with the source (device and account) whose report carried it. */
@@ -29,62 +29,9 @@ export const SYSTEM_CLOSER = 'SYSTEM';
 
 export interface SettlementDeps {
   db: Db;
-  acquirer: AcquirerPort;
-  /** With ACQUIRER=stripe: each device's report comes from the acquirer of its payments (test ones: the sandbox). */
-  acquirers?: Acquirers;
+  /** Each device's report comes from the acquirer of its payments (src/acquirer/resolver.ts, `reportSources`). */
+  acquirers: Acquirers;
   config: Config;
-}
-
-/**
- * Whom a close asks for reports (contracts 10): each acquirer account that took the batch's
- * payments and refunds on each device, and the installation default where it took them; a device
- * with nothing claimed is asked through the installation default of the batch's mode, as a
- * payment on it would be placed without routes.
- */
-interface ReportSource {
-  deviceId: string;
-  /** null: the installation default. */
-  accountId: string | null;
-  acquirer: AcquirerPort;
-  /** The report's batch reference: the batch id, and the account for an account's report, so each is its own batch at the acquirer. */
-  batchReference: string;
-}
-
-async function reportSources(deps: SettlementDeps, batch: { id: string; merchantId: string; mode: string; deviceIds: string[] }): Promise<ReportSource[]> {
-  const claimed = await deps.db.$queryRaw<{ deviceId: string; acquirerName: string; acquirerAccountId: string | null }[]>`
-    SELECT DISTINCT p."deviceId", p."acquirerName", p."acquirerAccountId" FROM "SettlementLine" l JOIN "Payment" p ON p."id" = l."paymentId"
-    WHERE l."batchId" = ${batch.id} AND p."deviceId" IS NOT NULL
-    ORDER BY p."deviceId", p."acquirerAccountId" NULLS FIRST`;
-  // A device with nothing claimed is asked at the acquirer of its latest payment: its report may still carry a dispute's money (contracts 12).
-  for (const deviceId of batch.deviceIds.filter((d) => !claimed.some((c) => c.deviceId === d))) {
-    const latest = await deps.db.payment.findFirst({
-      where: { merchantId: batch.merchantId, mode: batch.mode, deviceId },
-      orderBy: { createdAt: 'desc' },
-      select: { acquirerName: true, acquirerAccountId: true },
-    });
-    if (latest) claimed.push({ deviceId, acquirerName: latest.acquirerName, acquirerAccountId: latest.acquirerAccountId });
-  }
-  const accountIds = [...new Set(claimed.flatMap((c) => (c.acquirerAccountId ? [c.acquirerAccountId] : [])))];
-  const accounts = new Map((await deps.db.acquirerAccount.findMany({ where: { id: { in: accountIds } }, select: ACCOUNT_KEY_FIELDS })).map((a) => [a.id, a]));
-  const installation = (name: string | null): AcquirerPort =>
-    deps.acquirers ? (name ? deps.acquirers.byName(name) : deps.acquirers.forMode(batch.mode)) : deps.acquirer;
-  const sources: ReportSource[] = [];
-  for (const deviceId of batch.deviceIds) {
-    const onDevice = claimed.filter((c) => c.deviceId === deviceId);
-    const asked = new Set<string>();
-    for (const c of onDevice.length ? onDevice : [{ deviceId, acquirerName: null, acquirerAccountId: null }]) {
-      const key = c.acquirerAccountId ?? `installation:${c.acquirerName ?? ''}`;
-      if (asked.has(key)) continue;
-      asked.add(key);
-      const account = c.acquirerAccountId ? accounts.get(c.acquirerAccountId) : undefined;
-      sources.push(
-        account && deps.acquirers
-          ? { deviceId, accountId: account.id, acquirer: deps.acquirers.forAccount(account), batchReference: `${batch.id}:${account.id}` }
-          : { deviceId, accountId: null, acquirer: installation(c.acquirerName), batchReference: batch.id },
-      );
-    }
-  }
-  return sources;
 }
 
 /**
@@ -176,7 +123,7 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
   if (batch.status !== 'CLOSING') return { empty: false, toSettle: await pendingCount(db, batchId) };
 
   const items: SourcedItem[] = [];
-  for (const source of await reportSources(deps, batch)) {
+  for (const source of await resolverOf(deps).reportSources(batch)) {
     const report = await source.acquirer.closeBatch(
       source.deviceId,
       source.batchReference,
@@ -384,7 +331,10 @@ async function recordChargeback(tx: Db, batch: { id: string; merchantId: string 
       ? await tx.payment.findFirst({ where: { merchantId: batch.merchantId, id: item.paymentId, acquirerName: item.source.acquirer.name }, select })
       : null);
   // Whose dispute ids these are: the payment's acquirer key, as the dispute's workflow derives it; else the reporting source's.
-  const disputeId = disputeIdOf(payment ? acquirerKeyOf(payment) : (item.source.accountId ?? `installation:${item.source.acquirer.name}`), acquirerDisputeId);
+  const disputeId = disputeIdOf(
+    acquirerKeyOf(payment ?? { acquirerAccountId: item.source.accountId, acquirerName: item.source.acquirer.name }),
+    acquirerDisputeId,
+  );
   const bookingRef = item.bookingRef ?? type;
   if (await isRecorded(tx, { type, disputeId, bookingRef, occurredAt: new Date(item.occurredAt) })) return;
   const fee = new Decimal(item.feeAmount);

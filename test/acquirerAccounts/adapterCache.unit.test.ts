@@ -2,7 +2,7 @@ import { type AccountKey, Acquirers } from '../../src/acquirer/acquirers';
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import type { AcquirerPort } from '../../src/acquirer/port';
 
-/** Contracts 10: one adapter per account, reused while the account is unchanged, rebuilt when its credentials or MID change (a new revision). */
+/** docs/acquirers.md: one adapter per account, reused while the account is unchanged, rebuilt when its credentials or MID change (a new revision). */
 const sandbox = new HttpAcquirer('http://127.0.0.1:9');
 const account = (id: string, revision: number): AccountKey => ({ id, acquirer: 'sandbox', merchantAccountId: `MID-${id}`, credentials: 'sealed', revision });
 
@@ -22,10 +22,6 @@ it('builds each account once per revision', () => {
   expect(built).toEqual(['a@1', 'b@1', 'a@2']);
 });
 
-it("a payment with an account gets the account's adapter; without one, the installation's", () => {
-  const mine = new HttpAcquirer('http://127.0.0.1:7', { merchantAccountId: 'MID-a' });
-  const acquirers = new Acquirers(sandbox, sandbox, () => mine);
-  expect(acquirers.forPayment({ acquirerName: 'sandbox', acquirerAccount: account('a', 1) })).toBe(mine);
-  expect(acquirers.forPayment({ acquirerName: 'sandbox', acquirerAccount: null })).toBe(sandbox);
+it('an account adapter needs a builder', () => {
   expect(() => new Acquirers(sandbox, sandbox).forAccount(account('x', 1))).toThrow(/no acquirer account adapters/);
 });
