@@ -1,4 +1,4 @@
-import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
+import { amountText } from '../../src/money/amountText';
 import { publishEvent } from '../../src/webhooks/publish';
 import { merchantExternalIdOf } from '../../src/db/merchantExternalIds';
 import { type EventType, eventTypeForEntry, paymentEventId, refundFailedEventId } from '../../src/webhooks/events';
@@ -51,7 +51,7 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
     const eventRefund: EventRefund | undefined = refund
       ? {
           id: refund.id,
-          amount: refund.amount.toFixed(SUPPORTED_CURRENCIES[refund.currency]?.minorUnits ?? Math.max(2, refund.amount.decimalPlaces())),
+          amount: amountText(refund.amount, refund.currency),
           status: refund.status,
           reason: refund.reason,
         }

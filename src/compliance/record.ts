@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import type { Db } from '../db/client';
 import type { Page } from '../domain/paging';
-import { pageOf, PagingQuery } from '../domain/paging';
+import { pageOf } from '../domain/paging';
+import { listArgs, PagingQuery } from '../domain/listQuery';
 import { z } from '../domain/zod';
 import type { ComplianceAlert, Prisma } from '../generated/prisma/client';
 import { ALERT_SCOPES, ALERT_STATUSES, ALERT_TYPES } from './decision';
@@ -55,9 +56,6 @@ export type AlertListQuery = z.infer<typeof AlertListQuery>;
 /** The business's alerts (live and test alike, as disputes), newest raised first. */
 export async function listAlerts(db: Db, merchantId: string, q: AlertListQuery): Promise<Page<AlertRecord>> {
   const where: Prisma.ComplianceAlertWhereInput = { merchantId, ...(q.status ? { status: q.status } : {}) };
-  const [total, rows] = await Promise.all([
-    db.complianceAlert.count({ where }),
-    db.complianceAlert.findMany({ where, orderBy: [{ raisedAt: 'desc' }, { id: 'desc' }], skip: q.page * q.size, take: q.size }),
-  ]);
+  const [total, rows] = await Promise.all([db.complianceAlert.count({ where }), db.complianceAlert.findMany({ where, ...listArgs('raisedAt', q) })]);
   return pageOf(rows.map(toAlertRecord), total, q);
 }

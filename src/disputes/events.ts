@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import { amountText } from '../money/amountText';
 import type { DispatchDeps } from '../webhooks/dispatch';
 import { disputeEventBody } from '../webhooks/payload';
 import { publishEvent } from '../webhooks/publish';
@@ -28,13 +28,12 @@ export async function publishDisputeEvent(
 ): Promise<string> {
   const d = await deps.db.dispute.findUniqueOrThrow({ where: { id: disputeId }, include: { payment: { include: { merchant: true } } } });
   const eventId = disputeEventId(d.id, eventType);
-  const minor = SUPPORTED_CURRENCIES[d.currency]?.minorUnits ?? Math.max(2, d.amount.decimalPlaces());
   const at = eventType === 'DISPUTE_OPENED' ? d.openedAt : eventType === 'DISPUTE_UNDER_REVIEW' ? (d.submittedAt ?? new Date()) : (d.closedAt ?? new Date());
   const body = disputeEventBody(eventId, eventType, d.payment.merchant.externalId, d.payment, eventType === 'DISPUTE_RESPONSE_DUE' ? new Date() : at, {
     id: d.id,
     status,
     reason: d.reason,
-    amount: d.amount.toFixed(minor),
+    amount: amountText(d.amount, d.currency),
     currency: d.currency,
     dueBy: d.dueBy.toISOString(),
   });

@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import { notFound } from '../domain/errors';
 import type { Page } from '../domain/paging';
 import { pageOf } from '../domain/paging';
+import { dateWhere, listArgs } from '../domain/listQuery';
 import type { Dispute, Prisma } from '../generated/prisma/client';
 import { type DisputeListQuery, type DisputeRecord, toDisputeRecord } from './record';
 
@@ -19,11 +20,8 @@ export async function listDisputes(db: Db, merchantId: string, q: DisputeListQue
     ...(q.status ? { status: q.status } : {}),
     ...(q.storeExternalId ? { storeExternalId: q.storeExternalId } : {}),
     ...(q.paymentId ? { paymentId: q.paymentId } : {}),
-    ...(q.from || q.to ? { openedAt: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lt: q.to } : {}) } } : {}),
+    ...dateWhere('openedAt', q),
   };
-  const [total, rows] = await Promise.all([
-    db.dispute.count({ where }),
-    db.dispute.findMany({ where, orderBy: [{ openedAt: 'desc' }, { id: 'desc' }], skip: q.page * q.size, take: q.size }),
-  ]);
+  const [total, rows] = await Promise.all([db.dispute.count({ where }), db.dispute.findMany({ where, ...listArgs('openedAt', q) })]);
   return pageOf(rows.map(toDisputeRecord), total, q);
 }

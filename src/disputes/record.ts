@@ -1,7 +1,6 @@
-import { PagingQuery } from '../domain/paging';
+import { dateRange, PagingQuery } from '../domain/listQuery';
 import { z } from '../domain/zod';
 import type { Dispute } from '../generated/prisma/client';
-import { instant } from '../payments/listQuery';
 import { DISPUTE_REASONS, DISPUTE_STATUSES, EVIDENCE_TEXT_MAX } from '../../core/dispute/statuses';
 
 /**
@@ -70,8 +69,7 @@ export const DisputeListQuery = PagingQuery.extend({
   status: z.enum(DISPUTE_STATUSES, { message: `must be one of ${DISPUTE_STATUSES.join(', ')}` }).optional(),
   storeExternalId: z.string().min(1).max(200).optional(),
   paymentId: z.uuid('must be a payment id').optional().openapi({ description: "Only this payment's disputes (the payment page links here)" }),
-  from: instant.optional().openapi({ description: 'inclusive, ISO 8601 date or date-time, compared with openedAt' }),
-  to: instant.optional().openapi({ description: 'exclusive, ISO 8601 date or date-time, compared with openedAt' }),
+  ...dateRange(', ISO 8601 date or date-time, compared with openedAt'),
 }).strict();
 export type DisputeListQuery = z.infer<typeof DisputeListQuery>;
 

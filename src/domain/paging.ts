@@ -1,11 +1,7 @@
 import type { ZodType } from 'zod';
 import { z } from './zod';
 
-/** Paging of contracts 2: `page` 0-based, `size` default 20, at most 100 (larger is 400). */
-export const PagingQuery = z.object({
-  page: z.coerce.number({ message: 'must be an integer' }).int('must be an integer').min(0, 'must be 0 or more').default(0),
-  size: z.coerce.number({ message: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100').default(20),
-});
+/** The answer side of a list: one page and its shape. The query side (paging, periods, order) is `./listQuery.ts`. */
 
 /** A validated page: 0-based `page` and its `size`. */
 export interface Paging {

@@ -1,11 +1,10 @@
-import Decimal from 'decimal.js';
-import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import { percentFee } from '../money/fee';
 
 /**
  * The expected fee of a captured payment under a cost contract (contracts 13), as a pure
  * function: the line for its payment mode and card brand (a line naming the brand wins over one
- * without), `percent` of the captured amount rounded half up to the currency's minor unit, plus
- * `fixed`. Exact decimal text in, exact decimal text out.
+ * without), priced by the one fee formula (src/money/fee.ts) on the captured amount. Exact decimal
+ * text in, exact decimal text out.
  */
 export interface CostLine {
   paymentMode: 'CARD' | 'QR_CODE';
@@ -34,7 +33,5 @@ export function lineFor(lines: readonly CostLine[], mode: string | null, cardBra
 export function expectedFeeOf(lines: readonly CostLine[], p: CapturedFacts): string | null {
   const line = lineFor(lines, p.paymentMode, p.cardBrand);
   if (!line) return null;
-  const minor = SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? 2;
-  const variable = new Decimal(p.capturedAmount).times(line.percent).dividedBy(100).toDecimalPlaces(minor, Decimal.ROUND_HALF_UP);
-  return variable.plus(line.fixed).toFixed();
+  return percentFee(p.capturedAmount, p.currency, line.percent, line.fixed).toFixed();
 }

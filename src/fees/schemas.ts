@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { z } from '../domain/zod';
 import { MAX_AMOUNT } from '../money/amount';
-import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
+import { isSupportedCurrency, minorUnitsOf, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PaymentModeSchema } from '../payments/schemas';
 
 /** Request and answer shapes of cost contracts (contracts 13). Money and percentages are JSON numbers in, exact decimals kept. */
@@ -43,7 +43,7 @@ export const CostContractBody = z
   })
   .superRefine((body, ctx) => {
     // The currency's minor unit bounds every amount of the contract; each (mode, brand) is priced once.
-    const minor = SUPPORTED_CURRENCIES[body.currency]?.minorUnits ?? 2;
+    const minor = minorUnitsOf(body.currency);
     const seen = new Set<string>();
     body.lines.forEach((line, i) => {
       if (decimalsOf(line.fixed) > minor)

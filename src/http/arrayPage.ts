@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { Paging } from '../domain/paging';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/listQuery';
 
 /**
  * Answers one page of a list whose response the spec fixes as a plain JSON array (GET stores, GET
@@ -16,5 +17,4 @@ export function answerArrayPage(ctx: Context, items: unknown[], total: number, p
 }
 
 /** The headers above, for the OpenAPI document. */
-export const ARRAY_PAGE_HEADERS_NOTE =
-  'One page (query page, size; default size 20, at most 100); X-Total-Count: every match; Link rel="next" while more follow';
+export const ARRAY_PAGE_HEADERS_NOTE = `One page (query page, size; default size ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}); X-Total-Count: every match; Link rel="next" while more follow`;

@@ -22,3 +22,19 @@ export const SUPPORTED_CURRENCY_CODES: readonly string[] = Object.keys(SUPPORTED
 export function isSupportedCurrency(code: string): boolean {
   return Object.hasOwn(SUPPORTED_CURRENCIES, code);
 }
+
+/**
+ * The currency's minor-unit digits (an upper-case code of the list); a currency outside the list:
+ * `fallback`, 2 unless said. Amounts in webhooks and reports carry exactly these digits
+ * (docs/payments.md, docs/payouts-and-fees.md).
+ */
+export function minorUnitsOf(currency: string, fallback = 2): number {
+  return SUPPORTED_CURRENCIES[currency]?.minorUnits ?? fallback;
+}
+
+/** The minor-unit digits of a supported currency, else `refused()` thrown: for code that must not guess (an acquirer's amounts). */
+export function supportedMinorUnitsOf(currency: string, refused: () => Error): number {
+  const c = SUPPORTED_CURRENCIES[currency];
+  if (!c) throw refused();
+  return c.minorUnits;
+}

@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
 import { conflict, invalid, notFound, unavailable } from '../domain/errors';
-import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import { minorUnitsOf } from '../money/currencies';
 import Decimal from 'decimal.js';
 import type { Logger } from '../logger';
 import { isTerminalReady } from '../stores/serializers';
@@ -133,7 +133,7 @@ export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrinci
 
 /** An amount of the payment's currency: greater than 0, with at most its minor-unit decimals. */
 export function checkAmount(amount: number, currency: string, field = 'amount'): string {
-  const minor = SUPPORTED_CURRENCIES[currency]?.minorUnits ?? 2;
+  const minor = minorUnitsOf(currency);
   const d = new Decimal(amount.toString());
   if (d.lte(0)) throw invalid(`${field}: must be greater than 0`);
   if (d.decimalPlaces() > minor) throw invalid(`${field}: must have at most ${minor} decimal places for ${currency}`);

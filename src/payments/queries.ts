@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { notFound } from '../domain/errors';
 import { pageOf, type Page } from '../domain/paging';
+import { dateWhere, listArgs } from '../domain/listQuery';
 import type { Prisma } from '../generated/prisma/client';
 import type { PaymentView } from '../fees/visibility';
 import { findOwnPayment, type PaymentScope } from './operations';
@@ -51,13 +52,10 @@ export async function listPayments(
     ...(filter.acquirerName ? { acquirerName: filter.acquirerName } : {}),
     ...(filter.storeExternalId ? { storeExternalId: filter.storeExternalId } : {}),
     ...(filter.terminalExternalId ? { terminalExternalId: filter.terminalExternalId } : {}),
-    ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+    ...dateWhere('createdAt', filter),
     ...(filter.q ? { OR: [{ reference: filter.q }, { pspReference: filter.q }, { id: filter.q }] } : {}),
   };
-  const [total, rows] = await Promise.all([
-    db.payment.count({ where }),
-    db.payment.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: paging.page * paging.size, take: paging.size }),
-  ]);
+  const [total, rows] = await Promise.all([db.payment.count({ where }), db.payment.findMany({ where, ...listArgs('createdAt', paging) })]);
   return pageOf(
     rows.map((row) => toPaymentRecord(row, view)),
     total,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import { minorUnitsOf } from '../money/currencies';
 import type { DispatchDeps } from '../webhooks/dispatch';
 import { payoutEventBody } from '../webhooks/payload';
 import { publishEvent } from '../webhooks/publish';
@@ -20,7 +20,7 @@ export const payoutEventId = (payoutId: string, eventType: PayoutEventType): str
 export async function publishPayoutEvent(deps: DispatchDeps & { config: Config; db: Db }, payoutId: string, eventType: PayoutEventType): Promise<string> {
   const p = await deps.db.payout.findUniqueOrThrow({ where: { id: payoutId }, include: { merchant: true } });
   const eventId = payoutEventId(p.id, eventType);
-  const minor = SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? 2;
+  const minor = minorUnitsOf(p.currency);
   const body = payoutEventBody(eventId, eventType, p.merchant.externalId, p.updatedAt, {
     id: p.id,
     acquirerAccountId: p.acquirerAccountId,

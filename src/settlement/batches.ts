@@ -4,13 +4,13 @@ import type { Acquirers } from '../acquirer/acquirers';
 import { acquirerKeyOf, resolverOf, type ReportSource } from '../acquirer/resolver';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { Prisma } from '../generated/prisma/client';
+import { type Payment, Prisma, type SettlementBatch, type SettlementLine } from '../generated/prisma/client';
 import { newPspReference } from '../payments/pspReference';
 import { audit } from '../audit/audit';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { isSettleable } from '../../core/payment/statuses';
 import type { SettlementCloseInput } from '../../core/settlement';
-import { chargebackNet, type Claim, feeMismatchOf, isChargeback, reconcile, type ReportedItem, totalsOf } from './reconcile';
+import { chargebackNet, type Claim, feeMismatchOf, isChargeback, reconcile, type Reconciliation, type ReportedItem, totalsOf } from './reconcile';
 import { disputeIdOf } from '../disputes/ids';
 import { paymentClaimable, refundClaimable } from './claimable';
 
@@ -110,11 +110,25 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
 
 export type ReconcileResult = { empty: true } | { empty: false; toSettle: number };
 
+/** A discrepancy as found, before it is given its batch. */
+interface Discrepancy {
+  type: string;
+  paymentId: string | null;
+  acquirerRef: string | null;
+  currency: string;
+  expectedAmount: string | null;
+  reportedAmount: string | null;
+}
+
+type Reconciled = Reconciliation<SourcedItem>;
+
 /**
  * Fetches each device's report (the batch id is the acquirer's batch reference, so a retry gets
  * the same report) and records the outcome in one transaction: matched lines get fee and net,
  * unreported claims are released with a MISSING_FROM_REPORT discrepancy, reported payments
  * unknown here are recorded SETTLED with origin SETTLEMENT_REPORT (NOT_IN_PLATFORM).
+ * docs/settlement.md. Each step below has one purpose; in this order they issue the statements
+ * of one reconciliation, the transaction's in it.
  */
 export async function reconcileBatch(deps: SettlementDeps, batchId: string): Promise<ReconcileResult> {
   const { db } = deps;
@@ -122,33 +136,11 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
   if (batch.status === 'EMPTY') return { empty: true };
   if (batch.status !== 'CLOSING') return { empty: false, toSettle: await pendingCount(db, batchId) };
 
-  const items: SourcedItem[] = [];
-  for (const source of await resolverOf(deps).reportSources(batch)) {
-    const report = await source.acquirer.closeBatch(
-      source.deviceId,
-      source.batchReference,
-      batch.until.toISOString(),
-      await reportSince(db, batch, source.deviceId),
-    );
-    for (const item of report.items) items.push({ ...item, deviceId: source.deviceId, source });
-  }
+  const items = await fetchReports(deps, batch);
   const lines = await db.settlementLine.findMany({ where: { batchId } });
-  // A refund is known to the acquirer by its refundReference.
-  const refundIds = lines.flatMap((l) => (l.refundId ? [l.refundId] : []));
-  const refunds = new Map(
-    (await db.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, refundReference: true } })).map((r) => [r.id, r.refundReference]),
-  );
-  const claims: Claim[] = lines.map((l) => ({
-    type: l.type as Claim['type'],
-    key: (l.type === 'PAYMENT' ? l.acquirerRef : refunds.get(l.refundId ?? '')) ?? '',
-    refundId: l.refundId ?? undefined,
-    paymentId: l.paymentId ?? '',
-    amount: l.amount.toFixed(),
-    currency: l.currency,
-  }));
   const chargebacks = items.filter(isChargeback);
   const result = reconcile(
-    claims,
+    await claimsOf(db, lines),
     items.filter((i) => !isChargeback(i)),
   );
   if (result.matched.length === 0 && result.missing.length === 0 && result.unclaimed.length === 0 && chargebacks.length === 0) {
@@ -156,159 +148,223 @@ export async function reconcileBatch(deps: SettlementDeps, batchId: string): Pro
     return { empty: true };
   }
 
-  await db.$transaction(async (tx) => {
-    const discrepancies: {
-      type: string;
-      paymentId: string | null;
-      acquirerRef: string | null;
-      currency: string;
-      expectedAmount: string | null;
-      reportedAmount: string | null;
-    }[] = [];
-    for (const m of result.matched) {
-      const fee = new Decimal(m.item.feeAmount);
-      await tx.settlementLine.updateMany({
-        where: { batchId, type: m.claim.type, ...(m.claim.type === 'PAYMENT' ? { paymentId: m.claim.paymentId } : { refundId: m.claim.refundId }) },
-        data: {
-          reported: true,
-          amount: m.item.amount,
-          feeAmount: fee.toFixed(),
-          netAmount: (m.claim.type === 'PAYMENT' ? new Decimal(m.item.amount).minus(fee) : new Decimal(m.item.amount).negated()).toFixed(),
-        },
-      });
-      if (m.claim.type === 'PAYMENT') {
-        const feeMismatch = feeMismatchOf(lines.find((l) => l.type === 'PAYMENT' && l.paymentId === m.claim.paymentId)?.expectedFeeAmount ?? null, fee);
-        if (feeMismatch) discrepancies.push({ ...feeMismatch, paymentId: m.claim.paymentId, acquirerRef: m.item.acquirerRef, currency: m.claim.currency });
-      }
-      if (m.mismatch)
-        discrepancies.push({
-          type: 'AMOUNT_MISMATCH',
-          paymentId: m.claim.paymentId,
-          acquirerRef: m.item.acquirerRef,
-          currency: m.claim.currency,
-          expectedAmount: m.claim.amount,
-          reportedAmount: m.item.amount,
-        });
-    }
-    for (const c of result.missing) {
-      // Not settled by the acquirer: released, so the next batch claims it again.
-      await tx.settlementLine.deleteMany({
-        where: { batchId, type: c.type, ...(c.type === 'PAYMENT' ? { paymentId: c.paymentId } : { refundId: c.refundId }) },
-      });
-      const acquirerRef = c.type === 'PAYMENT' ? c.key : (lines.find((l) => l.refundId === c.refundId)?.acquirerRef ?? null);
-      discrepancies.push({
-        type: 'MISSING_FROM_REPORT',
-        paymentId: c.paymentId,
-        acquirerRef,
-        currency: c.currency,
-        expectedAmount: c.amount,
-        reportedAmount: null,
-      });
-    }
+  await db.$transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const discrepancies = [...(await recordMatched(tx, batchId, result.matched, lines)), ...(await releaseMissing(tx, batchId, result.missing, lines))];
     for (const item of result.unclaimed) {
-      if (item.type === 'REFUND') {
-        // Ours, paid after this batch's cut-off: the acquirer settled it, so it is in this batch. One we never sent is not ours to record.
-        const refund = item.refundReference
-          ? await tx.refund.findUnique({ where: { refundReference: item.refundReference }, include: { payment: true } })
-          : null;
-        if (
-          refund &&
-          refund.merchantId === batch.merchantId &&
-          refund.mode === batch.mode &&
-          !(await tx.settlementLine.findFirst({ where: { type: 'REFUND', refundId: refund.id } }))
-        ) {
-          await tx.settlementLine.create({
-            data: {
-              batchId,
-              type: 'REFUND',
-              paymentId: refund.paymentId,
-              refundId: refund.id,
-              acquirerRef: item.acquirerRef,
-              pspReference: refund.payment.pspReference,
-              reference: refund.payment.reference,
-              amount: item.amount,
-              feeAmount: item.feeAmount,
-              netAmount: new Decimal(item.amount).negated().toFixed(),
-              currency: item.currency,
-              occurredAt: new Date(item.occurredAt),
-              reported: true,
-              acquirerAccountId: item.source.accountId,
-            },
-          });
-        }
-        continue;
-      }
-      const known = await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef } });
-      const fee = new Decimal(item.feeAmount);
-      const line = {
-        batchId,
-        type: 'PAYMENT',
-        acquirerRef: item.acquirerRef,
-        amount: item.amount,
-        feeAmount: fee.toFixed(),
-        netAmount: new Decimal(item.amount).minus(fee).toFixed(),
-        currency: item.currency,
-        occurredAt: new Date(item.occurredAt),
+      if (item.type === 'REFUND') await recordLateRefund(tx, batch, item);
+      else discrepancies.push(...(await recordUnclaimedPayment(tx, batch, item)));
+    }
+    for (const item of chargebacks) await recordChargeback(tx, batch, item);
+    await markSettling(tx, batchId, discrepancies);
+  });
+  return { empty: false, toSettle: await pendingCount(db, batchId) };
+}
+
+/** Every source's report of the batch, its items each with the source that reported it. */
+async function fetchReports(deps: SettlementDeps, batch: SettlementBatch): Promise<SourcedItem[]> {
+  const items: SourcedItem[] = [];
+  for (const source of await resolverOf(deps).reportSources(batch)) {
+    const report = await source.acquirer.closeBatch(
+      source.deviceId,
+      source.batchReference,
+      batch.until.toISOString(),
+      await reportSince(deps.db, batch, source.deviceId),
+    );
+    for (const item of report.items) items.push({ ...item, deviceId: source.deviceId, source });
+  }
+  return items;
+}
+
+/** The batch's lines as claims to match; a refund is known to the acquirer by its refundReference. */
+async function claimsOf(db: Db, lines: SettlementLine[]): Promise<Claim[]> {
+  const refundIds = lines.flatMap((l) => (l.refundId ? [l.refundId] : []));
+  const refunds = new Map(
+    (await db.refund.findMany({ where: { id: { in: refundIds } }, select: { id: true, refundReference: true } })).map((r) => [r.id, r.refundReference]),
+  );
+  return lines.map((l) => ({
+    type: l.type as Claim['type'],
+    key: (l.type === 'PAYMENT' ? l.acquirerRef : refunds.get(l.refundId ?? '')) ?? '',
+    refundId: l.refundId ?? undefined,
+    paymentId: l.paymentId ?? '',
+    amount: l.amount.toFixed(),
+    currency: l.currency,
+  }));
+}
+
+/** The line a claim stands for. */
+const claimWhere = (batchId: string, c: Claim) => ({
+  batchId,
+  type: c.type,
+  ...(c.type === 'PAYMENT' ? { paymentId: c.paymentId } : { refundId: c.refundId }),
+});
+
+/** Matched lines take the reported amount, fee and net; a fee off contract or an amount off the claim is a discrepancy. */
+async function recordMatched(tx: Db, batchId: string, matched: Reconciled['matched'], lines: SettlementLine[]): Promise<Discrepancy[]> {
+  const discrepancies: Discrepancy[] = [];
+  for (const m of matched) {
+    const fee = new Decimal(m.item.feeAmount);
+    await tx.settlementLine.updateMany({
+      where: claimWhere(batchId, m.claim),
+      data: {
         reported: true,
-        acquirerAccountId: item.source.accountId,
-      };
-      if (known) {
-        // Ours, captured after this batch's cut-off or not yet projected: the acquirer settled it, so it is settled here.
-        const inBatch = await tx.settlementLine.findFirst({ where: { type: 'PAYMENT', paymentId: known.id } });
-        // Another mode's payment is never settled in this batch (nor recorded twice): reported, not taken.
-        if (inBatch || !isSettleable(known.status) || known.mode !== batch.mode) {
-          discrepancies.push({
-            type: 'AMOUNT_MISMATCH',
-            paymentId: known.id,
-            acquirerRef: item.acquirerRef,
-            currency: item.currency,
-            expectedAmount: null,
-            reportedAmount: item.amount,
-          });
-          continue;
-        }
-        await tx.settlementLine.create({
-          data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference, expectedFeeAmount: known.expectedFee },
-        });
-        const feeMismatch = feeMismatchOf(known.expectedFee, fee);
-        if (feeMismatch) discrepancies.push({ ...feeMismatch, paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency });
-        const expected = known.capturedAmount ?? known.amount;
-        if (!expected.equals(item.amount)) {
-          discrepancies.push({
-            type: 'AMOUNT_MISMATCH',
-            paymentId: known.id,
-            acquirerRef: item.acquirerRef,
-            currency: item.currency,
-            expectedAmount: expected.toFixed(),
-            reportedAmount: item.amount,
-          });
-        }
-        continue;
-      }
-      const paymentId = await recordReportOnlyPayment(tx as unknown as Db, item.source, batch, item);
-      const pspReference = (await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { pspReference: true } })).pspReference;
-      await tx.settlementLine.create({ data: { ...line, paymentId, pspReference, reference: item.reference ?? null, appliedAt: null } });
+        amount: m.item.amount,
+        feeAmount: fee.toFixed(),
+        netAmount: (m.claim.type === 'PAYMENT' ? new Decimal(m.item.amount).minus(fee) : new Decimal(m.item.amount).negated()).toFixed(),
+      },
+    });
+    if (m.claim.type === 'PAYMENT') {
+      const feeMismatch = feeMismatchOf(lines.find((l) => l.type === 'PAYMENT' && l.paymentId === m.claim.paymentId)?.expectedFeeAmount ?? null, fee);
+      if (feeMismatch) discrepancies.push({ ...feeMismatch, paymentId: m.claim.paymentId, acquirerRef: m.item.acquirerRef, currency: m.claim.currency });
+    }
+    if (m.mismatch)
       discrepancies.push({
-        type: 'NOT_IN_PLATFORM',
-        paymentId,
+        type: 'AMOUNT_MISMATCH',
+        paymentId: m.claim.paymentId,
+        acquirerRef: m.item.acquirerRef,
+        currency: m.claim.currency,
+        expectedAmount: m.claim.amount,
+        reportedAmount: m.item.amount,
+      });
+  }
+  return discrepancies;
+}
+
+/** Claims the acquirer did not settle: released, so the next batch claims them again, each a MISSING_FROM_REPORT discrepancy. */
+async function releaseMissing(tx: Db, batchId: string, missing: Claim[], lines: SettlementLine[]): Promise<Discrepancy[]> {
+  const discrepancies: Discrepancy[] = [];
+  for (const c of missing) {
+    await tx.settlementLine.deleteMany({ where: claimWhere(batchId, c) });
+    const acquirerRef = c.type === 'PAYMENT' ? c.key : (lines.find((l) => l.refundId === c.refundId)?.acquirerRef ?? null);
+    discrepancies.push({
+      type: 'MISSING_FROM_REPORT',
+      paymentId: c.paymentId,
+      acquirerRef,
+      currency: c.currency,
+      expectedAmount: c.amount,
+      reportedAmount: null,
+    });
+  }
+  return discrepancies;
+}
+
+/**
+ * A reported refund no line claimed: ours, paid after this batch's cut-off, the acquirer settled
+ * it, so it is in this batch. One we never sent (or another business's, mode's, or one already in
+ * a batch) is not ours to record.
+ */
+async function recordLateRefund(tx: Db, batch: SettlementBatch, item: SourcedItem): Promise<void> {
+  const refund = item.refundReference ? await tx.refund.findUnique({ where: { refundReference: item.refundReference }, include: { payment: true } }) : null;
+  if (
+    !refund ||
+    refund.merchantId !== batch.merchantId ||
+    refund.mode !== batch.mode ||
+    (await tx.settlementLine.findFirst({ where: { type: 'REFUND', refundId: refund.id } }))
+  )
+    return;
+  await tx.settlementLine.create({
+    data: {
+      batchId: batch.id,
+      type: 'REFUND',
+      paymentId: refund.paymentId,
+      refundId: refund.id,
+      acquirerRef: item.acquirerRef,
+      pspReference: refund.payment.pspReference,
+      reference: refund.payment.reference,
+      amount: item.amount,
+      feeAmount: item.feeAmount,
+      netAmount: new Decimal(item.amount).negated().toFixed(),
+      currency: item.currency,
+      occurredAt: new Date(item.occurredAt),
+      reported: true,
+      acquirerAccountId: item.source.accountId,
+    },
+  });
+}
+
+/**
+ * A reported payment no line claimed: ours (captured after the cut-off or not yet projected) is
+ * settled here unless it cannot be; one unknown here is recorded from the report (NOT_IN_PLATFORM).
+ */
+async function recordUnclaimedPayment(tx: Db, batch: SettlementBatch, item: SourcedItem): Promise<Discrepancy[]> {
+  const known = await tx.payment.findFirst({ where: { merchantId: batch.merchantId, acquirerRef: item.acquirerRef } });
+  const fee = new Decimal(item.feeAmount);
+  const line = {
+    batchId: batch.id,
+    type: 'PAYMENT',
+    acquirerRef: item.acquirerRef,
+    amount: item.amount,
+    feeAmount: fee.toFixed(),
+    netAmount: new Decimal(item.amount).minus(fee).toFixed(),
+    currency: item.currency,
+    occurredAt: new Date(item.occurredAt),
+    reported: true,
+    acquirerAccountId: item.source.accountId,
+  };
+  if (known) return settleKnownPayment(tx, batch, item, known, line, fee);
+  const paymentId = await recordReportOnlyPayment(tx, item.source, batch, item);
+  const pspReference = (await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { pspReference: true } })).pspReference;
+  await tx.settlementLine.create({ data: { ...line, paymentId, pspReference, reference: item.reference ?? null, appliedAt: null } });
+  return [{ type: 'NOT_IN_PLATFORM', paymentId, acquirerRef: item.acquirerRef, currency: item.currency, expectedAmount: null, reportedAmount: item.amount }];
+}
+
+/**
+ * Our payment, reported but unclaimed: the acquirer settled it, so it is settled here; one already
+ * in a batch, not settleable, or of another mode is never settled in this batch (nor recorded
+ * twice): reported, not taken, an AMOUNT_MISMATCH.
+ */
+async function settleKnownPayment(
+  tx: Db,
+  batch: SettlementBatch,
+  item: SourcedItem,
+  known: Payment,
+  line: Omit<Prisma.SettlementLineUncheckedCreateInput, 'paymentId'>,
+  fee: Decimal,
+): Promise<Discrepancy[]> {
+  const inBatch = await tx.settlementLine.findFirst({ where: { type: 'PAYMENT', paymentId: known.id } });
+  if (inBatch || !isSettleable(known.status) || known.mode !== batch.mode) {
+    return [
+      {
+        type: 'AMOUNT_MISMATCH',
+        paymentId: known.id,
         acquirerRef: item.acquirerRef,
         currency: item.currency,
         expectedAmount: null,
         reportedAmount: item.amount,
-      });
-    }
-    for (const item of chargebacks) await recordChargeback(tx as unknown as Db, batch, item);
-    if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
-    const settled = await tx.settlementLine.findMany({
-      where: { batchId },
-      select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, currency: true },
-    });
-    await tx.settlementBatch.update({
-      where: { id: batchId },
-      data: { status: 'SETTLING', totals: totalsOf(settled) as unknown as object[] },
-    });
+      },
+    ];
+  }
+  await tx.settlementLine.create({
+    data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference, expectedFeeAmount: known.expectedFee },
   });
-  return { empty: false, toSettle: await pendingCount(db, batchId) };
+  const discrepancies: Discrepancy[] = [];
+  const feeMismatch = feeMismatchOf(known.expectedFee, fee);
+  if (feeMismatch) discrepancies.push({ ...feeMismatch, paymentId: known.id, acquirerRef: item.acquirerRef, currency: item.currency });
+  const expected = known.capturedAmount ?? known.amount;
+  if (!expected.equals(item.amount)) {
+    discrepancies.push({
+      type: 'AMOUNT_MISMATCH',
+      paymentId: known.id,
+      acquirerRef: item.acquirerRef,
+      currency: item.currency,
+      expectedAmount: expected.toFixed(),
+      reportedAmount: item.amount,
+    });
+  }
+  return discrepancies;
+}
+
+/** The discrepancies found, then the batch's totals from its lines as they now stand, and the batch SETTLING. */
+async function markSettling(tx: Db, batchId: string, discrepancies: Discrepancy[]): Promise<void> {
+  if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
+  const settled = await tx.settlementLine.findMany({
+    where: { batchId },
+    select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, currency: true },
+  });
+  await tx.settlementBatch.update({
+    where: { id: batchId },
+    data: { status: 'SETTLING', totals: totalsOf(settled) as unknown as object[] },
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import Decimal from 'decimal.js';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { conflict, notFound } from '../domain/errors';
+import { dateWhere, listArgs, pageArgs } from '../domain/listQuery';
 import { csvText } from '../security/csvCell';
 import type { Prisma, SettlementBatch, SettlementDiscrepancy, SettlementLine } from '../generated/prisma/client';
 import type { SettlementCloseResult } from '../../core/settlement';
@@ -137,16 +138,14 @@ export async function listBatches(
     status: { in: SHOWN_STATUSES },
     ...(q.storeExternalId ? { storeExternalId: q.storeExternalId } : {}),
     ...(q.mode ? { mode: q.mode } : {}),
-    ...(q.from || q.to ? { date: { ...(q.from ? { gte: q.from } : {}), ...(q.to ? { lt: q.to } : {}) } } : {}),
+    ...dateWhere('date', q),
   };
   const [total, rows] = await Promise.all([
     db.settlementBatch.count({ where }),
     db.settlementBatch.findMany({
       where,
       include: { discrepancies: true },
-      orderBy: [{ closedAt: 'desc' }, { id: 'desc' }],
-      skip: q.page * q.size,
-      take: q.size,
+      ...listArgs('closedAt', q),
     }),
   ]);
   return { total, rows };
@@ -157,7 +156,7 @@ export const batchLines = (db: Db, batchId: string, paging?: { page: number; siz
   db.settlementLine.findMany({
     where: { batchId, reported: true },
     orderBy: { id: 'asc' },
-    ...(paging ? { skip: paging.page * paging.size, take: paging.size } : {}),
+    ...(paging ? pageArgs(paging) : {}),
   });
 export const batchLineCount = (db: Db, batchId: string) => db.settlementLine.count({ where: { batchId, reported: true } });
 

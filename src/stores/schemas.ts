@@ -1,4 +1,5 @@
 import { z } from '../domain/zod';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/listQuery';
 import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { Metadata } from './metadata';
 import { normalizeCountry, normalizeTimeZone } from './places';
@@ -125,10 +126,12 @@ const queryInt = (min: number, max: number | undefined, hint: string) =>
     .openapi({ type: 'integer', minimum: min, ...(max !== undefined ? { maximum: max } : {}) });
 
 export const STORE_SORTS = ['name', '-name', 'createdAt', '-createdAt'] as const;
-export const PAGE_SIZE_DEFAULT = 20;
-export const PAGE_SIZE_MAX = 100;
 
-/** Paging of contracts 2, for the search and the plain lists alike. */
+/**
+ * Paging for the search and the plain lists alike, with the kit's default and maximum
+ * (src/domain/listQuery.ts) but its own messages: a query string here is checked as text
+ * (docs/stores-and-terminals.md).
+ */
 const PageParams = {
   page: queryInt(0, undefined, ', 0 or more').optional().openapi({ description: '0-based, default 0' }),
   size: queryInt(1, PAGE_SIZE_MAX, ` from 1 to ${PAGE_SIZE_MAX}`)

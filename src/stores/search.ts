@@ -2,7 +2,8 @@ import type { Db } from '../db/client';
 import type { Paging } from '../domain/paging';
 import { Prisma, type Store, type Terminal } from '../generated/prisma/client';
 import { normalizeCountry } from './places';
-import { type ListQuery, PAGE_SIZE_DEFAULT, type StoreSearchQuery } from './schemas';
+import { PAGE_SIZE_DEFAULT } from '../domain/listQuery';
+import { type ListQuery, type StoreSearchQuery } from './schemas';
 
 /**
  * Store search and the ordered lists. Ordering is done by the database with the "C" collation

@@ -6,6 +6,7 @@ import { endSessionsOfUser } from '../auth/sessions';
 import { isUniqueViolation, type Db } from '../db/client';
 import type { Prisma, User } from '../generated/prisma/client';
 import { conflict, forbidden, invalid, notFound } from '../domain/errors';
+import { pageArgs } from '../domain/listQuery';
 import { forgetSignInFailures } from './signInThrottle';
 import { toUserRecord, type UserRecord } from './userRecord';
 
@@ -67,10 +68,7 @@ export async function getUser(db: Db, caller: Caller, id: number): Promise<UserR
 
 export async function listUsers(db: Db, caller: Caller, paging: { page: number; size: number }): Promise<{ content: UserRecord[]; total: number }> {
   const where = { merchantId: caller.principal.merchantId };
-  const [users, total] = await Promise.all([
-    db.user.findMany({ where, orderBy: { id: 'asc' }, skip: paging.page * paging.size, take: paging.size }),
-    db.user.count({ where }),
-  ]);
+  const [users, total] = await Promise.all([db.user.findMany({ where, orderBy: { id: 'asc' }, ...pageArgs(paging) }), db.user.count({ where })]);
   return { content: users.map((u) => toUserRecord(u, merchantOf(caller))), total };
 }
 

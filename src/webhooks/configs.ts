@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { auditFor, type AuditSource } from '../audit/audit';
 import { conflict, invalid, notFound } from '../domain/errors';
 import { pageOf, type Page } from '../domain/paging';
+import { listArgs } from '../domain/listQuery';
 import type { WebhookConfig, WebhookEvent } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
@@ -208,9 +209,7 @@ export async function deliveryHistory(
     deps.db.webhookDelivery.findMany({
       where,
       include: { event: { select: { eventType: true } } },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      skip: paging.page * paging.size,
-      take: paging.size,
+      ...listArgs('createdAt', paging),
     }),
   ]);
   const content = rows.map((d) => ({

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client';
 import type { Payment, PaymentHistory } from '../generated/prisma/client';
-import { SUPPORTED_CURRENCIES } from '../money/currencies';
+import { amountText } from '../money/amountText';
 import { cardSummary, type EventType } from './events';
 
 /**
@@ -133,7 +133,7 @@ export function paymentEventBody(
       pspReference: payment.pspReference,
       merchantReference: payment.reference,
       // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
-      amount: payment.amount.toFixed(SUPPORTED_CURRENCIES[payment.currency]?.minorUnits ?? Math.max(2, payment.amount.decimalPlaces())),
+      amount: amountText(payment.amount, payment.currency),
       currency: payment.currency,
       status: entry.status,
       cardSummary: cardSummary(payment.cardBrand, payment.last4),
@@ -167,7 +167,7 @@ export function disputeEventBody(
     data: {
       pspReference: payment.pspReference,
       merchantReference: payment.reference,
-      amount: payment.amount.toFixed(SUPPORTED_CURRENCIES[payment.currency]?.minorUnits ?? Math.max(2, payment.amount.decimalPlaces())),
+      amount: amountText(payment.amount, payment.currency),
       currency: payment.currency,
       status: payment.status,
       cardSummary: cardSummary(payment.cardBrand, payment.last4),

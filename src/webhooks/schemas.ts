@@ -1,5 +1,6 @@
 import { z } from '../domain/zod';
-import { pagedSchema, PagingQuery } from '../domain/paging';
+import { pagedSchema } from '../domain/paging';
+import { PagingQuery } from '../domain/listQuery';
 import { EVENT_TYPES } from './events';
 
 /** Request and response schemas of the webhook endpoints (spec 4.4, contracts 2). */

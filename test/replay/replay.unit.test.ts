@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { historyFromFile } from './historyFile';
 import { REPLAY_PATHS } from './paths';
-import { replayAll } from './replayAll';
+import { itHasHistoryForEvery, itReplaysEvery } from './replayAll';
 
 /**
  * Replays the committed histories of every path of the transition table against the current
@@ -12,18 +10,6 @@ import { replayAll } from './replayAll';
 const DIR = path.join(__dirname, 'histories');
 
 describe('payment workflow replay', () => {
-  it('has a committed history for every path of the transition table', () => {
-    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
-    expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([...REPLAY_PATHS].sort());
-  });
-
-  it('replays every committed history without a determinism error', async () => {
-    const histories = REPLAY_PATHS.map((name) => ({
-      workflowId: name,
-      history: historyFromFile(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8')),
-    }));
-    const { replayed, failures } = await replayAll('payment-replay', histories);
-    expect(failures).toEqual([]);
-    expect(replayed).toBe(REPLAY_PATHS.length);
-  }, 120_000);
+  itHasHistoryForEvery('has a committed history for every path of the transition table', DIR, REPLAY_PATHS);
+  itReplaysEvery('payment-replay', DIR, REPLAY_PATHS);
 });

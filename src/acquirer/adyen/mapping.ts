@@ -22,7 +22,7 @@ import {
   type SaleToPOIResponse,
   type TransactionIDType,
 } from '@adyen/api-library/lib/src/typings/tapi/models';
-import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import { supportedMinorUnitsOf } from '../../money/currencies';
 import {
   AcquirerRejectedError,
   AcquirerUnreachableError,
@@ -57,11 +57,7 @@ export class UntrustedAnswerError extends AcquirerUnreachableError {
 // ---------------------------------------------------------------------------------------------
 // Amounts: Terminal API amounts are decimal numbers in major units; ours are exact strings.
 
-function minorUnitsOf(currency: string): number {
-  const c = SUPPORTED_CURRENCIES[currency.toUpperCase()];
-  if (!c) throw new RangeError(`unsupported currency ${currency}`);
-  return c.minorUnits;
-}
+const minorUnitsOf = (currency: string): number => supportedMinorUnitsOf(currency.toUpperCase(), () => new RangeError(`unsupported currency ${currency}`));
 
 /** "12.34" -> 12.34, refused unless the JSON number is exactly the amount. */
 export function toAdyenAmount(amount: string, currency: string): number {

@@ -6,7 +6,7 @@ import type {
   PaymentCaptureResponse,
 } from '@adyen/api-library/lib/src/typings/checkout/models';
 import type { PaymentResponse } from '@adyen/api-library/lib/src/typings/tapi/models';
-import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import { supportedMinorUnitsOf } from '../../money/currencies';
 import { AcquirerRejectedError, type BillStatus } from '../port';
 import { type StatusRead, UntrustedAnswerError, billStatusOfPayment, wordsOf } from './mapping';
 import { parseBillRef } from './references';
@@ -20,11 +20,7 @@ import { parseBillRef } from './references';
  * (CAPTURE, CAPTURE_FAILED, CANCELLATION), the answer itself says only `received`.
  */
 
-function exponentOf(currency: string): number {
-  const c = SUPPORTED_CURRENCIES[currency.toUpperCase()];
-  if (!c) throw new RangeError(`unsupported currency ${currency}`);
-  return c.minorUnits;
-}
+const exponentOf = (currency: string): number => supportedMinorUnitsOf(currency.toUpperCase(), () => new RangeError(`unsupported currency ${currency}`));
 
 /** "12.34" EUR -> 1234; refused when the amount has more decimals than the currency. */
 export function toMinorUnits(amount: string, currency: string): number {

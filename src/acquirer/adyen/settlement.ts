@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { parse } from 'csv-parse/sync';
-import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import { supportedMinorUnitsOf } from '../../money/currencies';
 import { AcquirerRejectedError, type PaymentMode, type SettlementReportItem } from '../port';
 import { billRefOf } from './references';
 
@@ -161,11 +161,11 @@ export function bookedAtOf(bookingDate: string, timeZone: string): string {
   return new Date(local - offsetOf(timeZone) * 60_000).toISOString();
 }
 
-function minorUnitsOf(currency: string): number {
-  const c = SUPPORTED_CURRENCIES[currency];
-  if (!c) throw new AcquirerRejectedError(`adyen's report has an amount in ${currency || 'no currency'}, which the service does not take`, 422);
-  return c.minorUnits;
-}
+const minorUnitsOf = (currency: string): number =>
+  supportedMinorUnitsOf(
+    currency,
+    () => new AcquirerRejectedError(`adyen's report has an amount in ${currency || 'no currency'}, which the service does not take`, 422),
+  );
 
 /** A report amount ("12.5", "-3.00", "") as an exact positive decimal of the currency ("12.50"). */
 function amountOf(text: string, currency: string): string {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AcquirerCallLog } from './callLog';
 import type { SandboxEngine } from './engine';
 import { deviceIdSchema, merchantAccountIdSchema, modeSchema, parse, refSchema } from './http';
-import { isSupportedCurrency, SUPPORTED_CURRENCIES } from '../../money/currencies';
+import { isSupportedCurrency, minorUnitsOf } from '../../money/currencies';
 
 /**
  * The control endpoints of contracts section 4: they play the network (device settings) and the
@@ -48,7 +48,7 @@ const offlineSchema = z
       .regex(/^\d{4}$/, 'must be four digits')
       .optional(),
   })
-  .refine((p) => decimalsOf(p.amount) <= (SUPPORTED_CURRENCIES[p.currency]?.minorUnits ?? 2), {
+  .refine((p) => decimalsOf(p.amount) <= minorUnitsOf(p.currency), {
     message: "has more decimals than the currency's minor unit",
     path: ['amount'],
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
-import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import { minorUnitsOf } from '../../money/currencies';
+import { percentFee } from '../../money/fee';
 import type { PaymentMode, SettlementReport, SettlementReportItem } from '../port';
 import { type Bill, DEFAULT_ACCOUNT, SANDBOX_MID, type SandboxAccount, type SandboxDispute, type SandboxRefund, type SandboxStore } from './state';
 
@@ -16,13 +17,11 @@ import { type Bill, DEFAULT_ACCOUNT, SANDBOX_MID, type SandboxAccount, type Sand
  */
 /**
  * The sandbox's fee on a payment under its MID's terms (default 1.40 % + 0.10 for CARD, 0.90 % for
- * QR_CODE): the percentage rounded half up to the currency's minor unit, plus the fixed part.
+ * QR_CODE): the one fee formula (src/money/fee.ts), to the currency's minor unit.
  */
 export function sandboxFee(amount: string, currency: string, mode: PaymentMode, terms: Omit<SandboxAccount, 'merchantAccountId'> = DEFAULT_ACCOUNT): string {
-  const digits = SUPPORTED_CURRENCIES[currency]?.minorUnits ?? 2;
   const [percent, fixed] = mode === 'QR_CODE' ? [terms.qrPercent, terms.qrFixed] : [terms.cardPercent, terms.cardFixed];
-  const variable = new Decimal(amount).times(percent).dividedBy(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
-  return variable.plus(fixed).toFixed(digits, Decimal.ROUND_HALF_UP);
+  return percentFee(amount, currency, percent, fixed).toFixed(minorUnitsOf(currency), Decimal.ROUND_HALF_UP);
 }
 
 function paymentItem(bill: Bill, terms: SandboxAccount): SettlementReportItem {
@@ -44,7 +43,7 @@ function paymentItem(bill: Bill, terms: SandboxAccount): SettlementReportItem {
 }
 
 function refundItem(r: SandboxRefund, bill: Bill | undefined): SettlementReportItem {
-  const digits = SUPPORTED_CURRENCIES[r.currency]?.minorUnits ?? 2;
+  const digits = minorUnitsOf(r.currency);
   return {
     type: 'REFUND',
     acquirerRef: r.acquirerRef,
@@ -60,7 +59,7 @@ function refundItem(r: SandboxRefund, bill: Bill | undefined): SettlementReportI
 
 /** A dispute's debit (at its opening) or its credit back (WON); no fee in the sandbox. */
 function chargebackItem(d: SandboxDispute, type: 'CHARGEBACK' | 'CHARGEBACK_REVERSAL', bill: Bill | undefined): SettlementReportItem {
-  const digits = SUPPORTED_CURRENCIES[d.currency]?.minorUnits ?? 2;
+  const digits = minorUnitsOf(d.currency);
   return {
     type,
     acquirerRef: d.acquirerRef,

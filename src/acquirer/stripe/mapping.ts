@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import type Stripe from 'stripe';
-import { SUPPORTED_CURRENCIES } from '../../money/currencies';
+import { supportedMinorUnitsOf } from '../../money/currencies';
 import type {
   BillState,
   BillStatus,
@@ -42,11 +42,7 @@ export const idempotencyKey = {
   release: (paymentIntentId: string) => `isp-release-${paymentIntentId}`,
 };
 
-function minorUnitsOf(currency: string): number {
-  const c = SUPPORTED_CURRENCIES[currency.toUpperCase()];
-  if (!c) throw new RangeError(`unsupported currency ${currency}`);
-  return c.minorUnits;
-}
+const minorUnitsOf = (currency: string): number => supportedMinorUnitsOf(currency.toUpperCase(), () => new RangeError(`unsupported currency ${currency}`));
 
 /** "12.34" EUR -> 1234; Stripe amounts are integers in the currency's smallest unit. */
 export function toStripeAmount(amount: string, currency: string): number {

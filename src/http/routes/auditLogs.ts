@@ -2,7 +2,8 @@ import { listAuditLog } from '../../audit/queries';
 import { AuditLogRecord } from '../../audit/record';
 import type { RouteModule } from '../app';
 import { z } from '../../domain/zod';
-import { PagingQuery, pagedSchema } from '../../domain/paging';
+import { pagedSchema } from '../../domain/paging';
+import { PagingQuery } from '../../domain/listQuery';
 import { defineRoute } from '../route';
 
 /** The security audit log of the caller's merchant, newest first (ADMIN and COMPLIANCE). */

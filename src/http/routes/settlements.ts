@@ -1,6 +1,7 @@
 import { batchLineCount, batchLines, closeStoreBatch, findOwnBatch, linesCsv, listBatches, toBatchRecord, toLineRecord } from '../../settlement/records';
 import { z } from '../../domain/zod';
-import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
+import { pageOf, pagedSchema } from '../../domain/paging';
+import { businessDate, dateRange, PagingQuery } from '../../domain/listQuery';
 import type { RouteModule } from '../app';
 import { callerOf } from '../caller';
 import { feeAudit } from '../../settlement/feeAudit';
@@ -87,12 +88,10 @@ const CloseBody = z
   .strictObject({ storeExternalId: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters') })
   .openapi('SettlementCloseRequest');
 const IdParams = z.object({ id: z.uuid('must be a settlement id') });
-const businessDate = z.iso.date('must be a date YYYY-MM-DD');
 const ListQuery = PagingQuery.extend({
   storeExternalId: z.string().min(1).max(200).optional(),
   mode: z.enum(['live', 'test']).optional().openapi({ description: 'Only batches of live or of test stores; absent: both' }),
-  from: businessDate.optional().openapi({ description: 'inclusive business date' }),
-  to: businessDate.optional().openapi({ description: 'exclusive business date' }),
+  ...dateRange(' business date', businessDate),
 }).strict();
 
 const FeeAudit = z

@@ -5,7 +5,8 @@ import { UserRecord } from '../../users/userRecord';
 import { usernameSchema } from '../../users/username';
 import type { RouteModule } from '../app';
 import { z } from '../../domain/zod';
-import { pageOf, PagingQuery, pagedSchema } from '../../domain/paging';
+import { pageOf, pagedSchema } from '../../domain/paging';
+import { PagingQuery } from '../../domain/listQuery';
 import { defineRoute } from '../route';
 
 /**

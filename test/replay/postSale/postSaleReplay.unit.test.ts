@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { temporal } from '@temporalio/proto';
-import { historyFromFile } from '../historyFile';
 import { expectedOf, POST_SALE_PATH_NAMES } from './paths';
-import { replayAll } from '../replayAll';
+import { itHasHistoryForEvery, itReplaysEvery, readHistory } from '../replayAll';
 
 /**
  * Replays the committed histories of the payment workflow's paths after the sale (two-step
@@ -14,7 +12,7 @@ import { replayAll } from '../replayAll';
  * another way cannot pass unnoticed.
  */
 const DIR = path.join(__dirname, 'histories');
-const history = (name: string) => historyFromFile(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8'));
+const history = (name: string) => readHistory(DIR, name);
 const decoded = (payload: temporal.api.common.v1.IPayload | undefined): any =>
   payload?.data && payload.data.length > 0 ? JSON.parse(Buffer.from(payload.data).toString('utf8')) : undefined;
 
@@ -47,10 +45,7 @@ function atLeast(got: string[], expected: string[] = []): string[] {
 }
 
 describe('payment workflow replay after the sale', () => {
-  it('has a committed history for every path after the sale', () => {
-    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
-    expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([...POST_SALE_PATH_NAMES].sort());
-  });
+  itHasHistoryForEvery('has a committed history for every path after the sale', DIR, POST_SALE_PATH_NAMES);
 
   it.each(POST_SALE_PATH_NAMES)('%s: the history is of the path its name says', (name) => {
     const expected = expectedOf(name);
@@ -63,10 +58,5 @@ describe('payment workflow replay after the sale', () => {
     expect(atLeast(got.activities, expected.activities)).toEqual([]);
   });
 
-  it('replays every committed history without a determinism error', async () => {
-    const histories = POST_SALE_PATH_NAMES.map((name) => ({ workflowId: name, history: history(name) }));
-    const { replayed, failures } = await replayAll('post-sale-replay', histories);
-    expect(failures).toEqual([]);
-    expect(replayed).toBe(POST_SALE_PATH_NAMES.length);
-  }, 180_000);
+  itReplaysEvery('post-sale-replay', DIR, POST_SALE_PATH_NAMES, 180_000);
 });

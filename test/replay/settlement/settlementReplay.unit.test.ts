@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { historyFromFile } from '../historyFile';
 import { SETTLEMENT_REPLAY_PATHS } from './paths';
-import { replayAll } from '../replayAll';
+import { itHasHistoryForEvery, itReplaysEvery } from '../replayAll';
 
 /**
  * Replays the committed histories of the settle path (the close, the daily close's cycle, the
@@ -12,18 +10,6 @@ import { replayAll } from '../replayAll';
 const DIR = path.join(__dirname, 'histories');
 
 describe('settlement workflow replay', () => {
-  it('has a committed history for every settle path', () => {
-    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
-    expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([...SETTLEMENT_REPLAY_PATHS].sort());
-  });
-
-  it('replays every committed history without a determinism error', async () => {
-    const histories = SETTLEMENT_REPLAY_PATHS.map((name) => ({
-      workflowId: name,
-      history: historyFromFile(fs.readFileSync(path.join(DIR, `${name}.json`), 'utf8')),
-    }));
-    const { replayed, failures } = await replayAll('settlement-replay', histories);
-    expect(failures).toEqual([]);
-    expect(replayed).toBe(SETTLEMENT_REPLAY_PATHS.length);
-  }, 120_000);
+  itHasHistoryForEvery('has a committed history for every settle path', DIR, SETTLEMENT_REPLAY_PATHS);
+  itReplaysEvery('settlement-replay', DIR, SETTLEMENT_REPLAY_PATHS);
 });
