@@ -13,6 +13,15 @@ import { writeWorkflowBundle } from '../../scripts/workflow-bundle';
 
 export default async function globalSetup(): Promise<void> {
   const startedAt = Date.now();
+  if (process.env.TEST_TEMPORAL_KIND === 'dev-server' && process.env.TEST_TEMPORAL_ADDRESS && process.env.TEST_WORKFLOW_BUNDLE) {
+    // `npm test`: the stack lane set up first in this run (jest orders set-ups by its test order);
+    // its dev server and bundle serve this lane too, one dev server per run ("Known sharp edges"),
+    // as this lane's serve the stack lane when this set-up runs first (test/setup/globalSetup.ts).
+    process.env.WORKFLOW_LANE_BUNDLE = process.env.TEST_WORKFLOW_BUNDLE;
+    process.env.WORKFLOW_LANE_TEMPORAL_ADDRESS = process.env.TEST_TEMPORAL_ADDRESS;
+    (globalThis as any).__ISP_WORKFLOWS__ = { startedAt };
+    return;
+  }
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-workflows-'));
   const port = await freePort();
   const [server, bundle] = await Promise.all([
