@@ -31,6 +31,12 @@ export interface PaymentState {
   capturedAmount: string | null;
   /** Exact decimal: the sum of succeeded refunds. */
   refundedAmount: string;
+  /**
+   * The terminal's configuration: false on a one-step terminal, whose authorisation is completed
+   * at once (docs/payments.md); absent in runs from before two-step completion, which follow what
+   * the device says. Not projected.
+   */
+  twoStep?: boolean;
 }
 
 /**
@@ -46,8 +52,12 @@ export type PaymentEvent =
   | { type: 'PLACEMENT_REFUSED'; refusalReason: string; actionReference: string }
   /** The acquirer rejected the bill as malformed: a processing problem. */
   | { type: 'PLACEMENT_FAILED'; reason: string; actionReference: string }
-  /** What the acquirer says about the bill (a read, or the answer to withdraw). */
-  | { type: 'BILL_OBSERVED'; bill: BillStatus; cause: ReadCause; source: HistorySource; actionReference?: string }
+  /**
+   * What the acquirer says about the bill (a read, or the answer to withdraw). `completion`: the
+   * same observation once the COMPLETE_AUTHORIZATION it decided was carried out, with the
+   * completed bill when the acquirer answered (ANSWERED) or the bill as first seen (UNANSWERED).
+   */
+  | { type: 'BILL_OBSERVED'; bill: BillStatus; cause: ReadCause; source: HistorySource; actionReference?: string; completion?: 'ANSWERED' | 'UNANSWERED' }
   /** The acquirer refuses every question about the bill (it does not know it): a processing problem. */
   | { type: 'BILL_UNKNOWN'; actionReference: string; source: HistorySource }
   /** The probe after a placement that never got an answer found no bill of ours. */
@@ -96,6 +106,13 @@ export interface DecidedRefund {
 }
 
 export type Effect =
+  /**
+   * A one-step terminal's device authorised: complete the authorisation at the acquirer for the
+   * whole amount, then apply the observation again with its `completion` (the status waits for
+   * the answer: nothing else comes with this effect). Unanswered, the completion is kept and
+   * followed until the acquirer answers.
+   */
+  | { type: 'COMPLETE_AUTHORIZATION'; amount: string; acquirerRef: string }
   | { type: 'RECORD_STATUS_EVENT'; event: StatusEvent; fields: ProjectedFields; refund?: DecidedRefund }
   | { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE'; status: PaymentStatus }
   | { type: 'PUBLISH_PAYMENT_EVENT'; sequence: number; refundId?: string };
@@ -243,6 +260,9 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
       if (from === 'CREATED') return change(state, { status: 'AWAITING_TERMINAL', acquirerRef }, bill.acquirerRef, source, ctx);
       return unchanged;
     case 'AUTHORIZED':
+      // Only a terminal linked two-step authorises: a one-step terminal's authorisation is completed at once.
+      if (state.twoStep === false && event.completion === undefined)
+        return { state, effects: [{ type: 'COMPLETE_AUTHORIZATION', amount: state.amount, acquirerRef: bill.acquirerRef }] };
       return change(state, { status: 'AUTHORIZED', ...tender(), authorizedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
     case 'CAPTURED':
       return captured();

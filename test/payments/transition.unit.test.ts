@@ -65,6 +65,54 @@ describe('payment transition function', () => {
     expect(transition(r.state, observed(bill('AUTHORIZED')), ctx).effects).toEqual([]);
   });
 
+  describe('a one-step terminal (twoStep false) whose device authorised: the authorisation is completed at once', () => {
+    const oneStep = (status: 'CREATED' | 'AWAITING_TERMINAL' = 'AWAITING_TERMINAL') => awaiting({ status, amount: '12.50', twoStep: false });
+    const authorizedSeen: PaymentEvent = { type: 'BILL_OBSERVED', bill: bill('AUTHORIZED', { acquirerRef: 'sbx_7' }), cause: 'READ', source: 'TERMINAL' };
+
+    it.each(['CREATED', 'AWAITING_TERMINAL'] as const)(
+      'from %s: COMPLETE_AUTHORIZATION for the whole amount, and nothing else until it is answered',
+      (status) => {
+        const state = oneStep(status);
+        const r = transition(state, authorizedSeen, ctx);
+        expect(r.state).toBe(state);
+        expect(r.effects).toEqual([{ type: 'COMPLETE_AUTHORIZATION', amount: '12.50', acquirerRef: 'sbx_7' }]);
+      },
+    );
+
+    it('answered: the completed bill decides (CAPTURED, with the reference of the observation)', () => {
+      const r = expectChange(
+        oneStep(),
+        { ...authorizedSeen, bill: bill('CAPTURED', { acquirerRef: 'sbx_7', capturedAmount: '12.50' }), completion: 'ANSWERED', actionReference: 'READ-1' },
+        'CAPTURED',
+      );
+      expect(r.state.capturedAmount).toBe('12.50');
+      expect(r.effects.some((e) => e.type === 'COMPLETE_AUTHORIZATION')).toBe(false);
+      expect(r.effects[0]).toMatchObject({ event: { actionReference: 'READ-1', source: 'TERMINAL' } });
+    });
+
+    it('unanswered (or answered still AUTHORIZED): AUTHORIZED, with no second completion', () => {
+      const r = expectChange(oneStep(), { ...authorizedSeen, completion: 'UNANSWERED' }, 'AUTHORIZED');
+      expect(r.effects.some((e) => e.type === 'COMPLETE_AUTHORIZATION')).toBe(false);
+      expectChange(oneStep(), { ...authorizedSeen, completion: 'ANSWERED' }, 'AUTHORIZED');
+    });
+
+    it('a two-step terminal, or a run from before the setting, is not completed by the workflow', () => {
+      expectChange(awaiting({ twoStep: true }), authorizedSeen, 'AUTHORIZED');
+      expectChange(awaiting(), authorizedSeen, 'AUTHORIZED');
+    });
+
+    it('once AUTHORIZED (the follow-up), a completion answered AUTHORIZED changes nothing and CAPTURED captures', () => {
+      const authorized = transition(oneStep(), { ...authorizedSeen, completion: 'UNANSWERED' }, ctx).state;
+      expect(transition(authorized, { ...authorizedSeen, cause: 'COMPLETE' }, ctx).effects).toEqual([]);
+      expectChange(authorized, { ...authorizedSeen, bill: bill('CAPTURED', { acquirerRef: 'sbx_7' }), cause: 'COMPLETE' }, 'CAPTURED');
+    });
+
+    it('any other answer of the device goes as on a two-step terminal', () => {
+      expectChange(oneStep(), observed(bill('CAPTURED')), 'CAPTURED');
+      expectChange(oneStep(), observed(bill('DECLINED')), 'REFUSED');
+    });
+  });
+
   it('AWAITING_TERMINAL -> REFUSED when the customer declines', () => {
     expect(expectChange(awaiting(), observed(bill('DECLINED')), 'REFUSED').state.refusalReason).toBe('declined at the terminal');
     const words = '210 Not enough balance: NOT_ENOUGH_BALANCE (Refusal)';

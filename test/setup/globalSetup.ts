@@ -21,11 +21,14 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as any).__ISP_TEST__ = { root, children };
 
   const external = process.env.TEMPORAL_ADDRESS || undefined;
-  const devServerPort = external ? 0 : await freePort();
+  // The workflow lane set up first in this run (`npm test`; jest orders set-ups by its test order):
+  // its dev server (started with the same arguments) and bundle serve this lane too, one dev server per run.
+  const lane = external ? undefined : laneServer();
+  const devServerPort = external || lane ? 0 : await freePort();
   // The workflow code bundled once for the run: every stack and child worker loads it (WORKFLOW_BUNDLE)
   // instead of bundling the same sources again at each start (seconds per test file).
   const [temporal, databaseUrl, bundle] = await Promise.all([
-    external ? Promise.resolve(undefined) : startTemporalDevServer({ host: '127.0.0.1', port: devServerPort, namespace: 'default' }),
+    external || lane ? Promise.resolve(undefined) : startTemporalDevServer({ host: '127.0.0.1', port: devServerPort, namespace: 'default' }),
     process.env.DATABASE_URL
       ? Promise.resolve(process.env.DATABASE_URL)
       : freePort().then(async (port) => {
@@ -33,16 +36,23 @@ export default async function globalSetup(): Promise<void> {
           children.push(db.child);
           return db.url;
         }),
-    writeWorkflowBundle(path.join(root, 'workflow-bundle.js')),
+    lane ? Promise.resolve(lane.bundle) : writeWorkflowBundle(path.join(root, 'workflow-bundle.js')),
   ]);
   if (temporal) children.push(temporal);
   await migrate(databaseUrl);
 
   process.env.TEST_WORKFLOW_BUNDLE = bundle;
   process.env.TEST_DATABASE_URL = databaseUrl;
-  process.env.TEST_TEMPORAL_ADDRESS = external ?? `127.0.0.1:${devServerPort}`;
+  process.env.TEST_TEMPORAL_ADDRESS = external ?? lane?.address ?? `127.0.0.1:${devServerPort}`;
   // The run's own dev server has settings a real server keeps at production values (src/temporal/dynamicConfig.ts).
   process.env.TEST_TEMPORAL_KIND = external ? 'external' : 'dev-server';
   process.env.TEST_ROOT = root;
   process.env.TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgresql' : 'embedded';
+}
+
+/** The workflow lane's dev server and bundle when its set-up ran first in this run (test/workflows/globalSetup.ts). */
+function laneServer(): { address: string; bundle: string } | undefined {
+  const address = process.env.WORKFLOW_LANE_TEMPORAL_ADDRESS;
+  const bundle = process.env.WORKFLOW_LANE_BUNDLE;
+  return address && bundle ? { address, bundle } : undefined;
 }

@@ -54,4 +54,10 @@ export const PATCHES = {
    * lost chargeback paid the cardholder twice.
    */
   chargebackCounts: patch('chargeback-counts', '2026-11-27', '2026-12-11', 'a chargeback is counted; dispute changes are read from the rows'),
+  /**
+   * A one-step terminal's completion the acquirer did not answer is followed until it answers
+   * (run.ts, the COMPLETE_AUTHORIZATION effect): before it, the follow-up ended before it began
+   * (it ran before the payment showed AUTHORIZED) and the hold waited for the authorisation window.
+   */
+  oneStepCompletionFollowed: patch('one-step-completion-followed', '2026-11-27', '2026-12-11', "a one-step terminal's unanswered completion is followed"),
 } as const;

@@ -3,14 +3,13 @@ import Decimal from 'decimal.js';
 import type { BillStatus } from '../../core/acquirer';
 import { eventTypeForEntry } from '../../core/webhooks/eventTypes';
 import { PaymentStatus as PaymentStatusAttribute } from '../../core/searchAttributes';
-import { attempt, effectCalls, persistentCalls, quickCalls } from './calls';
+import { attempt, attemptUntilAnswered, effectCalls, persistentCalls, quickCalls } from './calls';
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from '../../core/payment/transition';
-import { complete, followCapture } from './twoStep';
 import { chargedBackTotal, disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
 
 /** One refund as the workflow follows it. */
@@ -93,6 +92,7 @@ export class PaymentRun {
       // Runs from before these fields: a captured payment captured all of its amount.
       capturedAmount: input.capturedAmount !== undefined ? input.capturedAmount : input.capturedAtMs !== null ? input.amount : null,
       refundedAmount: input.refundedAmount ?? '0',
+      ...(input.twoStep !== undefined ? { twoStep: input.twoStep } : {}),
     });
     this.terminalDeadlineMs = input.createdAtMs + input.timing.terminalTimeoutMs;
     this.expiresAtMs = input.expiresAtMs;
@@ -146,27 +146,18 @@ export class PaymentRun {
     return { deviceId: this.deviceId, acquirerRef: this.state.acquirerRef! };
   }
 
-  /** Applies one event: transition() decides, its effects (projection, search attribute, webhook event) run here. */
+  /**
+   * Applies one event: transition() decides, and its effects (completing a one-step authorisation,
+   * projection, search attribute, webhook event) run here. The workflow adds no rules of its own.
+   */
   async apply(event: PaymentEvent): Promise<void> {
-    if (
-      event.type === 'BILL_OBSERVED' &&
-      event.bill.state === 'AUTHORIZED' &&
-      this.input.twoStep === false &&
-      (this.state.status === 'CREATED' || this.state.status === 'AWAITING_TERMINAL')
-    ) {
-      // Only a terminal linked two-step authorises: a one-step terminal's authorisation is completed at once.
-      const completed = await complete(this, this.input.amount, event.bill.acquirerRef);
-      if (completed) event = { ...event, bill: completed };
-      else {
-        this.pendingCapture = this.input.amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers
-        followCapture(this);
-      }
-    }
     const result = transition(this.state, event, { now: new Date(Date.now()).toISOString() });
     this.state = result.state;
     let silent = false; // the recorded status emits no webhook event
     for (const effect of result.effects) {
-      if (effect.type === 'RECORD_STATUS_EVENT') {
+      if (effect.type === 'COMPLETE_AUTHORIZATION') {
+        if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
+      } else if (effect.type === 'RECORD_STATUS_EVENT') {
         await this.effects.recordStatusEvent({
           paymentId: this.paymentId,
           event: effect.event,
@@ -187,6 +178,49 @@ export class PaymentRun {
         });
       }
     }
+  }
+
+  /**
+   * The COMPLETE_AUTHORIZATION effect (a one-step terminal's device authorised): the completion
+   * first, then the observation again with what it came to. Unanswered, the payment shows
+   * AUTHORIZED and the completion is followed until the acquirer answers.
+   */
+  private async completeAtOnce(event: Extract<PaymentEvent, { type: 'BILL_OBSERVED' }>, amount: string, acquirerRef: string): Promise<void> {
+    const completed = await this.complete(amount, acquirerRef);
+    if (completed) return this.apply({ ...event, bill: completed, completion: 'ANSWERED' });
+    // Runs from before this patch left the unanswered completion to the authorisation window.
+    const follow = patched(PATCHES.oneStepCompletionFollowed.id);
+    if (follow) this.pendingCapture = amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers
+    await this.apply({ ...event, completion: 'UNANSWERED' });
+    if (follow) this.followCapture();
+  }
+
+  /** Completes the authorisation at the acquirer; the completed bill, or null when the acquirer did not answer. */
+  async complete(amount: string, acquirerRef = this.state.acquirerRef!): Promise<BillStatus | null> {
+    const done = await attempt(this.quick.completeAuthorization({ deviceId: this.deviceId, acquirerRef, amount, captureReference: this.captureReference() }));
+    if (done.kind === 'answer') return done.value;
+    if (done.kind === 'noAnswer') return null;
+    // Refused: released or completed meanwhile; what the bill says now decides.
+    return this.quick.readBill({ deviceId: this.deviceId, acquirerRef }).catch(() => null);
+  }
+
+  /** A completion the acquirer did not answer (pendingCapture): kept, and completed by the workflow once it answers. */
+  followCapture(): void {
+    void (async () => {
+      while (this.pendingCapture !== null && this.state.status === 'AUTHORIZED') {
+        const done = await attemptUntilAnswered(
+          this.persistent.completeAuthorization({ ...this.billRef(), amount: this.pendingCapture, captureReference: this.captureReference() }),
+        );
+        const bill = done.kind === 'answer' ? done.value : await this.persistent.readBill(this.billRef());
+        await this.apply({ type: 'BILL_OBSERVED', bill, cause: 'COMPLETE', source: 'WORKFLOW', actionReference: this.captureReference() });
+        if (this.state.status !== 'AUTHORIZED' || bill.state === 'AUTHORIZED') break;
+      }
+      this.pendingCapture = null;
+    })();
+  }
+
+  captureReference(): string {
+    return `CAPTURE-${this.pspReference}`;
   }
 
   /** The answer to a message: the status once its projection is written, and why nothing happened when it did not. */

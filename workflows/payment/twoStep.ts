@@ -1,41 +1,15 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
-import type { BillStatus } from '../../core/acquirer';
-import { attempt, attemptUntilAnswered, refused } from './calls';
+import { attemptUntilAnswered, refused } from './calls';
 import { captureUpdate, DEFAULT_AUTHORIZATION_WINDOW_MS } from '../../core/payment/messages';
 import { captureRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 
 /**
- * Two-step payments (contracts 6): completing an authorisation (capture, or at once for a
- * one-step terminal whose device authorised), following a completion the acquirer did not answer,
- * and the authorisation window at whose end the service releases the hold itself.
+ * Two-step payments (docs/payments.md): the capture update and the authorisation window at whose
+ * end the service releases the hold itself. Completing an authorisation and following a
+ * completion the acquirer did not answer are steps of the run (run.ts), shared with the
+ * COMPLETE_AUTHORIZATION effect of a one-step terminal.
  */
-
-const captureReferenceOf = (run: PaymentRun) => `CAPTURE-${run.pspReference}`;
-
-/** Completes the authorisation at the acquirer; the completed bill, or null when the acquirer did not answer. */
-export async function complete(run: PaymentRun, amount: string, acquirerRef = run.state.acquirerRef!): Promise<BillStatus | null> {
-  const done = await attempt(run.quick.completeAuthorization({ deviceId: run.deviceId, acquirerRef, amount, captureReference: captureReferenceOf(run) }));
-  if (done.kind === 'answer') return done.value;
-  if (done.kind === 'noAnswer') return null;
-  // Refused: released or completed meanwhile; what the bill says now decides.
-  return run.quick.readBill({ deviceId: run.deviceId, acquirerRef }).catch(() => null);
-}
-
-/** A completion the acquirer did not answer: kept, and completed by the workflow once it answers. */
-export function followCapture(run: PaymentRun): void {
-  void (async () => {
-    while (run.pendingCapture !== null && run.state.status === 'AUTHORIZED') {
-      const done = await attemptUntilAnswered(
-        run.persistent.completeAuthorization({ ...run.billRef(), amount: run.pendingCapture, captureReference: captureReferenceOf(run) }),
-      );
-      const bill = done.kind === 'answer' ? done.value : await run.persistent.readBill(run.billRef());
-      await run.apply({ type: 'BILL_OBSERVED', bill, cause: 'COMPLETE', source: 'WORKFLOW', actionReference: captureReferenceOf(run) });
-      if (run.state.status !== 'AUTHORIZED' || bill.state === 'AUTHORIZED') break;
-    }
-    run.pendingCapture = null;
-  })();
-}
 
 export function registerTwoStepHandlers(run: PaymentRun): void {
   setHandler(
@@ -47,12 +21,12 @@ export function registerTwoStepHandlers(run: PaymentRun): void {
       if (refusal) throw refused(refusal);
       const amount = request.amount ?? run.input.amount;
       run.pendingCapture = amount; // before any await: a second capture is refused by the validator
-      const bill = await complete(run, amount);
+      const bill = await run.complete(amount);
       if (!bill) {
-        followCapture(run);
+        run.followCapture();
         return run.answer('ACQUIRER_UNREACHABLE', 'the acquirer did not answer; the capture is kept and completed later');
       }
-      await run.apply({ type: 'BILL_OBSERVED', bill, cause: 'COMPLETE', source: 'API', actionReference: captureReferenceOf(run) });
+      await run.apply({ type: 'BILL_OBSERVED', bill, cause: 'COMPLETE', source: 'API', actionReference: run.captureReference() });
       run.pendingCapture = null;
       if (run.state.status !== 'CAPTURED')
         return run.answer('CAPTURE_REJECTED', `the acquirer did not complete the authorisation: the payment is ${run.state.status}`);

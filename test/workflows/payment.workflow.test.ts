@@ -1,0 +1,337 @@
+import { randomUUID } from 'node:crypto';
+import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { acquirerRejection } from '../../core/acquirerFailure';
+import { GRANT_REFUSED } from '../../core/messageGrants';
+import type { BillStatus } from '../../core/acquirer';
+import {
+  acquirerNotifiedSignal,
+  cancelUpdate,
+  captureUpdate,
+  type PaymentOutcome,
+  paymentStateQuery,
+  type PaymentTiming,
+  type PaymentWorkflowInput,
+  paymentWorkflowId,
+  placeBillUpdate,
+  refundUpdate,
+  type RefundRequestInput,
+  voidUpdate,
+} from '../../core/payment/messages';
+import type { PaymentStatus } from '../../core/payment/statuses';
+import { eventually, noAnswer, startWorkflowLane, type WorkflowLane } from './env';
+
+/**
+ * The payment workflow's decisions on a real Temporal server, its activities stubbed
+ * (docs/architecture.md, "Tests: lanes and where they live"): what it calls, in which order, and
+ * the status it reaches. Timers are seconds through the run's timing.
+ */
+
+const ACTIVITIES = [
+  'sendBill',
+  'readBill',
+  'withdrawBill',
+  'expireBill',
+  'probeUnplacedBill',
+  'completeAuthorization',
+  'releaseAuthorization',
+  'recordStatusEvent',
+  'publishPaymentEvent',
+  'readPaymentSnapshot',
+  'readPendingRefunds',
+  'readPaymentDisputes',
+  'submitVoid',
+  'readVoid',
+  'submitRefund',
+  'readRefund',
+  'recordRefund',
+  'evaluateComplianceOfPayment',
+];
+const REF = 'sbx_1';
+const bill = (state: BillStatus['state'], extra: Partial<BillStatus> = {}): BillStatus => ({ acquirerRef: REF, state, ...extra });
+
+let lane: WorkflowLane;
+beforeAll(async () => {
+  lane = await startWorkflowLane(ACTIVITIES, {
+    sendBill: () => ({ outcome: 'ON_DEVICE', acquirerRef: REF }),
+    readBill: () => bill('WAITING'),
+    withdrawBill: () => bill('WITHDRAWN'),
+    expireBill: () => bill('WITHDRAWN'),
+    recordStatusEvent: () => undefined,
+    publishPaymentEvent: () => undefined,
+    recordRefund: () => undefined,
+    evaluateComplianceOfPayment: () => undefined,
+  });
+});
+afterAll(() => lane?.teardown());
+
+function paymentInput(over: Partial<PaymentWorkflowInput> = {}, timing: Partial<PaymentTiming> = {}): PaymentWorkflowInput {
+  const now = Date.now();
+  const paymentId = randomUUID();
+  return {
+    paymentId,
+    pspReference: `PSP-${paymentId.slice(0, 8)}`,
+    merchantExternalId: 'm-1',
+    storeExternalId: 's-1',
+    terminalExternalId: 't-1',
+    reference: null,
+    deviceId: 'dev-1',
+    amount: '10.00',
+    currency: 'EUR',
+    modes: ['CARD'],
+    paymentMethod: null,
+    createdAtMs: now,
+    expiresAtMs: now + 60_000,
+    timing: {
+      terminalTimeoutMs: 55_000,
+      voidWindowMs: 60_000,
+      voidConfirmTimeoutMs: 1_000,
+      placementWaitMs: 5_000,
+      acquirerRetryMaxMs: 1_000,
+      authorizationWindowMs: 60_000,
+      refundConfirmTimeoutMs: 1_000,
+      ...timing,
+    },
+    status: 'CREATED',
+    historySequence: 0,
+    acquirerRef: null,
+    capturedAtMs: null,
+    twoStep: false,
+    startedBy: 'API',
+    ...over,
+  };
+}
+
+/** Starts a payment with its placeBill update (as POST /api/payments does) and returns its handle and the update's answer. */
+async function create(input: PaymentWorkflowInput, stubs: Parameters<WorkflowLane['stub']>[1] = {}) {
+  const workflowId = paymentWorkflowId(input.paymentId);
+  lane.stub(workflowId, stubs);
+  const start = new WithStartWorkflowOperation('paymentWorkflow', {
+    workflowId,
+    taskQueue: lane.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  const placed = await lane.env.client.workflow.executeUpdateWithStart(placeBillUpdate, { startWorkflowOperation: start });
+  const handle = lane.track((await start.workflowHandle()) as WorkflowHandle);
+  return { workflowId, handle, placed };
+}
+
+const statusOf = async (handle: WorkflowHandle): Promise<PaymentStatus> => (await handle.query(paymentStateQuery)).status;
+const untilStatus = (handle: WorkflowHandle, status: PaymentStatus) => eventually(async () => (await statusOf(handle)) === status);
+/** The statuses the projection was told, in order. */
+const recorded = (workflowId: string): string[] => lane.inputsOf(workflowId, 'recordStatusEvent').map((i) => i.event.status);
+
+/** An awaiting payment whose device now reports `answer`: nudged as the acquirer's notification does. */
+async function deviceAnswers(input: PaymentWorkflowInput, answer: BillStatus, stubs: Parameters<WorkflowLane['stub']>[1] = {}) {
+  const made = await create(input, stubs);
+  lane.stub(made.workflowId, { readBill: () => answer });
+  await made.handle.signal(acquirerNotifiedSignal, { event: 'PAYMENT' });
+  return made;
+}
+
+/** The failure type a refused update carries (rules.ts: `invalid` or `conflict`). */
+async function refusalOf(update: Promise<unknown>): Promise<string | undefined> {
+  const err = await update.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowUpdateFailedError);
+  return ((err as WorkflowUpdateFailedError).cause as { type?: string } | undefined)?.type;
+}
+
+const refundRequest = (amount?: string): RefundRequestInput => ({
+  refundId: randomUUID(),
+  ...(amount ? { amount } : {}),
+  reason: null,
+  createdBy: 'test',
+  createdByUserId: null,
+  idempotencyKey: null,
+  requestFingerprint: null,
+});
+
+describe('payment workflow (stubbed activities)', () => {
+  it('placement answered: the bill is on the device, AWAITING_TERMINAL, nothing published', async () => {
+    const { workflowId, placed } = await create(paymentInput());
+    expect(placed.status).toBe('AWAITING_TERMINAL');
+    expect(lane.callsOf(workflowId)).toEqual(['sendBill', 'recordStatusEvent']);
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).toMatchObject({ deviceId: 'dev-1', amount: '10.00', twoStep: false });
+  });
+
+  it('a device that is busy refuses the payment at creation', async () => {
+    const { placed, handle } = await create(paymentInput(), { sendBill: () => ({ outcome: 'DEVICE_BUSY', currentReference: 'X' }) });
+    expect(placed.status).toBe('REFUSED');
+    expect((await handle.result()).status).toBe('REFUSED');
+  });
+
+  it('the customer pays: CAPTURED, published, the void window runs', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED', { cardBrand: 'VISA', last4: '4242' }));
+    await untilStatus(handle, 'CAPTURED');
+    await eventually(() => lane.callsOf(workflowId).includes('publishPaymentEvent'));
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].fields).toMatchObject({ cardBrand: 'VISA', last4: '4242', capturedAmount: '10.00' });
+  });
+
+  it('the customer declines: REFUSED with the acquirer’s words, and the run ends', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('DECLINED', { errorMessage: 'not enough balance' }));
+    expect((await handle.result()).status).toBe('REFUSED');
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].fields.refusalReason).toBe('declined at the terminal: not enough balance');
+  });
+
+  it('nobody decides: at the device timeout plus grace the bill is withdrawn and the payment EXPIRED', async () => {
+    const now = Date.now();
+    const { workflowId, handle } = await create(paymentInput({ createdAtMs: now, expiresAtMs: now + 3_000 }, { terminalTimeoutMs: 2_500 }));
+    expect((await handle.result()).status).toBe('EXPIRED');
+    expect(lane.callsOf(workflowId)).toEqual(['sendBill', 'recordStatusEvent', 'expireBill', 'recordStatusEvent']);
+  });
+
+  it('cancel while the customer has not decided: the bill is withdrawn, CANCELLED', async () => {
+    const { workflowId, handle } = await create(paymentInput());
+    const outcome = await handle.executeUpdate(cancelUpdate);
+    expect(outcome.status).toBe('CANCELLED');
+    expect(lane.inputsOf(workflowId, 'withdrawBill')).toEqual([{ deviceId: 'dev-1', acquirerRef: REF }]);
+    expect((await handle.result()).status).toBe('CANCELLED');
+  });
+
+  it('a message without the API’s grant is refused and changes nothing', async () => {
+    const input = paymentInput();
+    const { workflowId } = await create(input);
+    // A client without the grant interceptor: as Temporal's Web UI or CLI would send it.
+    const ungranted = new Client({ connection: lane.env.connection });
+    expect(await refusalOf(ungranted.workflow.getHandle(workflowId).executeUpdate(cancelUpdate))).toBe(GRANT_REFUSED);
+    expect(lane.callsOf(workflowId)).not.toContain('withdrawBill');
+  });
+
+  it('void inside the window: the reversal is confirmed, CANCELLED (previously CAPTURED)', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED'), { submitVoid: () => ({ state: 'CONFIRMED' }) });
+    await untilStatus(handle, 'CAPTURED');
+    const outcome: PaymentOutcome = await handle.executeUpdate(voidUpdate);
+    expect(outcome.status).toBe('CANCELLED');
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields.previousStatus).toBe('CAPTURED');
+    expect((await handle.result()).status).toBe('CANCELLED');
+  });
+
+  it('void after the window: refused (conflict) without asking the acquirer', async () => {
+    const capturedAtMs = Date.now() - 120_000;
+    const input = paymentInput({ status: 'CAPTURED', historySequence: 2, acquirerRef: REF, capturedAtMs, capturedAmount: '10.00' }, { voidWindowMs: 60_000 });
+    const workflowId = paymentWorkflowId(input.paymentId);
+    lane.stub(workflowId, {
+      readPaymentSnapshot: () => ({
+        fields: { status: 'CAPTURED', acquirerRef: REF, capturedAt: new Date(capturedAtMs).toISOString(), capturedAmount: '10.00', refundedAmount: '0' },
+        sequence: 2,
+        pendingRefunds: [],
+        disputes: [],
+      }),
+    });
+    // A later run, as the API reaches a payment whose run has ended: update-with-start.
+    const start = new WithStartWorkflowOperation('paymentWorkflow', {
+      workflowId,
+      taskQueue: lane.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const refusal = await refusalOf(lane.env.client.workflow.executeUpdateWithStart(voidUpdate, { startWorkflowOperation: start }));
+    expect(refusal).toBe('conflict');
+    lane.track((await start.workflowHandle()) as WorkflowHandle);
+    expect(lane.callsOf(workflowId)).not.toContain('submitVoid');
+  });
+
+  it('refunds: one within what is left (PARTIALLY_REFUNDED, the run ends), then in later runs one beyond what is left refused, the rest REFUNDED', async () => {
+    const submitRefund = (r: { refundReference: string; amount: string }) => ({ refundReference: r.refundReference, state: 'SUCCEEDED', amount: r.amount });
+    const input = paymentInput();
+    const { workflowId, handle } = await deviceAnswers(input, bill('CAPTURED'), { submitRefund });
+    await untilStatus(handle, 'CAPTURED');
+    const first = await handle.executeUpdate(refundUpdate, { args: [refundRequest('4.00')] });
+    expect(first).toMatchObject({ status: 'PARTIALLY_REFUNDED', refund: { status: 'SUCCEEDED' } });
+    expect((await handle.result()).status).toBe('PARTIALLY_REFUNDED'); // nothing left to wait for: a later refund starts a later run
+
+    // Later runs, as the API reaches a payment whose run has ended (update-with-start), from the row.
+    const capturedAtMs = Date.now() - 1_000;
+    const row = {
+      status: 'PARTIALLY_REFUNDED',
+      acquirerRef: REF,
+      capturedAt: new Date(capturedAtMs).toISOString(),
+      capturedAmount: '10.00',
+      refundedAmount: '4',
+    };
+    lane.stub(workflowId, { readPaymentSnapshot: () => ({ fields: row, sequence: 3, pendingRefunds: [], disputes: [] }) });
+    const later: PaymentWorkflowInput = {
+      ...input,
+      status: 'PARTIALLY_REFUNDED',
+      historySequence: 3,
+      acquirerRef: REF,
+      capturedAtMs,
+      capturedAmount: '10.00',
+      refundedAmount: '4',
+    };
+    const refundInLaterRun = (request: RefundRequestInput) => {
+      const start = new WithStartWorkflowOperation('paymentWorkflow', {
+        workflowId,
+        taskQueue: lane.taskQueue,
+        args: [later],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+      return lane.env.client.workflow.executeUpdateWithStart(refundUpdate, { args: [request], startWorkflowOperation: start });
+    };
+    expect(await refusalOf(refundInLaterRun(refundRequest('6.01')))).toMatch(/^(invalid|conflict)$/);
+    expect((await refundInLaterRun(refundRequest())).status).toBe('REFUNDED');
+    expect(lane.inputsOf(workflowId, 'submitRefund').map((r) => r.amount)).toEqual(['4.00', '6']);
+    await eventually(async () => (await lane.env.client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED');
+  });
+
+  it('one-step terminal, device authorised: the workflow completes the authorisation at once, CAPTURED without AUTHORIZED', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('AUTHORIZED'), {
+      completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),
+    });
+    await untilStatus(handle, 'CAPTURED');
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+    expect(lane.inputsOf(workflowId, 'completeAuthorization')[0]).toMatchObject({ amount: '10.00', acquirerRef: REF });
+  });
+
+  it('one-step terminal, completion unanswered: AUTHORIZED meanwhile, followed until the acquirer completes it', async () => {
+    let asked = 0;
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('AUTHORIZED'), {
+      completeAuthorization: (r: { amount: string }) => (++asked <= 2 ? noAnswer() : bill('CAPTURED', { capturedAmount: r.amount })),
+    });
+    await untilStatus(handle, 'CAPTURED');
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'AUTHORIZED', 'CAPTURED']);
+    expect(asked).toBe(3);
+  });
+
+  it('two-step terminal: AUTHORIZED, then a capture of part of it completes it (CAPTURED)', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true }), bill('AUTHORIZED'), {
+      completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),
+    });
+    await untilStatus(handle, 'AUTHORIZED');
+    expect(lane.callsOf(workflowId)).not.toContain('completeAuthorization');
+    const outcome = await handle.executeUpdate(captureUpdate, { args: [{ amount: '8.00' }] });
+    expect(outcome.status).toBe('CAPTURED');
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields.capturedAmount).toBe('8.00');
+  });
+
+  it('two-step terminal: a cancel releases the hold (CANCELLED, previously AUTHORIZED)', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true }), bill('AUTHORIZED'), { releaseAuthorization: () => bill('RELEASED') });
+    await untilStatus(handle, 'AUTHORIZED');
+    expect((await handle.executeUpdate(cancelUpdate)).status).toBe('CANCELLED');
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields.previousStatus).toBe('AUTHORIZED');
+    expect((await handle.result()).status).toBe('CANCELLED');
+  });
+
+  it('two-step terminal: at the end of the authorisation window the service releases the hold (AUTHORIZATION_EXPIRED)', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true }, { authorizationWindowMs: 2_000 }), bill('AUTHORIZED'), {
+      releaseAuthorization: () => bill('RELEASED'),
+    });
+    expect((await handle.result()).status).toBe('CANCELLED');
+    expect(lane.inputsOf(workflowId, 'releaseAuthorization')).toHaveLength(1);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields.reason).toBe('AUTHORIZATION_EXPIRED');
+  });
+
+  it('an acquirer that refuses every question about the bill: FAILED at the expiry', async () => {
+    const now = Date.now();
+    const { handle } = await create(paymentInput({ createdAtMs: now, expiresAtMs: now + 3_000 }, { terminalTimeoutMs: 2_500 }), {
+      expireBill: () => {
+        throw acquirerRejection('unknown bill');
+      },
+    });
+    expect((await handle.result()).status).toBe('FAILED');
+  });
+});
