@@ -31,6 +31,17 @@ const disputeEventSent = (paymentId: string, eventType: 'DISPUTE_OPENED' | 'DISP
   eventually(async () => ((await disputeEvents(stack, paymentId)).some((e) => e.eventType === eventType) ? true : undefined));
 const closedEventSent = (paymentId: string) => disputeEventSent(paymentId, 'DISPUTE_CLOSED');
 
+/** A refund of 1 sent to the payment's workflow directly (with the service's grant), past the API's own checks. */
+const straightRefund = (): RefundRequestInput => ({
+  refundId: crypto.randomUUID(),
+  amount: '1',
+  reason: null,
+  createdBy: 'test',
+  createdByUserId: null,
+  idempotencyKey: null,
+  requestFingerprint: null,
+});
+
 it('won: opened with the evidence assembled, refunds and voids refused while open, statement stored as text, submitted, WON; then refundable', async () => {
   const d = await desk(stack, { disputeDecisionDelayMs: 1500 });
   const p = await capturedPayment(stack, d, 40);
@@ -165,22 +176,13 @@ it("the payment's own writer decides: a refund or void sent straight to its work
   await disputeEventSent(p.id, 'DISPUTE_OPENED');
   const row = await stack.db.payment.findUniqueOrThrow({ where: { id: p.id } });
   const deps = { config: stack.config, temporal: stack.client };
-  const request = (): RefundRequestInput => ({
-    refundId: crypto.randomUUID(),
-    amount: '1',
-    reason: null,
-    createdBy: 'test',
-    createdByUserId: null,
-    idempotencyKey: null,
-    requestFingerprint: null,
-  });
   // The running run was told by the dispute's workflow (a signal): its validators refuse.
   const refused = { kind: 'rejected', code: 'conflict', message: expect.stringContaining('dispute') };
-  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [request()])).toMatchObject(refused);
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straightRefund()])).toMatchObject(refused);
   expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'void', [])).toMatchObject(refused);
   // The run ends; a refund starts a new one from the row, which reads the open dispute before deciding.
   await workflowHandle(stack, p.id).terminate('test: the run ends');
-  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [request()])).toMatchObject(refused);
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straightRefund()])).toMatchObject(refused);
   expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
 });
 
@@ -208,20 +210,11 @@ it('lost: the scheme decides LOST; the chargeback took the money back, so neithe
   // Past the API's own check too: the payment's writer counts the chargeback, also in a run started later from the row.
   const row = await stack.db.payment.findUniqueOrThrow({ where: { id: p.id } });
   const deps = { config: stack.config, temporal: stack.client };
-  const straight = (): RefundRequestInput => ({
-    refundId: crypto.randomUUID(),
-    amount: '1',
-    reason: null,
-    createdBy: 'test',
-    createdByUserId: null,
-    idempotencyKey: null,
-    requestFingerprint: null,
-  });
   const refused = { kind: 'rejected', code: 'conflict', message: expect.stringContaining('chargeback') };
   expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'void', [])).toMatchObject(refused);
-  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straight()])).toMatchObject(refused);
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straightRefund()])).toMatchObject(refused);
   await workflowHandle(stack, p.id).terminate('test: the run ends');
-  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straight()])).toMatchObject(refused);
+  expect(await callPaymentWorkflow(deps, row, d.shop.merchantExternalId, 'refund', [straightRefund()])).toMatchObject(refused);
   expect(await stack.db.refund.count({ where: { paymentId: p.id } })).toBe(0);
   expect((await payment(d.shop.key, p.id)).body).toMatchObject({ status: 'CAPTURED', refundedAmount: 0 });
 });
