@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { type AdyenStandIn, startAdyenStandIn } from '../support/adyenStandIn';
 import { call, type HttpResult } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
-import { addTerminal, createPayment, openShop, type Shop, statusBecomes } from '../payments/helpers';
+import { addTerminal, createPayment, eventually, openShop, type Shop, statusBecomes } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
 import { adminOf } from './helpers';
 
@@ -77,6 +77,22 @@ export async function complianceOf(s: AdyenStack): Promise<string> {
  * terminal in the shop's store, or `till`'s terminal moved to the POIID; `twoStep`: linked as
  * `terminal:link --two-step` (its bills are pre-authorisations).
  */
+/** A dispute as a COMPLIANCE user reads it: by id, the payment's (once recorded), and once it reaches a status. */
+export function disputeReads(s: AdyenStack, token: () => string) {
+  const read = (id: string) => call(s.stack.apiUrl, 'GET', `/api/dashboard/disputes/${id}`, { token: token() });
+  const disputeOfPayment = (paymentId: string) =>
+    eventually(async () => {
+      const row = await s.stack.db.dispute.findFirst({ where: { paymentId } });
+      return row ? (await read(row.id)).body : undefined;
+    }, 15_000);
+  const becomes = (id: string, status: string) =>
+    eventually(async () => {
+      const now = (await read(id)).body;
+      return now?.status === status ? now : undefined;
+    }, 15_000);
+  return { read, disputeOfPayment, becomes };
+}
+
 export async function adyenTill(s: AdyenStack, opts: { twoStep?: boolean; till?: Shop } = {}): Promise<{ shop: Shop; poiid: string }> {
   const poiid = `V400m-${crypto.randomInt(100_000_000, 999_999_999)}`;
   const shop = opts.till ?? (await addTerminal(s.stack, s.shop));

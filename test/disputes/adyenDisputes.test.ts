@@ -1,7 +1,6 @@
-import { eventually, sleep } from '../payments/helpers';
-import { complianceOf, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
+import { sleep } from '../payments/helpers';
+import { complianceOf, disputeReads, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { answer, writeStatement } from './helpers';
-import { call } from '../support/http';
 
 /**
  * Disputes at an adyen account (docs/disputes.md, "Adyen"), through the real API, worker and
@@ -19,13 +18,7 @@ beforeAll(async () => {
 /** A payment approved at a fresh terminal by cashier C-9. */
 const paid = (amount: number) => paidAtAdyen(s, amount, { cashierId: 'C-9' });
 
-const read = (id: string) => call(s.stack.apiUrl, 'GET', `/api/dashboard/disputes/${id}`, { token: compliance });
-const disputeOfPayment = (paymentId: string) =>
-  eventually(async () => {
-    const row = await s.stack.db.dispute.findFirst({ where: { paymentId } });
-    return row ? (await read(row.id)).body : undefined;
-  }, 15_000);
-const becomes = (id: string, status: string) => eventually(async () => ((await read(id)).body?.status === status ? (await read(id)).body : undefined), 15_000);
+const { disputeOfPayment, becomes } = disputeReads(s, () => compliance);
 const disputeCalls = (psp: string) => s.standIn.disputes.get(psp)!.calls.map((c) => c.operation);
 
 it('a chargeback opens the dispute with its evidence; submit defends it at Adyen; the decision WON closes it', async () => {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { hmacValidator } from '@adyen/api-library';
-import { ADYEN_MID, complianceOf, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
+import { ADYEN_MID, complianceOf, disputeReads, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { adminOf } from '../acquirerAccounts/helpers';
 import { answer, writeStatement } from '../disputes/helpers';
 import { createPayment, eventually, openShop, sleep, statusBecomes } from '../payments/helpers';
@@ -23,13 +23,7 @@ let bPayment: { id: string; pspReference: string };
 
 const aPath = () => `/internal/acquirer/${s.accountId}/notifications`;
 const post = (path: string, body: unknown) => call(s.stack.apiUrl, 'POST', path, { body });
-const read = (id: string) => call(s.stack.apiUrl, 'GET', `/api/dashboard/disputes/${id}`, { token: compliance });
-const disputeOfPayment = (paymentId: string) =>
-  eventually(async () => {
-    const row = await s.stack.db.dispute.findFirst({ where: { paymentId } });
-    return row ? (await read(row.id)).body : undefined;
-  }, 15_000);
-const becomes = (id: string, status: string) => eventually(async () => ((await read(id)).body?.status === status ? (await read(id)).body : undefined), 15_000);
+const { read, disputeOfPayment, becomes } = disputeReads(s, () => compliance);
 const noticeOf = (disputePspReference: string) => s.stack.db.adyenDisputeNotice.findFirstOrThrow({ where: { disputePspReference } });
 
 /** A NotificationRequestItem signed with `key`, in Adyen's envelope. */
