@@ -68,3 +68,13 @@ export async function disputeEvents(stack: TestStack, paymentId: string): Promis
   const rows = await stack.db.webhookEvent.findMany({ where: { paymentId, eventType: { startsWith: 'DISPUTE_' } }, orderBy: { createdAt: 'asc' } });
   return rows.map((r) => JSON.parse(r.body!));
 }
+
+/**
+ * The dispute's events once the last one expected is written (events are published after the status
+ * changes, so a busy machine may be a moment behind), read again a moment later so a duplicate shows.
+ */
+export async function disputeEventsEndingWith(stack: TestStack, paymentId: string, last: string) {
+  await eventually(async () => ((await disputeEvents(stack, paymentId)).some((e) => e.eventType === last) ? true : undefined));
+  await new Promise((r) => setTimeout(r, 300));
+  return (await disputeEvents(stack, paymentId)).map((e) => e.eventType);
+}
