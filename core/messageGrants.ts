@@ -1,5 +1,6 @@
 import { cancelUpdate, captureUpdate, operatorClearUpdate, refundUpdate, settleUpdate, voidUpdate } from './payment/messages';
 import { acceptDisputeUpdate, saveDisputeEvidenceUpdate, submitDisputeUpdate } from './dispute/messages';
+import { cancelBillUpdate, openTenderUpdate, recordTillTenderUpdate } from './bill/messages';
 
 /**
  * No message to a workflow moves money unless the service sent it (docs/security.md, "Messages to
@@ -24,6 +25,9 @@ export const GRANTED_MESSAGES: ReadonlySet<string> = new Set(
     saveDisputeEvidenceUpdate,
     submitDisputeUpdate,
     acceptDisputeUpdate,
+    openTenderUpdate,
+    recordTillTenderUpdate,
+    cancelBillUpdate,
   ].map((d) => d.name),
 );
 

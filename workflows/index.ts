@@ -8,3 +8,4 @@ export { settlementAutoCloseWorkflow } from './settlement/autoCloseWorkflow';
 export { disputeWorkflow } from './dispute/disputeWorkflow';
 export { payoutWorkflow } from './payout/payoutWorkflow';
 export { complianceDailyWorkflow } from './compliance/dailyWorkflow';
+export { billWorkflow } from './bill/billWorkflow';

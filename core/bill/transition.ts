@@ -75,7 +75,10 @@ function amountRefusal(state: BillState, amount: string): BillRefusal | undefine
 /** Once paid in full, an open bill is PAID (tips apart). */
 function paidIfDue(state: BillState, effects: BillEffect[]): { state: BillState; effects: BillEffect[] } {
   if (state.status !== 'OPEN' || paidOf(state.tenders).lt(state.amount)) return { state, effects };
-  return { state: { ...state, status: 'PAID' }, effects: [...effects.filter((e) => e.type !== 'RECORD'), { type: 'RECORD' }, { type: 'EMIT_EVENT', eventType: 'BILL_PAID' }] };
+  return {
+    state: { ...state, status: 'PAID' },
+    effects: [...effects.filter((e) => e.type !== 'RECORD'), { type: 'RECORD' }, { type: 'EMIT_EVENT', eventType: 'BILL_PAID' }],
+  };
 }
 
 /** Every tender the service can give back is given back (cash and other tenders are handed back at the till). */

@@ -67,7 +67,7 @@ describe('tenders of one bill', () => {
   });
 
   it('sequence numbers: the next one is assigned, a taken one is refused, the same payment again changes nothing', () => {
-    let { state } = apply(initialBillState('90.00'), open('a', '10.00', 5), open('b', '10.00'));
+    const { state } = apply(initialBillState('90.00'), open('a', '10.00', 5), open('b', '10.00'));
     expect(state.tenders.map((t) => t.sequenceNumber)).toEqual([5, 6]);
     expect(refusalOf(state, open('c', '10.00', 6))).toMatchObject({ kind: 'conflict', field: 'sequenceNumber' });
     const again = billTransition(state, open('a', '10.00', 5));
@@ -79,7 +79,13 @@ describe('tenders of one bill', () => {
 
 describe('giving a bill back', () => {
   it('cancel: CANCELLING while a tender still holds money, then CANCELLED once each is given back; cash is left to hand back at the till', () => {
-    let { state, effects } = apply(initialBillState('40.00'), open('a', '20.00'), news('a', 'CAPTURED', '20.00'), { type: 'TILL_TENDER', method: 'CASH', amount: '10.00', reference: null }, { type: 'CANCEL', at: AT });
+    let { state, effects } = apply(
+      initialBillState('40.00'),
+      open('a', '20.00'),
+      news('a', 'CAPTURED', '20.00'),
+      { type: 'TILL_TENDER', method: 'CASH', amount: '10.00', reference: null },
+      { type: 'CANCEL', at: AT },
+    );
     expect(state.status).toBe('CANCELLING');
     expect(effects).toEqual(['RECORD', 'GIVE_BACK']);
     ({ state, effects } = apply(state, { type: 'GIVEN_BACK', at: AT }));
@@ -110,18 +116,20 @@ describe('giving a bill back', () => {
   });
 
   it('each tender status maps to its give-back step', () => {
-    expect(['CREATED', 'AWAITING_TERMINAL', 'AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'SETTLED', 'RECEIVED', 'REFUNDED', 'CANCELLED', 'REFUSED', 'EXPIRED'].map((s) => giveBackStepOf(s as never))).toEqual([
-      'CANCEL',
-      'CANCEL',
-      'RELEASE',
-      'VOID_OR_REFUND',
-      'REFUND_REST',
-      'REFUND_REST',
-      'RETURN_AT_TILL',
-      null,
-      null,
-      null,
-      null,
-    ]);
+    expect(
+      [
+        'CREATED',
+        'AWAITING_TERMINAL',
+        'AUTHORIZED',
+        'CAPTURED',
+        'PARTIALLY_REFUNDED',
+        'SETTLED',
+        'RECEIVED',
+        'REFUNDED',
+        'CANCELLED',
+        'REFUSED',
+        'EXPIRED',
+      ].map((s) => giveBackStepOf(s as never)),
+    ).toEqual(['CANCEL', 'CANCEL', 'RELEASE', 'VOID_OR_REFUND', 'REFUND_REST', 'REFUND_REST', 'RETURN_AT_TILL', null, null, null, null]);
   });
 });
