@@ -16,6 +16,7 @@ import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
 import { payoutActivities } from './payouts';
 import { complianceActivities } from './compliance';
+import { billActivities } from './bills';
 
 /** What activities reach: every side effect of a workflow goes through these. */
 export interface ActivityDeps {
@@ -49,6 +50,7 @@ export function createActivities(deps: ActivityDeps) {
     ...disputeActivities(deps, resolver),
     ...payoutActivities(deps, resolver),
     ...complianceActivities(deps),
+    ...billActivities(deps),
     ...grantActivities(deps),
   };
 }

@@ -21,7 +21,16 @@ export const DISPUTE_WEBHOOK_EVENT_TYPES = ['DISPUTE_OPENED', 'DISPUTE_RESPONSE_
 export const PAYOUT_WEBHOOK_EVENT_TYPES = ['PAYOUT_PAID', 'PAYOUT_FAILED'] as const;
 /** Compliance alerts (contracts 12): data.alert only (no payment). */
 export const COMPLIANCE_EVENT_TYPES = ['COMPLIANCE_ALERT_RAISED', 'COMPLIANCE_ALERT_RESOLVED'] as const;
-export const EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...DISPUTE_WEBHOOK_EVENT_TYPES, ...PAYOUT_WEBHOOK_EVENT_TYPES, ...COMPLIANCE_EVENT_TYPES, 'TEST'] as const;
+/** A bill's events (docs/bills.md): data.bill only; its tenders keep their own payment events. */
+export const BILL_WEBHOOK_EVENT_TYPES = ['BILL_PAID', 'BILL_CANCELLED', 'BILL_EXPIRED'] as const;
+export const EVENT_TYPES = [
+  ...PAYMENT_EVENT_TYPES,
+  ...DISPUTE_WEBHOOK_EVENT_TYPES,
+  ...PAYOUT_WEBHOOK_EVENT_TYPES,
+  ...COMPLIANCE_EVENT_TYPES,
+  ...BILL_WEBHOOK_EVENT_TYPES,
+  'TEST',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The event a payment status emits, if any (AWAITING_TERMINAL and EXPIRED emit none). */

@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'DISPUTE_SUBMITTED',
   'DISPUTE_ACCEPTED',
   'DISPUTE_ANSWER_REFUSED',
+  'BILL_TENDER_RECORDED',
+  'BILL_CANCEL_REQUESTED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

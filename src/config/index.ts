@@ -150,6 +150,8 @@ export const configSchema = z
     SESSION_TTL_HOURS: positive.default(12),
     /** A dashboard session unused for longer than this ends (401), within its SESSION_TTL_HOURS lifetime. */
     SESSION_IDLE_MINUTES: positive.default(30),
+    /** How long a bill stays OPEN when its creation names no timeoutMinutes (docs/bills.md): then it is given back. */
+    BILL_TIMEOUT_MINUTES: positiveInt.max(1440, 'must be at most 1440').default(30),
     TERMINAL_TIMEOUT_DEFAULT_MINUTES: positive.default(5),
     TERMINAL_TIMEOUT_MIN_MINUTES: positive.default(1),
     TERMINAL_TIMEOUT_MAX_MINUTES: positive.default(60),

@@ -26,6 +26,7 @@ import { newPspReference } from './pspReference';
 import { routePayment, type ChosenRoute } from './route';
 import type { CreatePaymentBody } from './schemas';
 import { callPaymentWorkflow } from './workflowCalls';
+import { holdTender, tenderCreated } from '../bills/tenders';
 
 /**
  * Creating a payment (spec 2.2, 4.1, 7). Checks in this order, writing nothing before the last:
@@ -133,6 +134,41 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     updatedAt: now,
   };
 
+  if (body.billId) {
+    if (reference !== null) {
+      const open = await db.payment.findFirst({ where: { merchantId: principal.merchantId, mode: principal.mode, billId: body.billId, reference, status: { in: [...OPEN_STATUSES] } } });
+      if (open) return replay(deps, open, principal);
+    }
+    const tender = await holdTender(deps, principal, body.billId, {
+      paymentId: id,
+      amount: row.amount as string,
+      currency,
+      storeExternalId: store.externalId,
+      ...(body.sequenceNumber !== undefined ? { sequenceNumber: body.sequenceNumber } : {}),
+    });
+    row.billId = body.billId;
+    row.sequenceNumber = tender.sequenceNumber;
+    // Whatever becomes of the creation, the bill reads the payment's row after it (none: the hold is freed).
+    try {
+      return await insertAndPlace(deps, principal, row, inactive, now, timeoutMinutes, { reference, sameBill, terminal });
+    } finally {
+      await tenderCreated(deps, body.billId, id);
+    }
+  }
+  return insertAndPlace(deps, principal, row, inactive, now, timeoutMinutes, { reference, sameBill, terminal });
+}
+
+/** Inserts the payment (REFUSED at once for an inactive store or terminal) and places its bill on the device. */
+async function insertAndPlace(
+  deps: CreateDeps,
+  principal: ApiKeyPrincipal,
+  row: NewPaymentRow,
+  inactive: string | null,
+  now: Date,
+  timeoutMinutes: number,
+  { reference, sameBill, terminal }: { reference: string | null; sameBill: Parameters<typeof findOpenWithReference>[1]; terminal: TillTerminal },
+): Promise<CreateResult> {
+  const { config, db } = deps;
   if (inactive) return { payment: await insertRefused(db, row, inactive, now), replayed: false };
 
   const expiresAt = new Date(now.getTime() + Math.round(timeoutMinutes * 60_000) + Math.round(config.EXPIRY_GRACE_SECONDS * 1000));

@@ -38,9 +38,12 @@ export interface CreateRefundResult {
   replayed: boolean;
 }
 
+/** Who asks for a refund: a signed-in user, or the service itself for a bill given back (`system:bill`, no user id). */
+export type RefundCreator = Pick<UserPrincipal, 'merchantId' | 'merchantExternalId' | 'username'> & { userId: number | null };
+
 export async function createRefund(
   deps: OperationDeps,
-  user: UserPrincipal,
+  user: RefundCreator,
   paymentId: string,
   body: CreateRefundBody,
   idempotencyKey: string | null,

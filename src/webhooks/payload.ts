@@ -27,6 +27,8 @@ export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string
   refund?: EventRefund;
   dispute?: EventDispute;
   payout?: EventPayout;
+  /** `data.bill` of BILL_PAID, BILL_CANCELLED and BILL_EXPIRED (docs/bills.md); amounts decimal strings. */
+  bill?: Record<string, unknown>;
 };
 
 /** `data.payout` of PAYOUT_PAID and PAYOUT_FAILED (contracts 13); amounts decimal strings. */
@@ -75,10 +77,11 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export function serializeEventBody(body: unknown): Buffer {
   const p = (body ?? {}) as Record<string, unknown>;
   const d = (p.data ?? {}) as Record<string, unknown>;
-  // A compliance alert's or a payout's event is about no payment: its data is the alert (the payout) alone.
+  // A compliance alert's, a payout's or a bill's event is about no one payment: its data is the alert (the payout, the bill) alone.
   const head = { eventId: text(p.eventId), eventType: text(p.eventType), merchantExternalId: text(p.merchantExternalId), timestamp: text(p.timestamp) };
   if (d.alert && typeof d.alert === 'object') return Buffer.from(JSON.stringify({ ...head, data: { alert: d.alert } }), 'utf8');
   if (d.payout && typeof d.payout === 'object') return Buffer.from(JSON.stringify({ ...head, data: { payout: d.payout } }), 'utf8');
+  if (d.bill && typeof d.bill === 'object') return Buffer.from(JSON.stringify({ ...head, data: { bill: d.bill } }), 'utf8');
   const ordered = {
     eventId: text(p.eventId),
     eventType: text(p.eventType),
@@ -186,6 +189,17 @@ export function payoutEventBody(eventId: string, eventType: EventType, merchantE
     merchantExternalId,
     timestamp: at.toISOString(),
     data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), payout },
+  };
+}
+
+/** A bill's event (docs/bills.md): data.bill alone (sent as `data: { bill }`, like a payout's). */
+export function billEventBody(eventId: string, eventType: EventType, merchantExternalId: string, at: Date, bill: Record<string, unknown>): WebhookEventBody {
+  return {
+    eventId,
+    eventType,
+    merchantExternalId,
+    timestamp: at.toISOString(),
+    data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), bill },
   };
 }
 

@@ -11,6 +11,7 @@ import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
+import { billRoutes } from './bills';
 import { settlementRoutes } from './settlements';
 import { disputeRoutes } from './disputes';
 import { complianceAlertRoutes } from './complianceAlerts';
@@ -33,6 +34,7 @@ export const routeModules: RouteModule[] = [
   auditLogRoutes,
   webhookRoutes,
   paymentRoutes,
+  billRoutes,
   refundRoutes,
   settlementRoutes,
   acquirerNotificationRoutes,
