@@ -49,7 +49,7 @@ export interface SendBillRequest {
   reference?: string | null;
   modes: PaymentMode[]; // modes allowed for this bill (never empty)
   timeoutSeconds: number; // the device's own timeout
-  /** Passed through for the receipt (spec: cashierId, customerMobile, customerEmail); absent when none was given. */
+  /** Passed through for the receipt (cashierId, customerMobile, customerEmail: docs/payments.md, "Creation body"); absent when none was given. */
   receipt?: ReceiptDetails;
 }
 

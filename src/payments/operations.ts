@@ -111,10 +111,11 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
 // ---- cancel ----
 
 /**
- * Withdraws a bill still waiting at the terminal, or releases a two-step authorisation (contracts
- * 6). 409 when the payment is already decided (a final status); 200 with the resulting payment
- * otherwise: CANCELLED, CAPTURED when the customer completed first, or unchanged
- * (AWAITING_TERMINAL, AUTHORIZED) when the acquirer could not be reached.
+ * Withdraws a bill still waiting at the terminal, or releases a two-step authorisation
+ * (docs/payments.md, "Two-step completion"). 409 when the payment is already decided (a final
+ * status); 200 with the resulting payment otherwise: CANCELLED, CAPTURED when the customer
+ * completed first, or unchanged (AWAITING_TERMINAL, AUTHORIZED) when the acquirer could not be
+ * reached.
  */
 export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
   const payment = await findOwnPayment(deps.db, principal, id);
