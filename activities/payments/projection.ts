@@ -169,7 +169,7 @@ export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<A
   };
 }
 
-/** The cost contract's fee for a capture (contracts 13): priced once, when the payment's writer records it CAPTURED. */
+/** The cost contract's fee for a capture (docs/payouts-and-fees.md, "The expected fee"): priced once, when the payment's writer records it CAPTURED. */
 async function expectedFeeOfCapture(
   db: Db,
   paymentId: string,

@@ -4,7 +4,7 @@ import { ApiError } from './errors';
 import type { ApiContext } from './context';
 
 /**
- * The rate limit per credential (contracts 2), held across every API process by the shared store
+ * The rate limit per credential (README, "Conventions of every endpoint"), held across every API process by the shared store
  * (src/security/limits.ts): RATE_LIMIT_BURST requests per window of RATE_LIMIT_BURST /
  * RATE_LIMIT_PER_SECOND seconds, so a burst of RATE_LIMIT_BURST is allowed and the sustained rate is
  * RATE_LIMIT_PER_SECOND; over it, 429 with Retry-After in whole seconds (until the window ends).

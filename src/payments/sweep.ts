@@ -11,7 +11,7 @@ import { ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
 
 /**
- * The reconciliation sweep (spec 3 rule 4): every payment still waiting for the customer past its
+ * The reconciliation sweep (docs/payments.md, "Reconciliation sweep"): every payment still waiting for the customer past its
  * expiry (terminal timeout plus grace) is nudged with signal-with-start. A running workflow re-reads
  * the acquirer; a missing one (row inserted but workflow never started, or a run terminated) is
  * started from the row and settles the payment from the acquirer's answer: the outcome the

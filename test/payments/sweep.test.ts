@@ -7,7 +7,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, eventually, history, insertPaymentRow, openShop, type Shop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * The reconciliation sweep (spec 3 rule 4): its logic called directly, then the real Schedule on
+ * The reconciliation sweep (docs/payments.md, "Reconciliation sweep"): its logic called directly, then the real Schedule on
  * a short interval. It settles payments open past their timeout plus grace, including those whose
  * workflow is missing (a crash between row insert and workflow start, or a terminated run).
  */

@@ -5,7 +5,7 @@ import type { SandboxReport } from './settlement';
 import type { SandboxAccount, SandboxStore } from './state';
 
 /**
- * The sandbox's payouts (contracts 13): after each new settlement report it pays that report's net
+ * The sandbox's payouts (docs/payouts-and-fees.md, "The sandbox's terms per MID"): after each new settlement report it pays that report's net
  * out to the merchant's bank, one payout per currency (a net of zero or less pays nothing: the
  * debit waits for the next report), IN_TRANSIT at once, then PAID or FAILED as the MID's terms say
  * after `payoutDelayMs`. Each change is notified to the service, only as a nudge to re-read.

@@ -29,9 +29,9 @@ export interface DeviceSettings {
   refundOutcome: 'SUCCEEDED' | 'FAILED';
   /** Delays the decision on a refund; until then it is PENDING. */
   refundConfirmDelayMs: number;
-  /** Acquirer references the next settlement report leaves out (contracts 8). */
+  /** Acquirer references the next settlement report leaves out (docs/settlement.md, "The sandbox"). */
   omitFromReport: string[];
-  /** How the scheme decides a dispute of this device's payments once evidence is submitted (contracts 12). */
+  /** How the scheme decides a dispute of this device's payments once evidence is submitted (docs/disputes.md, "The sandbox"). */
   disputeOutcome: 'WON' | 'LOST';
   /** Delays that decision; until then the dispute is UNDER_REVIEW. */
   disputeDecisionDelayMs: number;
@@ -72,7 +72,7 @@ export interface Bill {
   voided: boolean;
   /** The batch reference of the settlement report that carried this bill. */
   reportedIn?: string;
-  /** Taken on the device outside the service (contracts 8 offline payment). */
+  /** Taken on the device outside the service (an offline payment, docs/settlement.md, "The sandbox"). */
   offline?: boolean;
   /** Exact decimal captured: the amount, or what a two-step completion took. */
   capturedAmount?: string;
@@ -100,7 +100,7 @@ export interface SandboxRefund {
   reportedIn?: string;
 }
 
-/** A dispute the cardholder's bank opened on a captured bill (contracts 12). */
+/** A dispute the cardholder's bank opened on a captured bill (docs/disputes.md, "The sandbox"). */
 export interface SandboxDispute extends AcquirerDispute {
   deviceId: string;
   merchantAccountId: string;
@@ -128,7 +128,7 @@ export interface Reversal {
   message?: string;
 }
 
-/** A MID's terms at the sandbox (contracts 13, `PUT /sim/accounts/{merchantAccountId}`): the fees its reports charge, its payouts. */
+/** A MID's terms at the sandbox (`PUT /sim/accounts/{merchantAccountId}`, docs/payouts-and-fees.md): the fees its reports charge, its payouts. */
 export interface SandboxAccount {
   merchantAccountId: string;
   /** Exact decimal text: percent of the amount, and the fixed part in the payment's currency. */

@@ -13,7 +13,7 @@ import { verifiedAdyenNudges, verifiedSandboxNotification, verifiedStripeEvent }
 import { defineRoute } from '../route';
 
 /**
- * Each acquirer account's own notification path (contracts 10, its `notificationPath`): the
+ * Each acquirer account's own notification path (its `notificationPath`, docs/acquirers.md, "Notifications per account"): the
  * account's acquirer's notifications, verified with that account's secret, nudging only that
  * account's payments. Answers as each acquirer expects: Stripe 200, the sandbox 202, Adyen 200
  * `[accepted]`; a missing or forged signature 401 with nothing changed (docs/acquirers.md,

@@ -8,7 +8,7 @@ import type { ApiContext } from '../context';
 import { defineRoute } from '../route';
 
 /**
- * Acquirer accounts (MIDs) and acquirer routes (contracts 10): ADMIN only, with a dashboard
+ * Acquirer accounts (MIDs) and acquirer routes (docs/acquirers.md): ADMIN only, with a dashboard
  * session. Parse, call src/acquirerAccounts/, answer; credentials only ever answered masked.
  */
 const TAG = 'Acquirer accounts';

@@ -5,7 +5,7 @@ import type { RouteModule } from '../app';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
-/** API key management (contracts 2): a signed-in ADMIN issues, lists, rotates and revokes the merchant's keys. */
+/** API key management (docs/users-and-keys.md, "API keys"): a signed-in ADMIN issues, lists, rotates and revokes the merchant's keys. */
 const TAG = 'API keys';
 
 const KeyIdParams = z.object({ id: z.string().min(1).max(100) });

@@ -4,7 +4,7 @@ import { pagedSchema } from '../../domain/paging';
 import type { RouteModule } from '../app';
 import { defineRoute } from '../route';
 
-/** Compliance alerts (contracts 12, docs/disputes.md): ADMIN and COMPLIANCE (the 'compliance' area); other roles 403, an API key 401. */
+/** Compliance alerts (docs/disputes.md, "Compliance alerts"): ADMIN and COMPLIANCE (the 'compliance' area); other roles 403, an API key 401. */
 export const complianceAlertRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,

@@ -6,7 +6,7 @@ import { auditSourceOf, callerOf } from '../caller';
 import { defineRoute } from '../route';
 
 /**
- * An acquirer account's cost contract (contracts 13): ADMIN saves a new version, ADMIN and
+ * An acquirer account's cost contract (docs/payouts-and-fees.md, "Cost contracts"): ADMIN saves a new version, ADMIN and
  * FINANCE read the one in force. Parse, call src/fees/, answer.
  */
 const TAG = 'Fees and payouts';

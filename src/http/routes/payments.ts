@@ -9,7 +9,7 @@ import type { ApiContext } from '../context';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
-/** In-store payments of spec 4.1 (write side), over the API key ('payments' scope). Rules: docs/payments.md. */
+/** In-store payments (write side), over the API key ('payments' scope). Rules: docs/payments.md. */
 const BASE = '/api/in-store/payments';
 const TAG = 'Payments';
 

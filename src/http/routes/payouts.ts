@@ -5,7 +5,7 @@ import { PayoutRecord } from '../../payouts/record';
 import type { RouteModule } from '../app';
 import { defineRoute } from '../route';
 
-/** Payouts and balances (contracts 13): ADMIN and FINANCE (the 'finance' area); another business's payout 404. */
+/** Payouts and balances (docs/payouts-and-fees.md): ADMIN and FINANCE (the 'finance' area); another business's payout 404. */
 const TAG = 'Fees and payouts';
 const common = { tag: TAG, auth: 'session', area: 'finance' } as const;
 

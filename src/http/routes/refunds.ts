@@ -10,7 +10,7 @@ import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
 /**
- * Refunds (contracts 7): created by signed-in ADMIN and FINANCE users (the 'finance' area), read
+ * Refunds (docs/refunds.md): created by signed-in ADMIN and FINANCE users (the 'finance' area), read
  * by every dashboard user that sees payments, and by API keys on the transactions side. Rules:
  * docs/refunds.md.
  */

@@ -9,7 +9,7 @@ import { routesOn, type Surface } from '../surface';
 import { apiKeyStores, dashboardStores, storeRoutesOn, type StoreOwners } from './stores';
 
 /**
- * Terminals of spec 4.3, declared once and mounted on the surfaces of their stores (stores.ts):
+ * Terminals (docs/stores-and-terminals.md), declared once and mounted on the surfaces of their stores (stores.ts):
  * the API key ('stores' scope) and the dashboard (OPERATIONS and ADMIN). A store found by the
  * surface scopes its terminals. Parse, call src/stores, answer. Rules: docs/stores-and-terminals.md.
  */

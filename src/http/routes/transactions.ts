@@ -20,7 +20,7 @@ const ByPaymentParams = z.object({ paymentId: z.string().min(1).max(100) });
 
 const ListQuery = PaymentListQuery.extend({ merchantExternalId: z.string().min(1).optional() }).strict();
 
-/** The read side of payments (spec 4.1): parse, call src/payments/queries.ts, answer. */
+/** The read side of payments (docs/payments.md, "Reading payments"): parse, call src/payments/queries.ts, answer. */
 export const transactionRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,
