@@ -1,5 +1,6 @@
 import { NativeConnection, Worker, type WorkerDeploymentOptions, type WorkerPlugin } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
+import { createActivities } from '../activities';
+import type { ActivityDeps } from '../activities/deps';
 import { workerDeploymentOptions } from './temporal/workerVersioning';
 import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './temporal/workflowsPath';
 
