@@ -23,7 +23,7 @@ import { setTemporalMetricsUrl } from './observability/metrics';
 import { startMetricsServer } from './observability/metricsServer';
 import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
 import { startTracing } from './observability/tracing';
-import { createWorker } from './worker';
+import { createWorker } from './temporal/worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
 import { ensureAutoCloseSchedule } from './settlement/autoClose';
 import { ensureComplianceSchedule } from './compliance/daily';

@@ -1,5 +1,5 @@
 import { evaluateAll, evaluatePayment } from '../../src/compliance/alerts';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * Compliance alerts' evaluation (docs/disputes.md, "Compliance alerts"): of a payment's store and account when one of its

@@ -6,7 +6,7 @@ import { paymentStatusEvents } from '../../src/observability/metrics';
 import { expectedFeeAtCapture } from '../../src/fees/contracts';
 import type { Db } from '../../src/db/client';
 import { disputesOfPayment as disputesOf, type PaymentDisputeFacts } from '../../src/disputes/chargebacks';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 import { type AcquirerResolver, resolverOf } from '../../src/acquirer/resolver';
 
 export interface RecordStatusEventInput {

@@ -14,6 +14,12 @@ const PAYMENT_WORKFLOW_ID = /^payment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** The payment of a payment workflow's id (the inverse of paymentWorkflowId); undefined for any other workflow. */
 export const paymentIdOfWorkflowId = (workflowId: string): string | undefined => PAYMENT_WORKFLOW_ID.exec(workflowId)?.[1];
 export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
+/**
+ * The payment workflow's signature (workflows/payment/paymentWorkflow.ts keeps it): the service
+ * types its starts and handles with it, `workflow.start<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, ...)`,
+ * and never imports workflow code.
+ */
+export type PaymentWorkflow = (input: PaymentWorkflowInput) => Promise<PaymentOutcome>;
 
 /** The longest pause between retries of a call the workflow must get answered, whatever the sweep cycle. */
 export const ACQUIRER_RETRY_MAX_MS = 60_000;

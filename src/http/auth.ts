@@ -97,7 +97,7 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
       if (session.mfaEnrollmentPending && area !== 'ownAccount') throw forbidden(MFA_ENROLMENT_FIRST);
       if (area && !areasOfRoles(principal.roles).has(area)) throw forbidden(`your roles do not grant the '${area}' area`);
     }
-    if (ctx.state.principal) await ctx.deps.rateLimiter.consume(ctx);
+    if (ctx.state.principal) await ctx.deps.rateLimiter.consume(ctx.state.principal);
     await next();
   };
 }

@@ -1,7 +1,7 @@
 import { LeasedLimit } from '../security/leasedLimit';
+import type { Principal } from '../auth/principal';
 import type { LimitStore } from '../security/limits';
 import { ApiError } from './errors';
-import type { ApiContext } from './context';
 
 /**
  * The rate limit per credential (README, "Conventions of every endpoint"), held across every API process by the shared store
@@ -17,8 +17,7 @@ export class RateLimiter {
     this.limit = new LeasedLimit(store.limit({ prefix: 'api', points: burst, durationSeconds: burst / perSecond }));
   }
 
-  async consume(ctx: ApiContext): Promise<void> {
-    const p = ctx.state.principal!;
+  async consume(p: Principal): Promise<void> {
     const taken = await this.limit.take(p.kind === 'apiKey' ? `key:${p.apiKeyId}` : `user:${p.userId}`);
     if (taken.refused) {
       const wait = taken.retryAfterSeconds;

@@ -1,5 +1,5 @@
 import { paymentProjectionActivities } from '../../activities/payments/projection';
-import type { ActivityDeps } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { createLogger } from '../../src/logger';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';

@@ -24,7 +24,7 @@ import {
   openDispute,
   submitEvidence,
 } from './disputes';
-import { decideDuePayouts, type PayoutEvent, payoutEvent, payoutsForReport, payoutView, type SandboxPayout } from './payouts';
+import { decideDuePayouts, type PayoutEvent, payoutEvent, payoutsForReport, payoutView } from './payouts';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
 import {
   type Bill,
@@ -33,6 +33,7 @@ import {
   type Reversal,
   SANDBOX_MID,
   type SandboxAccount,
+  type SandboxPayout,
   type SandboxRefund,
   SandboxStore,
   type StateRecord,

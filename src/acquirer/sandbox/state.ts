@@ -1,7 +1,16 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SandboxPayout } from './payouts';
-import type { AcquirerDispute, BillState, DisputeEvidence, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
+import type {
+  AcquirerDispute,
+  AcquirerPayout,
+  BillState,
+  DisputeEvidence,
+  ReceiptDetails,
+  PaymentMode,
+  RefundState,
+  SettlementReport,
+  VoidState,
+} from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
@@ -151,6 +160,23 @@ export const DEFAULT_ACCOUNT: Omit<SandboxAccount, 'merchantAccountId'> = {
   payoutDelayMs: 0,
   payoutWithheld: '0',
 };
+
+/** A payout the sandbox made to a MID's bank (payouts.ts decides them). */
+export interface SandboxPayout {
+  payoutId: string;
+  merchantAccountId: string;
+  deviceId: string;
+  batchReference: string;
+  currency: string;
+  amount: string;
+  status: AcquirerPayout['status'];
+  createdAt: string;
+  /** From then on an IN_TRANSIT payout is decided: `outcome`. */
+  decideAt: string;
+  outcome: 'PAID' | 'FAILED';
+  arrivalDate: string;
+  failureReason?: string;
+}
 
 export interface StateFile {
   version: 1;

@@ -8,7 +8,7 @@ import { relayPayoutNotification } from '../../payouts/notifications';
 import { relayAdyenNudges } from '../../payments/adyenNotification';
 import { relayAdyenDisputes } from '../../disputes/adyenNotifications';
 import { relayStripeEvent } from '../../payments/stripeNotification';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { verifiedAdyenNudges, verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
 import { defineRoute } from '../route';
 

@@ -2,7 +2,7 @@ import { createAccount, deleteAccount, listAccounts, ownAccount, toAccountRecord
 import { readRoutes, saveRoutes, toRoutesRecord } from '../../acquirerAccounts/routes';
 import { AccountParams, AccountRecord, CreateAccountBody, RoutesBody, RoutesQuery, RoutesRecord, UpdateAccountBody } from '../../acquirerAccounts/schemas';
 import { z } from '../../domain/zod';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf, callerOf } from '../caller';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';

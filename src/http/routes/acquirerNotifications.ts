@@ -2,7 +2,7 @@ import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import { relayDisputeNotification } from '../../disputes/notifications';
 import { relayPayoutNotification } from '../../payouts/notifications';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { verifiedSandboxNotification } from '../acquirerSignatures';
 import { defineRoute } from '../route';
 

@@ -1,7 +1,7 @@
 import { API_KEY_SCOPES } from '../../auth/roles';
 import { ApiKeyRecord, IssuedApiKey, issueApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../users/apiKeyManagement';
 import { callerOf } from '../caller';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 

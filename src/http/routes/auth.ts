@@ -1,6 +1,6 @@
 import { callerOf } from '../caller';
 import { signIn, signOut } from '../../users/signIn';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 

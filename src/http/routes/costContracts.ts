@@ -1,7 +1,7 @@
 import { readContract, saveContract, toContractRecord } from '../../fees/contracts';
 import { COST_CONTRACT_AREA } from '../../fees/visibility';
 import { CostContractBody, CostContractParams, CostContractQuery, CostContractRecord } from '../../fees/schemas';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf, callerOf } from '../caller';
 import { defineRoute } from '../route';
 

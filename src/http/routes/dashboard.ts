@@ -12,7 +12,7 @@ import { callerOf } from '../caller';
 import { getUser } from '../../users/management';
 import { UserRecord } from '../../users/userRecord';
 import { paymentViewOf } from '../../fees/visibility';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { invalid } from '../../domain/errors';
 import { z } from '../../domain/zod';
 import { pagedSchema } from '../../domain/paging';

@@ -5,7 +5,7 @@ import { DisputeIdParams, DisputeListQuery, DisputeRecordSchema, EvidenceBody, t
 import { DomainError } from '../../domain/errors';
 import { pagedSchema } from '../../domain/paging';
 import type { Dispute } from '../../generated/prisma/client';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditRequest } from '../caller';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';

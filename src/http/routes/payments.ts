@@ -4,7 +4,7 @@ import { cancelPayment, capturePayment, syncStatus, voidPayment } from '../../pa
 import { toPaymentRecord } from '../../payments/record';
 import { CaptureBody, CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import { paymentViewOf } from '../../fees/visibility';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import type { ApiContext } from '../context';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';

@@ -4,7 +4,7 @@ import { z } from '../../domain/zod';
 import { findOwnPayment } from '../../payments/operations';
 import { CreateRefundBody, RefundRecordSchema, toRefundRecord } from '../../refunds/record';
 import { createRefund, findMerchantPayment, listRefunds } from '../../refunds/refunds';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditRequest } from '../caller';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';

@@ -2,7 +2,7 @@ import { batchLineCount, batchLines, closeStoreBatch, findOwnBatch, linesCsv, li
 import { z } from '../../domain/zod';
 import { pageOf, pagedSchema } from '../../domain/paging';
 import { businessDate, dateRange, PagingQuery } from '../../domain/listQuery';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { callerOf } from '../caller';
 import { feeAudit } from '../../settlement/feeAudit';
 import { storesWaitingForSettlement } from '../../settlement/waiting';

@@ -20,7 +20,7 @@ import {
 import { pagingOfQuery, searchOfQuery, searchStores } from '../../stores/search';
 import { toStoreRecord, toTerminalRecord } from '../../stores/serializers';
 import { createStore, deleteStore, replaceStore } from '../../stores/writes';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { callerOf } from '../caller';
 import type { ApiContext } from '../context';

@@ -2,7 +2,7 @@ import { findTerminal } from '../../stores/lookup';
 import { DeleteQuery, ListQuery, TerminalInput } from '../../stores/schemas';
 import { listTerminals, pagingOfQuery } from '../../stores/search';
 import { createTerminal, deleteTerminal, replaceTerminal } from '../../stores/writes';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { z } from '../../domain/zod';
 import { routesOn, type Surface } from '../surface';

@@ -6,7 +6,7 @@ import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import { HISTORY_SOURCES } from '../../../core/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import { paymentViewOf } from '../../fees/visibility';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { pagedSchema } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import { logWithPayment } from '../requestId';

@@ -3,7 +3,7 @@ import { createUser, disableUser, getUser, listUsers, resetMfa, resetPassword, u
 import { confirmMfaEnrollment, startMfaEnrollment } from '../../users/mfaEnrollment';
 import { UserRecord } from '../../users/userRecord';
 import { usernameSchema } from '../../users/username';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { pageOf, pagedSchema } from '../../domain/paging';
 import { PagingQuery } from '../../domain/listQuery';

@@ -30,7 +30,7 @@ import {
   RedeliverBody,
   UpdateConfigBody,
 } from '../../webhooks/schemas';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf } from '../caller';
 import type { ApiContext } from '../context';
 import { ModeChoice, routesOn, type Surface } from '../surface';
