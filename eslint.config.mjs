@@ -66,6 +66,41 @@ export default tseslint.config(
     },
   },
   {
+    // No circle between the top-level folders (docs/architecture.md, "Where a feature's parts
+    // live"): src/ imports neither activities/ nor workflows/ (it types workflow calls from core/
+    // and loads the worker by path, src/temporal/worker.ts); activities/ never import workflows/.
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(activities|workflows)(/|$)',
+              message: 'src/ imports neither activities/ nor workflows/: type workflow calls from core/ (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+workflows(/|$)',
+              message: 'Activities never import workflow code (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Workflow code is replayed and must be deterministic: it imports only the core, the
     // workflow SDK and pure libraries, and the activities' types (erased; how Temporal's samples
     // type their activity proxies). docs/architecture.md, "Where each kind of rule lives".

@@ -1,6 +1,6 @@
 import type { GrantedMessage } from '../core/messageGrants';
 import { grantKeys, isGranted } from '../src/security/messageGrants';
-import type { ActivityDeps } from './index';
+import type { ActivityDeps } from './deps';
 
 /** The check of a message's grant (docs/security.md, "Messages to workflows"): workflow code cannot hold the key, so an activity does. */
 export function grantActivities({ config }: ActivityDeps) {

@@ -1,11 +1,6 @@
 import { grantActivities } from './grants';
-import type { Client } from '@temporalio/client';
-import type { Acquirers } from '../src/acquirer/acquirers';
 import { AcquirerResolver } from '../src/acquirer/resolver';
-import type { AcquirerPort } from '../src/acquirer/port';
-import type { Config } from '../src/config';
-import type { Db } from '../src/db/client';
-import type { Logger } from '../src/logger';
+import type { ActivityDeps } from './deps';
 import { attemptWebhookDeliveryActivity } from './webhooks/attemptWebhookDelivery';
 import { finishWebhookDeliveryActivity } from './webhooks/finishWebhookDelivery';
 import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
@@ -17,19 +12,6 @@ import { disputeActivities } from './disputes';
 import { payoutActivities } from './payouts';
 import { complianceActivities } from './compliance';
 import { billActivities } from './bills';
-
-/** What activities reach: every side effect of a workflow goes through these. */
-export interface ActivityDeps {
-  config: Config;
-  db: Db;
-  /** The live acquirer (ACQUIRER). */
-  acquirer: AcquirerPort;
-  /** Test payments' and live payments' acquirers (a payment's acquirerName says which took it). */
-  acquirers: Acquirers;
-  logger: Logger;
-  /** For activities that start or signal other workflows (webhook deliveries, sweep). */
-  temporal: Client;
-}
 
 /**
  * All activities, bound to their dependencies, for the worker to register. Workflows import the

@@ -6,7 +6,7 @@
  * throughput at the same concurrency); N concurrent cashiers, each creating a payment, letting the
  * customer pay in the sandbox and polling sync-status until CAPTURED, for about S seconds; the
  * Temporal work of those lifecycles counted from the server's histories; and an open-loop phase at
- * a fixed arrival rate with nobody polling. Prints a table and writes the figures of contracts 5
+ * a fixed arrival rate with nobody polling. Prints a table and writes the figures (docs/benchmark.md)
  * as JSON. A figure that cannot be measured is null, never made up.
  *
  * Options: --poll-ms (100), --rate R (open-loop arrivals per second; default half the closed-loop

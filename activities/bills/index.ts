@@ -2,7 +2,7 @@ import { giveBackTender } from '../../src/bills/giveBack';
 import { publishBillEvent } from '../../src/bills/events';
 import { readTender, recordBill } from '../../src/bills/store';
 import type { BillActivities } from '../../core/bill/messages';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * The bill workflow's side effects (docs/bills.md): its row and tenders, the reads of its tenders'

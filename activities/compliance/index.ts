@@ -1,8 +1,8 @@
 import { evaluateAll, evaluatePayment } from '../../src/compliance/alerts';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
- * Compliance alerts' evaluation (contracts 12): of a payment's store and account when one of its
+ * Compliance alerts' evaluation (docs/disputes.md, "Compliance alerts"): of a payment's store and account when one of its
  * disputes opens or one of its refunds succeeds, and of every target daily. Safe to repeat.
  */
 export function complianceActivities(deps: ActivityDeps) {

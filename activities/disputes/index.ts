@@ -7,7 +7,7 @@ import type { DisputeWorkflowInput } from '../../core/dispute/messages';
 import type { DisputeStatus } from '../../core/dispute/statuses';
 import type { DisputeEventType } from '../../core/dispute/transition';
 import { callAcquirer } from '../acquirerCalls';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * The dispute workflow's side effects (docs/disputes.md): its row, its evidence, its events and

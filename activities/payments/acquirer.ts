@@ -1,7 +1,7 @@
 import { type BillStatus, type RefundRequest, type RefundStatus, type SendBillResult, type VoidStatus } from '../../src/acquirer/port';
 import { type AcquirerResolver, type BillRef, resolverOf } from '../../src/acquirer/resolver';
 import type { PlaceBillRequest } from '../../core/payment/messages';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 import { callAcquirer, readAtAcquirer } from '../acquirerCalls';
 
 /**

@@ -6,7 +6,7 @@ import { paymentStatusEvents } from '../../src/observability/metrics';
 import { expectedFeeAtCapture } from '../../src/fees/contracts';
 import type { Db } from '../../src/db/client';
 import { disputesOfPayment as disputesOf, type PaymentDisputeFacts } from '../../src/disputes/chargebacks';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 import { type AcquirerResolver, resolverOf } from '../../src/acquirer/resolver';
 
 export interface RecordStatusEventInput {
@@ -169,7 +169,7 @@ export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<A
   };
 }
 
-/** The cost contract's fee for a capture (contracts 13): priced once, when the payment's writer records it CAPTURED. */
+/** The cost contract's fee for a capture (docs/payouts-and-fees.md, "The expected fee"): priced once, when the payment's writer records it CAPTURED. */
 async function expectedFeeOfCapture(
   db: Db,
   paymentId: string,

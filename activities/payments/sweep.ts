@@ -1,7 +1,7 @@
 import { sweepOverduePayments, type SweepResult } from '../../src/payments/sweep';
 import { resumePendingRefunds } from '../../src/refunds/recovery';
 import { handOverStalledDeliveries } from '../../src/webhooks/dispatch';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * The sweep's one activity: find overdue open payments and nudge (or restart) their workflows;

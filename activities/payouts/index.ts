@@ -5,7 +5,7 @@ import { recordPayout, reconcilePayout } from '../../src/payouts/store';
 import type { PayoutSync, PayoutWorkflowInput } from '../../core/payout/messages';
 import { acquirerRejection } from '../../core/acquirerFailure';
 import { callAcquirer } from '../acquirerCalls';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * The payout workflow's side effects (docs/payouts-and-fees.md): read the payout at the acquirer

@@ -4,7 +4,7 @@ import { startDueAutoCloses } from '../../src/settlement/autoClose';
 import { settleBatchPayments } from '../../src/settlement/settlePayments';
 import type { SettlementCloseInput } from '../../core/settlement';
 import { publishPaymentEventActivity } from '../webhooks/publishPaymentEvent';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 import { callAcquirer } from '../acquirerCalls';
 
 /** The steps of a settlement close and the daily close's cycle (src/settlement holds the logic). */

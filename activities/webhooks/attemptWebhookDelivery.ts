@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { attemptDelivery } from '../../src/webhooks/attempt';
 import type { WebhookDeliveryResult } from '../../core/webhooks/delivery';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * One delivery attempt of the retry schedule; Temporal retries it on that schedule

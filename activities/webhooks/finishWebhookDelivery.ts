@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 /**
  * Closes a delivery that will not be attempted again (retry schedule exhausted, destination

@@ -6,7 +6,7 @@ import { settlementDataOf } from '../../src/settlement/events';
 import { type EventPayment, type EventRefund, paymentEventBody } from '../../src/webhooks/payload';
 import type { Db } from '../../src/db/client';
 import type { PaymentHistory } from '../../src/generated/prisma/client';
-import type { ActivityDeps } from '../index';
+import type { ActivityDeps } from '../deps';
 
 type EntryWithPayment = Pick<PaymentHistory, 'status' | 'occurredAt' | 'sequence' | 'actionReference'> & { payment: EventPayment };
 

@@ -2,7 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { DisputeReason, DisputeStatus } from './statuses';
 
 /**
- * The dispute workflow's messages (contracts 12, docs/disputes.md), shared by the API (client
+ * The dispute workflow's messages (docs/disputes.md), shared by the API (client
  * side) and the workflow. The merchant's answers are updates, validated against the run's state
  * before anything enters history; the acquirer's news is a signal, only a reason to re-read it.
  */

@@ -2,7 +2,7 @@ import type { Refusal } from '../payment/rules';
 import type { DisputeStatus } from './statuses';
 
 /**
- * "May the merchant answer now, and if not, why?" (contracts 12): one pure function per answer.
+ * "May the merchant answer now, and if not, why?" (docs/disputes.md, "The merchant's answers"): one pure function per answer.
  * The API asks them from the row before it bothers the workflow; the workflow's validators ask
  * them again from the run's state and decide. A refusal's code is a domain error kind (409 here).
  */

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 
 /**
- * Dispute statuses and reasons (contracts 12). Pure definitions shared by the workflow, the API
+ * Dispute statuses and reasons (docs/disputes.md, "Lifecycle"). Pure definitions shared by the workflow, the API
  * and the acquirer adapters.
  */
 export const DISPUTE_STATUSES = ['NEEDS_RESPONSE', 'UNDER_REVIEW', 'WON', 'LOST', 'ACCEPTED', 'EXPIRED'] as const;
@@ -36,5 +36,5 @@ export function disputeStatusRank(s: string): number {
   return 2;
 }
 
-/** The statement's limits (contracts 12: 1-20000 characters). */
+/** The statement's limits: 1-20000 characters (README, "Disputes"). */
 export const EVIDENCE_TEXT_MAX = 20_000;

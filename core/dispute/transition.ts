@@ -1,7 +1,7 @@
 import type { DisputeStatus } from './statuses';
 
 /**
- * Where a dispute's status goes on each event (contracts 12, docs/disputes.md): one pure function
+ * Where a dispute's status goes on each event (docs/disputes.md, "Lifecycle"): one pure function
  * `(state, event) -> (state, effects)`. The dispute workflow applies it and runs its effects in
  * order: the row first (so a payment run started later reads it), then the payment's workflow is
  * told, then the webhook event. An event that does not apply to the current status changes nothing.

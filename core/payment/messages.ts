@@ -14,6 +14,12 @@ const PAYMENT_WORKFLOW_ID = /^payment-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** The payment of a payment workflow's id (the inverse of paymentWorkflowId); undefined for any other workflow. */
 export const paymentIdOfWorkflowId = (workflowId: string): string | undefined => PAYMENT_WORKFLOW_ID.exec(workflowId)?.[1];
 export const PAYMENT_WORKFLOW_TYPE = 'paymentWorkflow';
+/**
+ * The payment workflow's signature (workflows/payment/paymentWorkflow.ts keeps it): the service
+ * types its starts and handles with it, `workflow.start<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, ...)`,
+ * and never imports workflow code.
+ */
+export type PaymentWorkflow = (input: PaymentWorkflowInput) => Promise<PaymentOutcome>;
 
 /** The longest pause between retries of a call the workflow must get answered, whatever the sweep cycle. */
 export const ACQUIRER_RETRY_MAX_MS = 60_000;
@@ -89,7 +95,7 @@ export interface PaymentWorkflowInput {
   /** Receipt details for the acquirer; absent in runs started before they were passed through. */
   receipt?: ReceiptDetails;
   /**
-   * Who takes the payment, fixed at creation (contracts 10): its acquirer account, else the
+   * Who takes the payment, fixed at creation (docs/acquirers.md, "Routes and the decision"): its acquirer account, else the
    * installation's acquirer it names. Passed to the bill's first send so that it needs no read of
    * the row; absent in runs started before it was passed (the activity reads the row then).
    */
@@ -165,14 +171,14 @@ export const syncStatusUpdate = defineUpdate<PaymentOutcome, []>('syncStatus');
 export const cancelUpdate = defineUpdate<PaymentOutcome, []>('cancel');
 /** void: submit a reversal of the capture (each call a new one). */
 export const voidUpdate = defineUpdate<PaymentOutcome, []>('void');
-/** Settlement (contracts 8): the payment is in a batch the acquirer reported; applied once. */
+/** Settlement (docs/settlement.md): the payment is in a batch the acquirer reported; applied once. */
 export interface SettleRequest {
   batchId: string;
 }
 export const settleUpdate = defineUpdate<PaymentOutcome, [SettleRequest]>('settle');
-/** Two-step completion: capture the authorisation (contracts 6). */
+/** Two-step completion: capture the authorisation (docs/payments.md, "Two-step completion"). */
 export const captureUpdate = defineUpdate<PaymentOutcome, [CaptureRequest]>('capture');
-/** A refund by a dashboard user (contracts 7): reserved, recorded, submitted and followed by the workflow. */
+/** A refund by a dashboard user (docs/refunds.md): reserved, recorded, submitted and followed by the workflow. */
 export const refundUpdate = defineUpdate<PaymentOutcome, [RefundRequestInput]>('refund');
 /** terminal:clear (operator only): force the bill off the device; the payment ends CANCELLED unless the customer already decided. */
 export const operatorClearUpdate = defineUpdate<PaymentOutcome, []>('operatorClear');
@@ -185,7 +191,7 @@ export interface AcquirerNudge {
 /** The acquirer sent a (verified) notification: only a reason to re-read, never the outcome itself. */
 export const acquirerNotifiedSignal = defineSignal<[AcquirerNudge]>('acquirerNotified');
 /**
- * A dispute of this payment opened or moved on (contracts 12), from the dispute's workflow: while
+ * A dispute of this payment opened or moved on (docs/disputes.md, "The payment side"), from the dispute's workflow: while
  * one is NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are refused. The dispute's row is
  * written before this is sent, so a run started later reads the same from the rows.
  */

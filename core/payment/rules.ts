@@ -36,7 +36,7 @@ export interface InFlight {
   pendingRefundTotal?: string;
   /** A void request being handled, or a reversal the acquirer has not confirmed yet. */
   voidUnderWay?: boolean;
-  /** A dispute of the payment is NEEDS_RESPONSE or UNDER_REVIEW (contracts 12): its money is in question. */
+  /** A dispute of the payment is NEEDS_RESPONSE or UNDER_REVIEW (docs/disputes.md, "The payment side"): its money is in question. */
   disputeOpen?: boolean;
   /** What LOST, ACCEPTED and EXPIRED disputes took back (exact decimal text): no longer the merchant's to refund or void (docs/refunds.md). */
   chargedBack?: string;
@@ -47,7 +47,7 @@ const DISPUTE_OPEN = 'a dispute of this payment is open (NEEDS_RESPONSE or UNDER
 const conflict = (message: string): Refusal => ({ code: 'conflict', message });
 const invalid = (message: string): Refusal => ({ code: 'invalid', message });
 
-/** Two-step completion (contracts 6): an AUTHORIZED payment, at most its authorised amount, one completion at a time. */
+/** Two-step completion (docs/payments.md, "Two-step completion"): an AUTHORIZED payment, at most its authorised amount, one completion at a time. */
 export function captureRefusal(p: PaymentFacts, inFlight: InFlight, amount?: string): Refusal | undefined {
   if (amount !== undefined) {
     if (new Decimal(amount).lte(0)) return invalid('amount: must be greater than 0');
@@ -64,7 +64,7 @@ export function cancelRefusal(p: PaymentFacts, inFlight: InFlight): Refusal | un
   return undefined;
 }
 
-/** Void (spec 4.1): a CAPTURED payment inside its void window, with no refund under way. */
+/** Void (docs/payments.md, "Void"): a CAPTURED payment inside its void window, with no refund under way. */
 export function voidRefusal(p: PaymentFacts, inFlight: InFlight, window: { nowMs: number; voidWindowMs: number }): Refusal | undefined {
   if (p.status !== 'CAPTURED') {
     return conflict(
@@ -96,7 +96,7 @@ export function refundableLeft(p: PaymentFacts, inFlight: InFlight): Decimal {
 const chargedBackText = (inFlight: InFlight): string =>
   `a chargeback took back ${new Decimal(inFlight.chargedBack ?? 0).toFixed()} of this payment (its dispute was lost, accepted or expired)`;
 
-/** Refund (contracts 7): a refundable status, no more than is left, and never while a reversal is under way. */
+/** Refund (docs/refunds.md, "Rules"): a refundable status, no more than is left, and never while a reversal is under way. */
 export function refundRefusal(p: PaymentFacts, inFlight: InFlight, amount?: string): Refusal | undefined {
   if (!isRefundable(p.status)) return conflict(notRefundable(p));
   if (inFlight.voidUnderWay) return conflict('refund not permitted: a void of this payment is under way');
@@ -113,7 +113,7 @@ function notRefundable(p: PaymentFacts): string {
   return `refund not permitted: the payment is ${p.status}; only CAPTURED, SETTLED and PARTIALLY_REFUNDED payments are refundable`;
 }
 
-/** Settlement (contracts 8): a captured or refunded payment, once. */
+/** Settlement (docs/settlement.md, "Reconciliation"): a captured or refunded payment, once. */
 export function settleRefusal(p: PaymentFacts): Refusal | undefined {
   if (!p.settledAt && !isSettleable(p.status)) return conflict(`settlement not permitted: the payment is ${p.status}`);
   return undefined;

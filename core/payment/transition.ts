@@ -3,7 +3,7 @@ import type { BillStatus } from '../acquirer';
 import { type HistorySource, isFinal, isRefundable, isSettleable, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
 
 /**
- * The payment state machine of spec section 3 as one pure function:
+ * The payment state machine (docs/payments.md, "States and transitions") as one pure function:
  * (state, event) -> (new state, effects). The workflow applies it and runs the effects as
  * activities; tests call it without Temporal. Final states never change, except the void that
  * turns CAPTURED into CANCELLED.
@@ -21,7 +21,7 @@ export interface PaymentState {
   /** The payment's previousStatus field: CAPTURED once a void made it CANCELLED. */
   previousStatus: PaymentStatus | null;
   capturedAt: string | null;
-  /** Set once by settlement (contracts 8); absent in runs started before settlement existed. */
+  /** Set once by settlement (docs/settlement.md); absent in runs started before settlement existed. */
   settledAt?: string | null;
   /** The payment's amount (exact decimal text); not projected, the row has it. */
   amount: string;
@@ -66,12 +66,12 @@ export type PaymentEvent =
   | { type: 'OPERATOR_CLEARED'; actionReference: string }
   /** The acquirer confirmed a reversal of the capture. */
   | { type: 'VOID_CONFIRMED'; voidReference: string; source: HistorySource }
-  /** A settlement batch the acquirer reported this payment in (contracts 8). */
+  /** A settlement batch the acquirer reported this payment in (docs/settlement.md). */
   | { type: 'SETTLED'; batchId: string }
   /** The acquirer paid a refund back to the customer. */
   | { type: 'REFUND_SUCCEEDED'; refundId: string; amount: string; actionReference: string; source: HistorySource };
 
-/** One append-only history entry (contracts 2), numbered by the workflow. */
+/** One append-only history entry (docs/payments.md, "Reading payments"), numbered by the workflow. */
 export interface StatusEvent {
   sequence: number;
   status: PaymentStatus;

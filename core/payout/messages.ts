@@ -1,7 +1,7 @@
 import { defineSignal } from '@temporalio/workflow';
 
 /**
- * The payout workflow's messages (contracts 13, docs/payouts-and-fees.md). One workflow per
+ * The payout workflow's messages (docs/payouts-and-fees.md, "Payouts"). One workflow per
  * acquirer payout (`payout-<id>`, the id derived from the acquirer's): it records the payout,
  * reconciles it with the batches it pays once they are reconciled, and announces its outcome.
  */

@@ -2,7 +2,7 @@
 
 export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 
-/** The retry schedule of contracts 2, in milliseconds, fixed when the delivery run starts. */
+/** The retry schedule (docs/webhooks.md, "Retries"), in milliseconds, fixed when the delivery run starts. */
 export interface WebhookRetrySchedule {
   initialIntervalMs: number;
   maximumIntervalMs: number;

@@ -3,7 +3,7 @@
  * too, to skip the publish step of a status that emits nothing.
  */
 
-/** Event types of spec 6 that the in-store lifecycle emits, plus TEST on demand. */
+/** Event types (docs/webhooks.md, "What a delivery looks like") that the in-store lifecycle emits, plus TEST on demand. */
 export const PAYMENT_EVENT_TYPES = [
   'PAYMENT_CAPTURED',
   'PAYMENT_AUTHORIZED',
@@ -11,15 +11,15 @@ export const PAYMENT_EVENT_TYPES = [
   'PAYMENT_CANCELLED',
   'PAYMENT_ERROR',
   'PAYMENT_SETTLED',
-  // after the sale (contracts 7)
+  // after the sale (docs/refunds.md)
   'PAYMENT_REFUNDED',
   'PAYMENT_REFUND_FAILED',
 ] as const;
-/** A dispute's events (contracts 12): data as for payment events plus data.dispute. */
+/** A dispute's events (README, "Disputes"): data as for payment events plus data.dispute. */
 export const DISPUTE_WEBHOOK_EVENT_TYPES = ['DISPUTE_OPENED', 'DISPUTE_RESPONSE_DUE', 'DISPUTE_UNDER_REVIEW', 'DISPUTE_CLOSED'] as const;
-/** A payout's events (contracts 13): data.payout. */
+/** A payout's events (docs/payouts-and-fees.md, "Payouts"): data.payout. */
 export const PAYOUT_WEBHOOK_EVENT_TYPES = ['PAYOUT_PAID', 'PAYOUT_FAILED'] as const;
-/** Compliance alerts (contracts 12): data.alert only (no payment). */
+/** Compliance alerts (docs/disputes.md, "Compliance alerts"): data.alert only (no payment). */
 export const COMPLIANCE_EVENT_TYPES = ['COMPLIANCE_ALERT_RAISED', 'COMPLIANCE_ALERT_RESOLVED'] as const;
 /** A bill's events (docs/bills.md): data.bill only; its tenders keep their own payment events. */
 export const BILL_WEBHOOK_EVENT_TYPES = ['BILL_PAID', 'BILL_CANCELLED', 'BILL_EXPIRED'] as const;

@@ -1,6 +1,6 @@
 /**
- * The dashboard's areas and the API area (spec 2.9, src/auth/roles.ts) each needs. The link names
- * are those of contracts 9 (and its back-office links of contracts 10-13).
+ * The dashboard's areas and the API area (the role table, src/auth/roles.ts) each needs. The link
+ * names are those of docs/dashboard.md's navigation table.
  */
 export interface NavItem {
   label: string;
@@ -22,12 +22,12 @@ export const NAV: NavItem[] = [
   { label: 'Disputes', path: '/disputes', area: 'disputes' },
 ];
 
-/** Acquirer accounts and routes (contracts 10): ADMIN. */
+/** Acquirer accounts and routes (docs/acquirers.md): ADMIN. */
 export const ACQUIRER_AREA = 'acquirerAccounts';
 
-/** Disputes (contracts 12): read in the 'disputes' area (ADMIN, COMPLIANCE, FINANCE), answered in 'compliance' (ADMIN, COMPLIANCE). */
+/** Disputes (docs/disputes.md): read in the 'disputes' area (ADMIN, COMPLIANCE, FINANCE), answered in 'compliance' (ADMIN, COMPLIANCE). */
 export const DISPUTE_AREA = 'disputes';
 export const DISPUTE_ANSWER_AREA = 'compliance';
 
-/** Refunds belong to ADMIN and FINANCE (contracts 7): the finance area. */
+/** Refunds belong to ADMIN and FINANCE (docs/refunds.md): the finance area. */
 export const REFUND_AREA = 'finance';

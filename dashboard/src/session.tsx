@@ -5,7 +5,7 @@ import { deleteSession, getDashboardProfile, type DashboardMe as Me } from '@in-
 import { sessionToken, setSessionToken, whenSessionEnds } from './api';
 
 /**
- * The signed-in user and the areas of spec 2.9 their roles reach, as the API reports them
+ * The signed-in user and the areas of the role table their roles reach, as the API reports them
  * (GET /api/dashboard/me): the dashboard never decides permissions itself, it only hides what
  * the API would refuse.
  */

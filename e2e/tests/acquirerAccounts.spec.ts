@@ -3,7 +3,7 @@ import { cancelPayment, getAcquirerRoutes } from '@in-store-payments/client';
 import { expect, pageSessionToken, posClient, screenshot, sessionClient, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
- * Acquirer accounts and routes as ADMIN manages them (contracts 10): accounts added with their MID
+ * Acquirer accounts and routes as ADMIN manages them (docs/dashboard.md, "Acquirer accounts (ADMIN)"): accounts added with their MID
  * and credentials shown masked; the test-mode routes saved (version 1) and a payment routed by
  * them, its page naming the account and the rule; a refused field shown at its input. The routes
  * are emptied again at the end, so that the other journeys' payments go to the installation

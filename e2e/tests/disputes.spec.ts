@@ -16,7 +16,7 @@ import {
 } from './fixtures';
 
 /**
- * Disputes in the dashboard (contracts 12, docs/dashboard.md): the cardholder's bank disputes
+ * Disputes in the dashboard (docs/dashboard.md, "Disputes (ADMIN, COMPLIANCE, FINANCE)"): the cardholder's bank disputes
  * payments taken at the till (the sandbox opens them); COMPLIANCE answers one with a statement,
  * ADMIN accepts another, FINANCE only reads, USER and OPERATIONS do not reach the area. A near due
  * date stands out; a statement and receipt facts with markup and control characters show as text.

@@ -116,7 +116,7 @@ export async function customerPays(s: E2EState): Promise<void> {
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
 }
 
-/** The sandbox's device settings (contracts 4, 12): e.g. how long the scheme takes to decide a submitted dispute. */
+/** The sandbox's device settings (docs/acquirers.md, "The sandbox acquirer"): e.g. how long the scheme takes to decide a submitted dispute. */
 export async function configureDevice(s: E2EState, settings: Record<string, unknown>): Promise<void> {
   const res = await callJson('PUT', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}`, settings);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -124,7 +124,7 @@ export async function configureDevice(s: E2EState, settings: Record<string, unkn
 
 /**
  * The cardholder's bank disputes a captured payment: the sandbox opens it and notifies the service
- * (contracts 12). Asked again while the sandbox has not yet seen the capture (409).
+ * (docs/disputes.md, "The sandbox"). Asked again while the sandbox has not yet seen the capture (409).
  */
 export async function openDispute(
   s: E2EState,

@@ -3,7 +3,7 @@ import { closeSettlementBatch, createAcquirerAccount } from '@in-store-payments/
 import { customerPays, expect, pageSessionToken, screenshot, sessionClient, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
- * Money after settlement (contracts 13) as FINANCE and ADMIN see it: a closed batch paid out by the
+ * Money after settlement (docs/dashboard.md, "Payouts and Balances (FINANCE, ADMIN)") as FINANCE and ADMIN see it: a closed batch paid out by the
  * sandbox and reconciled on *Payouts*, the batches it pays, the CSV export, *Balances*; ADMIN's
  * cost contract on the account's row.
  */

@@ -3,7 +3,7 @@ import { deleteSession } from '@in-store-payments/client';
 import { expect, expectAccessible, pageSessionToken, screenshot, sessionClient, signIn, state, test } from './fixtures';
 
 /**
- * What each role sees (spec 2.9, contracts 9): the navigation names exactly the areas the role
+ * What each role sees (docs/dashboard.md; docs/users-and-keys.md, "Roles"): the navigation names exactly the areas the role
  * may use; an area opened by address without the role says so and shows none of its data.
  */
 const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Payouts', 'Balances', 'Users', 'API keys', 'Audit log', 'Acquirer accounts', 'Disputes'];

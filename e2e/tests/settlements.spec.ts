@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { configureDevice, customerPays, expect, expectAccessible, screenshot, signIn, state, takePayment, test } from './fixtures';
 
 /**
- * FINANCE closes the store's batch (contracts 8) from the dashboard: the payment just taken is in
+ * FINANCE closes the store's batch (docs/dashboard.md, "Settlements (FINANCE, ADMIN)") from the dashboard: the payment just taken is in
  * its lines and totals, the batch is listed, and its lines download as CSV.
  */
 test('FINANCE closes a batch by keyboard and reads its totals, lines and CSV', async ({ page }) => {
@@ -41,7 +41,7 @@ test('FINANCE closes a batch by keyboard and reads its totals, lines and CSV', a
   await expect(line).toContainText('€21.75');
   await expect(line).toContainText('€0.40'); // the sandbox's fee: 1.40 % + 0.10, rounded half up
   await expect(page.getByRole('table', { name: 'Totals' })).toContainText('EUR');
-  // The fee audit (contracts 13): expected against charged fees; no cost contract here, so the charged fee stands.
+  // The fee audit (docs/payouts-and-fees.md): expected against charged fees; no cost contract here, so the charged fee stands.
   await expect(page.getByRole('table', { name: 'Totals' }).getByRole('columnheader')).toContainText(['Fees', 'Expected fees', 'Over contract']);
   await expect(page.getByRole('table', { name: 'Totals' }).getByRole('row').nth(1)).toContainText('€0.00');
   await expect(lines.getByRole('columnheader', { name: 'Expected fee' })).toBeVisible();

@@ -1,7 +1,7 @@
 import { customerPays, expect, screenshot, signIn, state, takePayment, test, expectAccessible } from './fixtures';
 
 /**
- * Stores and terminals as OPERATIONS runs them (spec 4.2, 4.3): create, edit, deactivate and
+ * Stores and terminals as OPERATIONS runs them (docs/dashboard.md, "Stores and terminals (OPERATIONS, ADMIN)"): create, edit, deactivate and
  * delete a store and its terminal; the delete guard's refusal of a store that just took a payment,
  * explained on the page.
  */

@@ -1,7 +1,7 @@
 import { expect, screenshot, signIn, state, test, expectAccessible } from './fixtures';
 
 /**
- * Webhook destinations as ADMIN manages them (spec 4.4): the signing secret shown once, a test
+ * Webhook destinations as ADMIN manages them (docs/dashboard.md, "Webhooks (ADMIN)"): the signing secret shown once, a test
  * event delivered and its attempt, redelivery, deletion.
  */
 test('ADMIN creates a destination, sees the secret once, sends a test event and redelivers it', async ({ page }) => {

@@ -4,7 +4,7 @@ import { isFinal } from '../../core/payment/statuses';
 
 /**
  * The load: one cashier per till, each in a loop until the load ends: create a payment (retrying
- * with the same reference on no answer, 5xx and 429, as spec 7 tells a point of sale to), then the
+ * with the same reference on no answer, 5xx and 429, as docs/payments.md, "Rules and decisions" tells a point of sale to), then the
  * customer pays, declines, cancels or errs on the device (the sandbox's control endpoints), or the
  * cashier cancels from the till, or nobody does anything (the payment expires); now and then the
  * cashier polls sync-status. Then it waits (bounded) for the payment to be final and starts over.

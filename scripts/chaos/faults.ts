@@ -29,7 +29,7 @@ export interface FaultRecord {
    * How long after endedAt the fault still holds payments up, counted into its blocking window. A
    * worker killed -9 never says goodbye: Temporal keeps sending the tasks of the workflows it had
    * cached to its sticky queue until they wait there stickyQueueScheduleToStartTimeout (the
-   * SDK's default, 10 s; src/worker.ts keeps it), then gives them to any worker.
+   * SDK's default, 10 s; activities/worker.ts keeps it), then gives them to any worker.
    */
   recoveryMs: number;
   /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python client's own tests (clients/python, contracts 14) for .ci/run: the client is generated
+# The Python client's own tests (clients/python, README "Client libraries") for .ci/run: the client is generated
 # from the API's document and installed into a fresh virtual environment; the service starts as
 # `npm start` would (embedded database, Temporal dev server, sandbox) on free loopback ports in a
 # temporary DATA_DIR; the operator CLI makes a business and a test key; pytest runs the client's

@@ -2,7 +2,7 @@
  * Generates the TypeScript client's code (clients/typescript/src/generated) from the API's OpenAPI
  * document with @hey-api/openapi-ts: one typed function per operation, named by its operationId,
  * over hey-api's fetch client. Run by `npm install` (scripts/postinstall.mjs) and
- * `npm run client:generate`; the output is not committed (contracts 14).
+ * `npm run client:generate`; the output is not committed (README, "Client libraries").
  */
 import fs from 'node:fs';
 import path from 'node:path';

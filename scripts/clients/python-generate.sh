@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python client (clients/python, contracts 14): generated from the API's OpenAPI document by
+# The Python client (clients/python, README "Client libraries"): generated from the API's OpenAPI document by
 # openapi-python-client (pinned; installed once into a virtual environment under .tools/) into
 # clients/python/in_store_payments_client/ (git-ignored: generated, never committed). The
 # hand-written part (verify_webhook, connect) is clients/python/in_store_payments/.

@@ -1,5 +1,5 @@
 /**
- * Acquirer accounts and routes for the fuzz run (contracts 10), created through the API with the
+ * Acquirer accounts and routes for the fuzz run (docs/acquirers.md), created through the API with the
  * ADMIN sessions as a business would: so generated account and route bodies can name real
  * accounts and get past the 404 and the "no such account" 400 into the handlers.
  *

@@ -1,4 +1,4 @@
-"""The fuzz hooks' share for acquirer accounts and routes (contracts 10), used by fuzz_hooks.py.
+"""The fuzz hooks' share for acquirer accounts and routes (docs/acquirers.md), used by fuzz_hooks.py.
 
 Account and route bodies get real account ids, stores, acquirer/mode pairs and credentials of
 the right form most of the time, so generated cases reach every field's check and the writes

@@ -56,7 +56,7 @@ class Api {
     readonly log: (line: string) => void,
   ) {}
 
-  /** Retried on a 5xx, as the spec tells a client to (creations are idempotent by reference); each retry is logged. */
+  /** Retried on a 5xx, as docs/payments.md tells a client to (creations are idempotent by reference); each retry is logged. */
   async call<T = any>(method: string, path: string, opts: { key?: string; token?: string; body?: unknown; expect?: number } = {}): Promise<T> {
     const headers: Record<string, string> = {};
     if (opts.key) headers['x-api-key'] = opts.key;

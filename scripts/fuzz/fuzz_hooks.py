@@ -391,7 +391,7 @@ def before_load_schema(ctx: Any, raw_schema: dict) -> None:
 # The check
 
 # The documented writes on a 4xx: a failed sign-in counts towards the lockout and is audited; a
-# refused refund is audited (contracts 7: every refund request is in the audit log, docs/refunds.md).
+# refused refund is audited (every refund request is in the audit log: docs/refunds.md, "Rules").
 ALLOWED_WRITES = (
     {}
     if SELF_TEST

@@ -7,7 +7,7 @@
  * set-up, the server's own log) goes to standard error. SIGINT/SIGTERM stop it. With --build-only
  * it builds (when needed) and exits.
  *
- * Settings (README "Temporal server"):
+ * Settings (docs/temporal-server.md):
  *   TEMPORAL_SERVER_DATABASE_URL  postgresql://user:password@host:port of the PostgreSQL server that
  *                                 holds its databases (created there); default: DATABASE_URL's server
  *   TEMPORAL_SERVER_HOST          address it listens on (default 127.0.0.1)

@@ -90,7 +90,7 @@ export class HttpAcquirer implements AcquirerPort {
     return this.call<RefundStatus>('GET', `${this.device(deviceId)}/refunds/${enc(refundReference)}`);
   }
 
-  /** Disputes of the sandbox's bills (contracts 12), under the device that took the bill. */
+  /** Disputes of the sandbox's bills (docs/disputes.md, "The sandbox"), under the device that took the bill. */
   readonly disputes: AcquirerDisputes = {
     getDispute: (deviceId: string, disputeId: string) => this.call<AcquirerDispute>('GET', `${this.device(deviceId)}/disputes/${enc(disputeId)}`),
     submitDisputeEvidence: (deviceId: string, disputeId: string, evidence: DisputeEvidence) =>
@@ -98,7 +98,7 @@ export class HttpAcquirer implements AcquirerPort {
     acceptDispute: (deviceId: string, disputeId: string) => this.call<AcquirerDispute>('POST', `${this.device(deviceId)}/disputes/${enc(disputeId)}/accept`),
   };
 
-  /** Payouts of the sandbox's reports (contracts 13), under the device whose report each pays: each pays one report. */
+  /** Payouts of the sandbox's reports (docs/payouts-and-fees.md), under the device whose report each pays: each pays one report. */
   readonly payouts: AcquirerPayouts = {
     getPayout: async (deviceId: string | null, payoutId: string): Promise<ReportPayout> => {
       if (deviceId === null) throw new AcquirerRejectedError('a sandbox payout is read under the device whose report it pays', 400);

@@ -73,7 +73,7 @@ export interface AcquirerPort {
   getRefund(deviceId: string, refundReference: string): Promise<RefundStatus>;
   /** Disputes, where the adapter knows them (disputesOf answers for one that does not). */
   readonly disputes?: AcquirerDisputes;
-  /** Payouts of the acquirer's reports (contracts 13); absent: the service learns of none. */
+  /** Payouts of the acquirer's reports (docs/payouts-and-fees.md, "Payouts"); absent: the service learns of none. */
   readonly payouts?: AcquirerPayouts;
 }
 
@@ -99,7 +99,7 @@ export class AcquirerRejectedError extends Error {
 }
 
 /**
- * Disputes (contracts 12) at an acquirer: a port of its own, so adapters that do not know
+ * Disputes (docs/disputes.md) at an acquirer: a port of its own, so adapters that do not know
  * disputes yet (Stripe, Adyen: later) need not pretend to. Every call is safe to repeat: a second
  * submission or acceptance of the same dispute answers the dispute as it stands.
  */
@@ -110,7 +110,7 @@ export interface AcquirerDisputes {
 }
 
 /**
- * Payouts (contracts 13). A payout of one report is read under the device whose report it pays; a
+ * Payouts (docs/payouts-and-fees.md, "Payouts"). A payout of one report is read under the device whose report it pays; a
  * payout of the account's balance (Stripe) belongs to no device (null).
  */
 export interface AcquirerPayouts {

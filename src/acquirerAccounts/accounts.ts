@@ -9,7 +9,7 @@ import type { AccountRecord, CreateAccountBody, UpdateAccountBody } from './sche
 import { routesNaming } from './routes';
 
 /**
- * A business's acquirer accounts (contracts 10): created, read, changed and removed by ADMIN, every
+ * A business's acquirer accounts (docs/acquirers.md, "Accounts"): created, read, changed and removed by ADMIN, every
  * change audited without secret values. Another business's account is not found.
  */
 export interface AccountDeps {

@@ -3,7 +3,7 @@ import { invalid } from '../domain/errors';
 import { openSecret, sealSecret } from '../secrets/active';
 
 /**
- * An acquirer account's credentials (contracts 10): the fields of each acquirer, checked against
+ * An acquirer account's credentials (docs/acquirers.md, "Accounts"): the fields of each acquirer, checked against
  * the account's mode, sealed at rest as one JSON value, and answered only masked ("••••" and the
  * last 4 characters). The clear values leave this module only towards an adapter.
  */

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import type { PaymentMode } from '../../core/payment/statuses';
 
 /**
- * Which account takes a new payment (contracts 10, "the decision"): the first rule in order whose
+ * Which account takes a new payment (docs/acquirers.md, "Routes and the decision"): the first rule in order whose
  * every given condition holds; no rule: the default account; none: the installation default.
  * Pure, so the order of the checks is tested without a stack (decision.unit.test.ts).
  */
@@ -54,5 +54,5 @@ function matches(m: RuleMatch, facts: PaymentFacts, amount: Decimal): boolean {
   return true;
 }
 
-/** The mode a rule sees: the one requested mode, else CARD (contracts 10). */
+/** The mode a rule sees: the one requested mode, else CARD (docs/acquirers.md, "Routes and the decision"). */
 export const routedMode = (requestedModes: readonly PaymentMode[] | undefined): PaymentMode => (requestedModes?.length === 1 ? requestedModes[0]! : 'CARD');

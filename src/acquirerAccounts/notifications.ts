@@ -3,7 +3,7 @@ import { notFound } from '../domain/errors';
 import { type AcquirerKind, openCredentials } from './credentials';
 
 /**
- * The account a notification path names (contracts 10, "notifications"): any business's, since the
+ * The account a notification path names (docs/acquirers.md, "Notifications per account"): any business's, since the
  * acquirer, not a user, calls; ACTIVE, INACTIVE or removed alike (an inactive account's open
  * payments must still finish, a removed one's refunds still be decided); an unknown one is not
  * found. Only the secret that verifies it is opened.

@@ -6,7 +6,7 @@ import type { Routes } from './decision';
 import type { RoutesBody, RoutesRecord } from './schemas';
 
 /**
- * A business's acquirer routes of one mode (contracts 10): an ordered rule list and a default,
+ * A business's acquirer routes of one mode (docs/acquirers.md, "Routes and the decision"): an ordered rule list and a default,
  * replaced whole, validated against the business's accounts and stores, versioned and audited.
  */
 type Tx = Pick<Db, 'acquirerRoutes' | 'acquirerAccount' | 'store' | 'auditLog' | '$queryRaw'>;
@@ -69,7 +69,7 @@ export async function saveRoutes(db: Db, by: AuditSource & { username: string },
   });
 }
 
-/** 400 naming the first field that breaks a rule of contracts 10. */
+/** 400 naming the first field that breaks a rule of a saved list (docs/acquirers.md, "Routes and the decision"). */
 async function checkRoutes(tx: Tx, merchantId: string, body: RoutesBody): Promise<void> {
   const named = [...new Set([...body.rules.map((r) => r.accountId), ...(body.defaultAccountId !== null ? [body.defaultAccountId] : [])])];
   // FOR SHARE: an account deactivated meanwhile waits for this save, then sees the route and refuses (409).

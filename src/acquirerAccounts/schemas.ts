@@ -7,7 +7,7 @@ import { ACQUIRER_KINDS } from './credentials';
 import { DEFAULT_RULE, INSTALLATION_RULE } from './decision';
 
 /**
- * Request and answer shapes of acquirer accounts and routes (contracts 10). Credentials are an
+ * Request and answer shapes of acquirer accounts and routes (docs/acquirers.md). Credentials are an
  * open object here: their fields depend on the acquirer and are checked by credentials.ts.
  */
 const text = (max: number) => z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);

@@ -1,4 +1,4 @@
-/** The security events the audit log records (spec 2.9 / issue 5). Other areas may add their own names. */
+/** The security events the audit log records (docs/users-and-keys.md, "Audit log"; issue 5). Other areas may add their own names. */
 export const AUDIT_ACTIONS = [
   'LOGIN_SUCCEEDED',
   'LOGIN_FAILED',

@@ -13,7 +13,7 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   }
 }
 
-/** Spec 2.8 / 8: at least 12 characters, containing both letters and digits. Returns the reason, or undefined. */
+/** The password rule (docs/users-and-keys.md, "Users"): at least 12 characters, containing both letters and digits. Returns the reason, or undefined. */
 export function passwordProblem(password: string): string | undefined {
   if (password.length < 12) return 'must be at least 12 characters';
   if (!/\p{L}/u.test(password) || !/\p{Nd}/u.test(password)) return 'must contain both letters and digits';

@@ -1,5 +1,5 @@
 /**
- * The role table of spec 2.9 as one definition: each role and the areas it may reach. Every route
+ * The role table (docs/users-and-keys.md, "Roles") as one definition: each role and the areas it may reach. Every route
  * names its area; one middleware (src/http/auth.ts) checks it for users (by role) and for API keys
  * (by scope).
  */
@@ -13,8 +13,8 @@ export const AREAS = [
   'sharedViews', // dashboard, payments read, reports, user list and user records
   'finance', // payouts, bank balance, registers
   'compliance', // compliance alerts, disputes: answering them
-  'disputes', // reading disputes (contracts 12): compliance answers them, finance follows the money
-  'acquirerAccounts', // acquirer accounts (MIDs) and acquirer routes (contracts 10): ADMIN only
+  'disputes', // reading disputes (docs/disputes.md): compliance answers them, finance follows the money
+  'acquirerAccounts', // acquirer accounts (MIDs) and acquirer routes (docs/acquirers.md): ADMIN only
   'ownAccount', // the caller's own sign-in: own record, logout, authenticator enrolment (also while enrolment is pending)
   'ownProfile', // editing a profile: one's own (administrators: anyone's, checked by the handler)
 ] as const;
@@ -34,11 +34,11 @@ export const ROLE_AREAS: Record<Role, readonly Area[]> = {
   USER: ['sharedViews', ...SIGNED_IN],
 };
 
-/** What an API key may do by default (spec 5.6): payments, stores and terminals, webhooks. */
+/** What an API key may do by default (its scopes, docs/users-and-keys.md, "Roles"): payments, stores and terminals, webhooks. */
 export const API_KEY_SCOPES = ['payments', 'stores', 'webhooks'] as const satisfies readonly Area[];
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
-/** The union of the areas of several roles (spec 2.9); accepts either role form. */
+/** The union of the areas of several roles; accepts either role form. */
 export function areasOfRoles(roles: readonly string[]): Set<Area> {
   const out = new Set<Area>();
   for (const r of roles) for (const a of ROLE_AREAS[normalizeRole(r) as Role] ?? []) out.add(a);

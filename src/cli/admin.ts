@@ -1,5 +1,5 @@
 /**
- * The operator command line (contracts.md section 3):
+ * The operator command line (docs/operator-cli.md):
  *   npm run --silent admin -- <command> [options] [--json]
  * Same environment variables, database and Temporal as `npm start`; works while the service runs.
  * Commands live one per file in ./commands and are listed in ./commands/index.ts.

@@ -13,7 +13,7 @@ import { measure, type Measures, type Target, targetKey } from './measures';
 import { toAlertRecord } from './record';
 
 /**
- * Compliance alerts (contracts 12, docs/disputes.md "Compliance alerts"): each target (a store, an
+ * Compliance alerts (docs/disputes.md, "Compliance alerts"): each target (a store, an
  * acquirer account) is measured over the last COMPLIANCE_WINDOW_DAYS, and its alert of each type
  * raised, kept up to date or resolved. Safe to run again and from many places at once: one OPEN
  * alert per type and target is a partial unique index (a second raise inserts nothing), a resolve

@@ -5,7 +5,7 @@ import { ensureIntervalSchedule } from '../temporal/intervalSchedule';
 import { COMPLIANCE_DAILY_WORKFLOW } from '../../core/compliance';
 
 /**
- * The daily evaluation of the compliance alerts (contracts 12): a Temporal Schedule on the
+ * The daily evaluation of the compliance alerts (docs/disputes.md, "Compliance alerts"): a Temporal Schedule on the
  * worker's task queue, as the daily settlement close, starting `complianceDailyWorkflow` once a day;
  * it resolves what aged out of the window while nothing happened in a store.
  */

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 
 /**
- * The compliance alerts' decision (contracts 12) as pure functions: a ratio against its threshold
+ * The compliance alerts' decision (docs/disputes.md, "Compliance alerts") as pure functions: a ratio against its threshold
  * and minimum count, and what becomes of the target's alert. The queries that measure are in
  * measures.ts, the writes in alerts.ts.
  */

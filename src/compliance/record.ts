@@ -7,7 +7,7 @@ import { z } from '../domain/zod';
 import type { ComplianceAlert, Prisma } from '../generated/prisma/client';
 import { ALERT_SCOPES, ALERT_STATUSES, ALERT_TYPES } from './decision';
 
-/** A compliance alert as the API and its events show it (contracts 12): ratio and threshold as decimals (0.0125). */
+/** A compliance alert as the API and its events show it (docs/disputes.md, "Compliance alerts"): ratio and threshold as decimals (0.0125). */
 export const AlertRecordSchema = z
   .object({
     id: z.string(),

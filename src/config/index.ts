@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every environment variable of contracts.md, read and validated once at boot. A bad value stops
+ * Every environment variable (README, "Configuration"), read and validated once at boot. A bad value stops
  * the start with a message naming the variable and the reason (ConfigError).
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -158,7 +158,7 @@ export const configSchema = z
     EXPIRY_GRACE_SECONDS: z.coerce.number({ message: 'must be a number' }).min(0, 'must be zero or more').default(30),
     SWEEP_INTERVAL_SECONDS: positive.default(120),
     VOID_WINDOW_MINUTES: positive.default(1395),
-    /** Contracts 8: a store's business day ends at this local hour; the daily close runs then. */
+    /** docs/settlement.md, "The business date": a store's business day ends at this local hour; the daily close runs then. */
     SETTLEMENT_CUTOFF_HOUR: z.coerce
       .number({ message: 'must be a number' })
       .int('must be an integer')
@@ -176,19 +176,19 @@ export const configSchema = z
       .max(500, 'must be at most 500')
       .default(50),
     VOID_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
-    /** Two-step: an authorisation neither completed nor released this long after its approval is released (contracts 6). */
+    /** Two-step: an authorisation neither completed nor released this long after its approval is released (docs/payments.md, "Two-step completion"). */
     AUTHORIZATION_WINDOW_MINUTES: positive.default(2160),
-    /** How long a refund request waits for the acquirer's decision before answering PENDING (contracts 7). */
+    /** How long a refund request waits for the acquirer's decision before answering PENDING (docs/refunds.md, "Rules"). */
     REFUND_CONFIRM_TIMEOUT_SECONDS: positive.default(10),
-    /** Disputes (contracts 12): DISPUTE_RESPONSE_DUE this long before a dispute's dueBy. */
+    /** Disputes (docs/disputes.md, "The response window: two timers"): DISPUTE_RESPONSE_DUE this long before a dispute's dueBy. */
     DISPUTE_REMINDER_HOURS: positive.default(48),
     /** While a submitted dispute waits for the scheme's decision, the acquirer is re-read at least this often (a lost notification is repaired). */
     DISPUTE_DECISION_CHECK_MINUTES: positive.default(360),
-    /** Payouts (contracts 13): an IN_TRANSIT payout is re-read this often even without a notification. */
+    /** Payouts (docs/payouts-and-fees.md, "Payouts"): an IN_TRANSIT payout is re-read this often even without a notification. */
     PAYOUT_RECHECK_MINUTES: positive.default(360),
     /** How long after PAID a Stripe payout's failure is still heard (Stripe: some failed payouts show paid first), in days. */
     PAYOUT_FAILURE_WATCH_DAYS: positive.default(10),
-    /** Compliance alerts (contracts 12, docs/disputes.md): the rolling window, in days, over which the ratios are measured. */
+    /** Compliance alerts (docs/disputes.md, "Compliance alerts"): the rolling window, in days, over which the ratios are measured. */
     COMPLIANCE_WINDOW_DAYS: positive.default(30),
     /** Disputes opened over payments captured in the window above this raises CHARGEBACK_RATIO (Mastercard's excessive-chargeback measure)... */
     COMPLIANCE_CHARGEBACK_RATIO: ratio.default('0.01'),

@@ -11,7 +11,7 @@ import type { DisputeStatus } from '../../core/dispute/statuses';
 import { findOwnDispute } from './queries';
 
 /**
- * The merchant's answers (contracts 12): the API checks what it can from the row and hands the
+ * The merchant's answers (docs/disputes.md, "The merchant's answers"): the API checks what it can from the row and hands the
  * answer to the dispute's workflow, the one writer of the dispute, whose validators decide.
  */
 export interface DisputeDeps {

@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { toHistoryEntry } from '../payments/record';
 
 /**
- * `evidence.transaction` (contracts 12): what the merchant would otherwise dig out by hand,
+ * `evidence.transaction` (docs/disputes.md, "The evidence"): what the merchant would otherwise dig out by hand,
  * assembled from the service's own records when the dispute opens, never typed by a user.
  * Amounts are exact decimal strings, times ISO 8601 UTC.
  */

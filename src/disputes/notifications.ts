@@ -9,7 +9,7 @@ import { DISPUTE_WORKFLOW_TYPE, disputeNudgeSignal, type DisputeWorkflowInput, d
 import { disputeIdOf } from './ids';
 
 /**
- * An acquirer's dispute notification (contracts 12), verified by the caller: only a nudge, like
+ * An acquirer's dispute notification (docs/disputes.md, "Opening: one notification or five, one dispute"), verified by the caller: only a nudge, like
  * every notification. The dispute is read from the acquirer; one we do not know yet starts its
  * workflow `dispute-<id>` (the id derives from the acquirer's, so a notification that arrives
  * twice, in any number of API processes, starts one workflow and records one dispute); one we

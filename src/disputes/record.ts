@@ -4,7 +4,7 @@ import type { Dispute } from '../generated/prisma/client';
 import { DISPUTE_REASONS, DISPUTE_STATUSES, EVIDENCE_TEXT_MAX } from '../../core/dispute/statuses';
 
 /**
- * The dispute record of contracts 12, exactly its fields, as every endpoint returns it. `amount` a
+ * The dispute record (README, "Disputes"; docs/disputes.md), exactly its fields, as every endpoint returns it. `amount` a
  * JSON number from the exact decimal (as payments); `evidence.text` the statement as stored, text
  * and nothing else (the dashboard shows it as text).
  */
@@ -14,7 +14,7 @@ export const DisputeRecordSchema = z
     paymentId: z.string(),
     pspReference: z.string(),
     storeExternalId: z.string(),
-    acquirerAccountId: z.string().nullable().openapi({ description: "The payment's acquirer account (contracts 10); null: the installation default" }),
+    acquirerAccountId: z.string().nullable().openapi({ description: "The payment's acquirer account; null: the installation default" }),
     acquirerDisputeId: z.string().openapi({ description: "The acquirer's own id of the dispute" }),
     status: z.enum(DISPUTE_STATUSES).openapi({ description: 'WON, LOST, ACCEPTED and EXPIRED are final' }),
     reason: z.enum(DISPUTE_REASONS),
@@ -64,7 +64,7 @@ export function toDisputeRecord(d: Dispute): DisputeRecord {
   };
 }
 
-/** The list's filters (contracts 12) and paging (contracts 2); `from`/`to` compare openedAt. */
+/** The list's filters (README, "Disputes") and paging (README, "Conventions of every endpoint"); `from`/`to` compare openedAt. */
 export const DisputeListQuery = PagingQuery.extend({
   status: z.enum(DISPUTE_STATUSES, { message: `must be one of ${DISPUTE_STATUSES.join(', ')}` }).optional(),
   storeExternalId: z.string().min(1).max(200).optional(),

@@ -9,7 +9,7 @@ import { type CostLine, expectedFeeOf } from './expectedFee';
 import type { CostContractBody, CostContractRecord } from './schemas';
 
 /**
- * Cost contracts (contracts 13): an account's price list per currency, versioned. A save is a new
+ * Cost contracts (docs/payouts-and-fees.md, "Cost contracts"): an account's price list per currency, versioned. A save is a new
  * version in force from that moment; the versions before it stay, since the payments they priced
  * keep the fee they were given (Payment.expectedFee, written at capture).
  */

@@ -1,7 +1,7 @@
 import { percentFee } from '../money/fee';
 
 /**
- * The expected fee of a captured payment under a cost contract (contracts 13), as a pure
+ * The expected fee of a captured payment under a cost contract (docs/payouts-and-fees.md, "The expected fee"), as a pure
  * function: the line for its payment mode and card brand (a line naming the brand wins over one
  * without), priced by the one fee formula (src/money/fee.ts) on the captured amount. Exact decimal
  * text in, exact decimal text out.

@@ -4,7 +4,7 @@ import { MAX_AMOUNT } from '../money/amount';
 import { isSupportedCurrency, minorUnitsOf, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PaymentModeSchema } from '../payments/schemas';
 
-/** Request and answer shapes of cost contracts (contracts 13). Money and percentages are JSON numbers in, exact decimals kept. */
+/** Request and answer shapes of cost contracts (docs/payouts-and-fees.md, "Cost contracts"). Money and percentages are JSON numbers in, exact decimals kept. */
 const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
 const Currency = z
   .string({ error: currencyMessage })

@@ -29,9 +29,9 @@ const SandboxNotification = z.object({
   event: z.string().min(1).max(50),
   voidReference: z.string().max(200).optional(),
   refundReference: z.string().max(200).optional(),
-  /** DISPUTE_OPENED and DISPUTE_DECIDED (contracts 12): the acquirer's id of the dispute. */
+  /** DISPUTE_OPENED and DISPUTE_DECIDED (docs/disputes.md): the acquirer's id of the dispute. */
   disputeId: z.string().min(1).max(200).optional(),
-  /** PAYOUT_* (contracts 13): the acquirer's id of the payout, and the report it pays. */
+  /** PAYOUT_* (docs/payouts-and-fees.md): the acquirer's id of the payout, and the report it pays. */
   payoutId: z.string().min(1).max(200).optional(),
   batchReference: z.string().min(1).max(300).optional(),
 });

@@ -1,7 +1,6 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
-import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { AppDeps } from './context';
 import { dashboardApp } from './dashboardApp';
 import { mountDocs } from './docs';
@@ -10,9 +9,6 @@ import { createRegistry, generateDocument } from './openapi';
 import { requestContext } from './requestId';
 import { securityHeaders } from './securityHeaders';
 import { routeModules } from './routes';
-
-/** A route module mounts its endpoints on the router and documents them in the registry. */
-export type RouteModule = (router: Router<any, any>, registry: OpenAPIRegistry) => void;
 
 export function createApp(deps: AppDeps): Koa<any, any> {
   const app = new Koa<any, any>();

@@ -3,7 +3,7 @@ import type { Paging } from '../domain/paging';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/listQuery';
 
 /**
- * Answers one page of a list whose response the spec fixes as a plain JSON array (GET stores, GET
+ * Answers one page of a list whose response is a plain JSON array (GET stores, GET
  * a store's terminals): the body stays the array; `X-Total-Count` gives every match and `Link`
  * (RFC 8288) the next page while there is one, so a client can tell the list goes on.
  */

@@ -11,7 +11,7 @@ export type AuthKind = 'apiKey' | 'session' | 'none';
 
 /**
  * The API key of a request: X-API-Key, or `Authorization: Bearer isp_live_...|isp_test_...`.
- * Contracts 2: any other Authorization content is 401, also next to a valid X-API-Key (a request
+ * Any other Authorization content is 401 (README, "Conventions of every endpoint"), also next to a valid X-API-Key (a request
  * carrying Basic credentials or a bare token is not one this service understands, so it is not
  * half-accepted); when both carry a key they must be the same key.
  */
@@ -44,7 +44,7 @@ async function apiKeyPrincipal(ctx: ApiContext): Promise<ApiKeyPrincipal> {
   if (!key) throw unauthenticated('missing or invalid API key');
   const now = new Date();
   // Lookup by SHA-256 of the key: the comparison is on a hash, never on the secret itself. Read
-  // on every request (a revocation bites at once, contracts 2), key and business in one statement.
+  // on every request (a revocation bites at once, docs/users-and-keys.md, "API keys"), key and business in one statement.
   const [record] = await ctx.deps.db.$queryRaw<KeyRow[]>`
     SELECT k."id", k."merchantId", k."mode", k."scopes", k."expiresAt", k."revokedAt", k."lastUsedAt", m."externalId" AS "merchantExternalId"
     FROM "ApiKey" k JOIN "Merchant" m ON m."id" = k."merchantId"
@@ -97,7 +97,7 @@ export function authenticate(kind: AuthKind, area: Area | undefined) {
       if (session.mfaEnrollmentPending && area !== 'ownAccount') throw forbidden(MFA_ENROLMENT_FIRST);
       if (area && !areasOfRoles(principal.roles).has(area)) throw forbidden(`your roles do not grant the '${area}' area`);
     }
-    if (ctx.state.principal) await ctx.deps.rateLimiter.consume(ctx);
+    if (ctx.state.principal) await ctx.deps.rateLimiter.consume(ctx.state.principal);
     await next();
   };
 }

@@ -5,7 +5,7 @@ import { notFound } from '../domain/errors';
 import { ApiError } from './errors';
 
 /**
- * Serves the merchant dashboard (contracts 9) built by `npm install` into dashboard/dist: its
+ * Serves the merchant dashboard (docs/dashboard.md) built by `npm install` into dashboard/dist: its
  * hashed assets under /dashboard/assets/, and index.html for every other address under
  * /dashboard so a deep link (/dashboard/payments/{id}) opens the right page. Its security headers
  * (the content security policy lets the page run only the app's own scripts and talk only to this

@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 
 /**
  * An HTTP-only refusal (no route, wrong method, rate limit, a bad acquirer signature). Refusals of
- * the domain are DomainErrors, mapped below; both become the spec's error shape (section 7).
+ * the domain are DomainErrors, mapped below; both become the API's error shape (README, "Conventions of every endpoint").
  */
 export class ApiError extends Error {
   constructor(
@@ -39,7 +39,7 @@ function throwBareRouterStatus(ctx: Context): void {
 }
 
 /**
- * Turns every thrown error, ours or Koa's (body parser, router), into the spec's error shape. An
+ * Turns every thrown error, ours or Koa's (body parser, router), into the API's error shape. An
  * acquirer's error that reaches here is answered by acquirerFailureError (src/acquirer/errors.ts):
  * 409 or 503, never the acquirer's own status.
  */

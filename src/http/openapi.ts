@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from '../domain/zod';
 
-/** The error shape of spec section 7. */
+/** The API's error shape (README, "Conventions of every endpoint"). */
 export const ErrorBody = z
   .object({
     timestamp: z.string().openapi({ example: '2026-11-22T10:00:00.000Z' }),

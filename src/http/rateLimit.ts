@@ -1,10 +1,10 @@
 import { LeasedLimit } from '../security/leasedLimit';
+import type { Principal } from '../auth/principal';
 import type { LimitStore } from '../security/limits';
 import { ApiError } from './errors';
-import type { ApiContext } from './context';
 
 /**
- * The rate limit per credential (contracts 2), held across every API process by the shared store
+ * The rate limit per credential (README, "Conventions of every endpoint"), held across every API process by the shared store
  * (src/security/limits.ts): RATE_LIMIT_BURST requests per window of RATE_LIMIT_BURST /
  * RATE_LIMIT_PER_SECOND seconds, so a burst of RATE_LIMIT_BURST is allowed and the sustained rate is
  * RATE_LIMIT_PER_SECOND; over it, 429 with Retry-After in whole seconds (until the window ends).
@@ -17,8 +17,7 @@ export class RateLimiter {
     this.limit = new LeasedLimit(store.limit({ prefix: 'api', points: burst, durationSeconds: burst / perSecond }));
   }
 
-  async consume(ctx: ApiContext): Promise<void> {
-    const p = ctx.state.principal!;
+  async consume(p: Principal): Promise<void> {
     const taken = await this.limit.take(p.kind === 'apiKey' ? `key:${p.apiKeyId}` : `user:${p.userId}`);
     if (taken.refused) {
       const wait = taken.retryAfterSeconds;

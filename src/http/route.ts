@@ -16,7 +16,7 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   /** OpenAPI style: /api/things/{id} */
   path: string;
   /**
-   * Unique, lowerCamelCase verb + resource (contracts 14: `createPayment`, `listTransactions`): the
+   * Unique, lowerCamelCase verb + resource (README, "API reference": `createPayment`, `listTransactions`): the
    * name a generated client gives this operation's function. Required, so no route ships without one.
    */
   operationId: string;

@@ -1,5 +1,5 @@
 /**
- * The platform's supported currencies (contracts 2) with their ISO 4217 minor-unit digits: an
+ * The platform's supported currencies (docs/payments.md, "Creation body") with their ISO 4217 minor-unit digits: an
  * amount may carry at most that many decimals, and a store's defaultCurrency must be one of them.
  */
 export const SUPPORTED_CURRENCIES: Record<string, { minorUnits: number }> = {

@@ -21,7 +21,7 @@ export function parseKeyMode(mode: string | undefined): KeyMode {
 }
 
 /**
- * Issues an API key for a business with the default key scopes (spec 5.6). Only its hash is
+ * Issues an API key for a business with the default key scopes (docs/users-and-keys.md, "API keys"). Only its hash is
  * stored; the creation is written to the audit log in the same transaction.
  */
 export async function createApiKey(db: Db, input: { merchantExternalId: string; name: string; mode?: string; actorId?: string }): Promise<CreatedApiKey> {

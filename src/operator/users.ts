@@ -8,7 +8,7 @@ import { usernameSchema } from '../users/username';
 import { conflict, invalid } from '../domain/errors';
 import { findMerchant } from './merchants';
 
-/** Role names in either form (`ADMIN`, `ROLE_ADMIN`); none given means USER (spec 2.8). */
+/** Role names in either form (`ADMIN`, `ROLE_ADMIN`); none given means USER (docs/users-and-keys.md, "Users"). */
 export function operatorRoles(names: readonly string[] | undefined): Role[] {
   const given = (names ?? []).map((n) => n.trim()).filter(Boolean);
   if (given.length === 0) return ['USER'];
@@ -21,7 +21,7 @@ export function operatorRoles(names: readonly string[] | undefined): Role[] {
 
 /**
  * Creates a dashboard user of a business: how its first administrator comes to exist. Returns the
- * user record the API returns (spec 2.8). The creation is audited with the operator as actor.
+ * user record the API returns (docs/users-and-keys.md, "Users"). The creation is audited with the operator as actor.
  */
 export async function createUser(
   db: Db,

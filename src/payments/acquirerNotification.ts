@@ -7,23 +7,23 @@ import type { Logger } from '../logger';
 import { acquirerNotifiedSignal } from '../../core/payment/messages';
 import { TrailingCoalescer } from './coalesce';
 
-/** A verified acquirer notification (contracts 4). */
+/** A verified acquirer notification (docs/payments.md, "Acquirer notifications"). */
 export interface AcquirerNotification {
   deviceId: string;
   acquirerRef: string;
   event: string;
   voidReference?: string;
   refundReference?: string;
-  /** A dispute's notification (contracts 12): relayed by src/disputes/notifications.ts instead. */
+  /** A dispute's notification: relayed by src/disputes/notifications.ts instead. */
   disputeId?: string;
-  /** A payout's notification (contracts 13): relayed by src/payouts/notifications.ts instead. */
+  /** A payout's notification: relayed by src/payouts/notifications.ts instead. */
   payoutId?: string;
   batchReference?: string;
 }
 
 /**
  * Whose payments a notification may nudge: an account's notification path only that account's
- * (contracts 10); the installation path (scope left out) any payment with the bill, as the one
+ * (docs/acquirers.md, "Notifications per account"); the installation path (scope left out) any payment with the bill, as the one
  * sandbox server posts every notification there.
  */
 export interface NotificationScope {

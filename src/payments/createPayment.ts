@@ -29,7 +29,7 @@ import { callPaymentWorkflow } from './workflowCalls';
 import { holdTender, tenderCreated } from '../bills/tenders';
 
 /**
- * Creating a payment (spec 2.2, 4.1, 7). Checks in this order, writing nothing before the last:
+ * Creating a payment (docs/payments.md, "Creation body"). Checks in this order, writing nothing before the last:
  * body (400), business (404), store and terminal (404), terminal ready (409), an open payment with
  * the same reference (returned as it is: idempotency), requested modes against the device (400),
  * inactive store or terminal (201 REFUSED). Then the row is inserted (CREATED) and its workflow
@@ -123,7 +123,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     acquirerAccountId: route.account?.id ?? null,
     routeRule: route.rule,
     origin: 'PLATFORM',
-    // Only a terminal linked two-step authorises (contracts 6); fixed at creation like the device.
+    // Only a terminal linked two-step authorises (docs/payments.md, "Two-step completion"); fixed at creation like the device.
     twoStep: terminal.twoStep,
     terminalTimeoutMinutes: timeoutMinutes.toString(),
     cashierId: body.cashierId ?? null,

@@ -2,7 +2,7 @@ import { dateRange, PagingQuery } from '../domain/listQuery';
 import { z } from '../domain/zod';
 import { PAYMENT_STATUSES } from '../../core/payment/statuses';
 
-/** The filters and paging of a payments list (contracts 2), shared by the API-key and dashboard lists. */
+/** The filters and paging of a payments list (docs/payments.md, "Reading payments"), shared by the API-key and dashboard lists. */
 export const PaymentListQuery = PagingQuery.extend({
   ...dateRange(', ISO 8601 date or date-time'),
   status: z.enum(PAYMENT_STATUSES).optional(),

@@ -23,7 +23,7 @@ import { factsOf, refusalError } from './facts';
 import { callPaymentWorkflow, type PaymentOperation, type PaymentOperationArgs, type WorkflowAnswer } from './workflowCalls';
 
 /**
- * sync-status, cancel and void (spec 3, 4.1). A final payment is answered from the database
+ * sync-status, cancel and void (docs/payments.md). A final payment is answered from the database
  * without touching the workflow or the acquirer. Everything that changes a payment goes through
  * its workflow (the one writer); the API only reads.
  */
@@ -111,10 +111,11 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
 // ---- cancel ----
 
 /**
- * Withdraws a bill still waiting at the terminal, or releases a two-step authorisation (contracts
- * 6). 409 when the payment is already decided (a final status); 200 with the resulting payment
- * otherwise: CANCELLED, CAPTURED when the customer completed first, or unchanged
- * (AWAITING_TERMINAL, AUTHORIZED) when the acquirer could not be reached.
+ * Withdraws a bill still waiting at the terminal, or releases a two-step authorisation
+ * (docs/payments.md, "Two-step completion"). 409 when the payment is already decided (a final
+ * status); 200 with the resulting payment otherwise: CANCELLED, CAPTURED when the customer
+ * completed first, or unchanged (AWAITING_TERMINAL, AUTHORIZED) when the acquirer could not be
+ * reached.
  */
 export async function cancelPayment(deps: OperationDeps, principal: ApiKeyPrincipal, id: string): Promise<Payment> {
   const payment = await findOwnPayment(deps.db, principal, id);
@@ -141,7 +142,7 @@ export function checkAmount(amount: number, currency: string, field = 'amount'):
 }
 
 /**
- * Completes a two-step authorisation (contracts 6): all of it, or part. 200 CAPTURED; 200 still
+ * Completes a two-step authorisation (docs/payments.md, "Two-step completion"): all of it, or part. 200 CAPTURED; 200 still
  * AUTHORIZED when the acquirer could not be reached (the workflow keeps the capture and completes
  * it later); 400 for an amount above the authorised one; 409 for any status but AUTHORIZED.
  */
@@ -160,7 +161,7 @@ export async function capturePayment(deps: OperationDeps, principal: ApiKeyPrinc
 
 // ---- void ----
 
-/** The void preconditions of spec 4.1, from the projection: 409, or 404 where store or terminal is gone. */
+/** The void preconditions (docs/payments.md, "Void"), from the projection: 409, or 404 where store or terminal is gone. */
 async function checkVoidPreconditions(deps: OperationDeps, payment: Payment): Promise<void> {
   const refusal = voidRefusal(
     factsOf(payment),

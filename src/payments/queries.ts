@@ -8,7 +8,7 @@ import { findOwnPayment, type PaymentScope } from './operations';
 import { toHistoryEntry, toPaymentRecord, type PaymentRecord } from './record';
 
 /**
- * The read side of payments (spec 4.1): answered from the database projection only, never from
+ * The read side of payments (docs/payments.md, "Reading payments"): answered from the database projection only, never from
  * the terminal. A key sees only its business's payments of its own mode (live or test), a dashboard
  * user both modes of its business (PaymentScope); a deleted store or terminal never hides its payments.
  */

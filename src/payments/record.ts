@@ -2,7 +2,7 @@ import type { Payment, PaymentHistory } from '../generated/prisma/client';
 import type { PaymentView } from '../fees/visibility';
 
 /**
- * The payment record of contracts 2, as every endpoint returns it. Amount is a JSON number
+ * The payment record (docs/payments.md, "The payment record"), as every endpoint returns it. Amount is a JSON number
  * produced from the exact decimal (trailing zeros trimmed); unset fields are null.
  */
 export interface PaymentRecord {
@@ -31,11 +31,11 @@ export interface PaymentRecord {
   settledAt: string | null;
   mode: string;
   origin: string;
-  /** Passed through for the receipt and the records (spec 3.1); null when not given. */
+  /** Passed through for the receipt and the records; null when not given. */
   cashierId: string | null;
   customerMobile: string | null;
   customerEmail: string | null;
-  /** The acquirer account its route chose (contracts 10); null: the installation default. */
+  /** The acquirer account its route chose (docs/acquirers.md); null: the installation default. */
   acquirerAccountId: string | null;
   /** The acquirer that took it: sandbox, stripe, ... */
   acquirerName: string;
@@ -46,7 +46,7 @@ export interface PaymentRecord {
    * Only for callers who may read cost contracts (src/fees/visibility.ts); absent for the others.
    */
   expectedFee?: number | null;
-  /** The status of its latest dispute (contracts 12); null when it has none. */
+  /** The status of its latest dispute (docs/disputes.md, "The payment side"); null when it has none. */
   disputeStatus: string | null;
 }
 
@@ -91,7 +91,7 @@ export function toPaymentRecord(p: Payment, view: PaymentView): PaymentRecord {
   };
 }
 
-/** One status history entry of contracts 2. */
+/** One status history entry (docs/payments.md, "Reading payments"). */
 export function toHistoryEntry(h: PaymentHistory): {
   status: string;
   previousStatus: string | null;

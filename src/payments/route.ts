@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { conflict } from '../domain/errors';
 
 /**
- * The acquirer a new payment goes to (contracts 10): its business's routes of the key's mode pick
+ * The acquirer a new payment goes to (docs/acquirers.md, "Routes and the decision"): its business's routes of the key's mode pick
  * an account, else the installation default. A test key's payments only ever reach test accounts,
  * a live key's only live ones: the routes are per mode, and the account's mode is checked again here.
  */

@@ -6,7 +6,7 @@ import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
 import { DISPUTE_STATUSES } from '../../core/dispute/statuses';
 
 /**
- * Request and response schemas of in-store payments (spec 2.1, 2.2; contracts 2). The creation
+ * Request and response schemas of in-store payments (docs/payments.md). The creation
  * body is strict (an unknown field is a 400). Rules that need configuration (the timeout bounds)
  * are checked by the creation service, with the same message style.
  */
@@ -77,7 +77,7 @@ export const CreatePaymentBody = z
   .openapi('CreatePaymentRequest');
 export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;
 
-/** Two-step completion (contracts 6): the amount to capture, all of it when absent. */
+/** Two-step completion (docs/payments.md, "Two-step completion"): the amount to capture, all of it when absent. */
 export const CaptureBody = z
   .strictObject({
     amount: amountSchema().optional().openapi({ description: 'At most the authorised amount; default all of it' }),
@@ -121,7 +121,7 @@ export const PaymentRecordSchema = z
     cashierId: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
     customerMobile: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
     customerEmail: z.string().nullable().openapi({ description: 'As sent at creation; passed to the acquirer for the receipt' }),
-    acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose (contracts 10); null: the installation default' }),
+    acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account its route chose; null: the installation default' }),
     acquirerName: z.string().openapi({ description: 'The acquirer that took it', example: 'sandbox' }),
     routeRule: z.string().openapi({ description: 'The route rule that chose the account: its name, `default`, or `installation`' }),
     expectedFee: z.number().nullable().optional().openapi({
@@ -129,7 +129,7 @@ export const PaymentRecordSchema = z
         "The fee the account's cost contract in force at the capture gives it; null without a contract, or until captured. Only for callers who may read cost contracts (an ADMIN or FINANCE session): absent for other roles and for API keys",
     }),
     disputeStatus: z.enum(DISPUTE_STATUSES).nullable().openapi({
-      description: 'The status of its latest dispute (contracts 12); null when it has none. While NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are 409',
+      description: 'The status of its latest dispute; null when it has none. While NEEDS_RESPONSE or UNDER_REVIEW, refunds and voids are 409',
     }),
   })
   .openapi('Payment');

@@ -20,13 +20,13 @@ const recent = new RecentEvents();
 export async function relayStripeEvent(deps: StripeRelayDeps, event: Stripe.Event, scope: StripeScope): Promise<void> {
   const nudge = nudgeOf(event);
   const disputeNudge = nudge ? null : disputeNudgeOf(event);
-  // Payouts pay an account's balance: only an account's own path speaks for them (contracts 13).
+  // Payouts pay an account's balance: only an account's own path speaks for them (docs/payouts-and-fees.md, "Stripe's payouts").
   const payoutNudge = nudge || disputeNudge || scope.acquirerAccountId === null ? null : payoutNudgeOf(event);
   // A replay within the signature's tolerance is dropped; keyed by path, so one path's events never hide another's.
   if ((!nudge && !disputeNudge && !payoutNudge) || typeof event.id !== 'string' || !recent.firstTime(`${scope.acquirerAccountId ?? ''}:${event.id}`)) return;
   // A payout's event: its workflow starts (when new) or re-reads Stripe.
   if (payoutNudge) return relayBalancePayoutNotification(deps, { acquirerAccountId: scope.acquirerAccountId!, payoutId: payoutNudge.payoutId });
-  // A dispute's event: its workflow opens (when new) or re-reads Stripe (contracts 12).
+  // A dispute's event: its workflow opens (when new) or re-reads Stripe (docs/disputes.md, "Stripe").
   if (disputeNudge) return relayDisputeNotification(deps, disputeNudge, { ...scope, acquirerName: 'stripe' });
   if (!nudge) return;
   const payment = await deps.db.payment.findFirst({

@@ -5,13 +5,12 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
 import type { Logger } from '../logger';
-import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
-import { PAYMENT_WORKFLOW_TYPE, sweepNudgeSignal } from '../../core/payment/messages';
+import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow, sweepNudgeSignal } from '../../core/payment/messages';
 import { ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from './workflowStart';
 
 /**
- * The reconciliation sweep (spec 3 rule 4): every payment still waiting for the customer past its
+ * The reconciliation sweep (docs/payments.md, "Reconciliation sweep"): every payment still waiting for the customer past its
  * expiry (terminal timeout plus grace) is nudged with signal-with-start. A running workflow re-reads
  * the acquirer; a missing one (row inserted but workflow never started, or a run terminated) is
  * started from the row and settles the payment from the acquirer's answer: the outcome the
@@ -61,7 +60,7 @@ async function settleOne(deps: SweepDeps, payment: OverduePayment): Promise<'nud
 /** Signal-with-start from the row; `reuse` ALLOW_DUPLICATE also replaces a completed run. */
 function startFromRow(deps: SweepDeps, payment: OverduePayment, reuse?: 'ALLOW_DUPLICATE') {
   const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP');
-  return deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
+  return deps.temporal.workflow.signalWithStart<PaymentWorkflow, []>(PAYMENT_WORKFLOW_TYPE, {
     ...paymentWorkflowStartOptions(input, deps.config),
     ...(reuse ? { workflowIdReusePolicy: reuse } : {}),
     signal: sweepNudgeSignal,

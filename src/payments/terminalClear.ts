@@ -9,7 +9,7 @@ import { callPaymentWorkflow } from './workflowCalls';
 import { DomainError } from '../domain/errors';
 
 /**
- * terminal:clear (operator only, contracts 3): forces the open bill off the terminal's device.
+ * terminal:clear (operator only, docs/payments.md, "terminal:clear (operator CLI)"): forces the open bill off the terminal's device.
  * The payment's workflow withdraws the bill; it ends CANCELLED (reason CLEARED_BY_OPERATOR), also
  * when the acquirer cannot be reached, unless the customer had already decided at the device (then
  * that outcome stands). Answers the payment, or null when no bill of the terminal is open.

@@ -4,7 +4,6 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@te
 import type { Config } from '../config';
 import type { Payment } from '../generated/prisma/client';
 import type { Logger } from '../logger';
-import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
 import {
   cancelUpdate,
   captureUpdate,
@@ -12,6 +11,7 @@ import {
   operatorClearUpdate,
   PAYMENT_WORKFLOW_TYPE,
   type PaymentOutcome,
+  type PaymentWorkflow,
   type PendingRefund,
   placeBillUpdate,
   type RefundRequestInput,
@@ -87,7 +87,7 @@ export function callPaymentWorkflow<O extends PaymentOperation>(
       const outcome = await withInFlightRetry(() =>
         deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], {
           args,
-          startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(
+          startWorkflowOperation: new WithStartWorkflowOperation<PaymentWorkflow>(
             PAYMENT_WORKFLOW_TYPE,
             paymentWorkflowStartOptions(input, deps.config, { afterSale }),
           ),

@@ -7,7 +7,7 @@ import type { Logger } from '../logger';
 import { PAYOUT_WORKFLOW_TYPE, payoutNudgeSignal, type PayoutWorkflowInput, payoutWorkflowId } from '../../core/payout/messages';
 
 /**
- * An acquirer's payout notification (contracts 13), verified by the caller: only a nudge. It names
+ * An acquirer's payout notification (docs/payouts-and-fees.md, "Payouts"), verified by the caller: only a nudge. It names
  * the report the payout pays (its batch reference: our batch id, and `:<accountId>` for an
  * account's report), so the payout's business, mode and account come from our own batch, never
  * from the notification; the payout's workflow `payout-<id>` (the id derived from the acquirer's,

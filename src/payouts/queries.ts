@@ -7,7 +7,7 @@ import { z } from '../domain/zod';
 import type { Prisma } from '../generated/prisma/client';
 import { PayoutStatusSchema, type PayoutRecord, toPayoutRecord } from './record';
 
-/** Reads of payouts and balances (contracts 13): the business's own only. */
+/** Reads of payouts and balances (docs/payouts-and-fees.md): the business's own only. */
 // Looser than the kit's `instant` (it takes what Date parses, a date-time without an offset too): kept as it was answered.
 const instant = z.coerce.date({ message: 'must be an ISO 8601 date or date-time' });
 

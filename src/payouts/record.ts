@@ -1,7 +1,7 @@
 import { z } from '../domain/zod';
 import type { Payout } from '../generated/prisma/client';
 
-/** A payout as the API answers it (contracts 13). */
+/** A payout as the API answers it (docs/payouts-and-fees.md, "Payouts"). */
 const num = (d: { toFixed(): string } | null): number | null => (d === null ? null : Number(d.toFixed()));
 
 export const PayoutStatusSchema = z.enum(['IN_TRANSIT', 'PAID', 'FAILED']);

@@ -5,7 +5,7 @@ import type { Payout } from '../generated/prisma/client';
 import type { PayoutWorkflowInput } from '../../core/payout/messages';
 
 /**
- * The payout row (contracts 13), written only by its workflow's activities: what the acquirer says
+ * The payout row (docs/payouts-and-fees.md, "Payouts"), written only by its workflow's activities: what the acquirer says
  * of it, and its reconciliation with the batch it pays.
  */
 

@@ -2,7 +2,7 @@ import type { Refund } from '../generated/prisma/client';
 import { z } from '../domain/zod';
 import { amountSchema } from '../money/amount';
 
-/** The refund of contracts 7, as every endpoint returns it; amount a JSON number from the exact decimal. */
+/** The refund (docs/refunds.md, "Endpoints"), as every endpoint returns it; amount a JSON number from the exact decimal. */
 export interface RefundRecord {
   id: string;
   paymentId: string;

@@ -1,6 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
-import { PAYMENT_WORKFLOW_TYPE, paymentStateQuery, resumeRefundsSignal } from '../../core/payment/messages';
+import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow, paymentStateQuery, resumeRefundsSignal } from '../../core/payment/messages';
 import type { SweepDeps } from '../payments/sweep';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from '../payments/workflowStart';
 import { pendingRefundOf, pendingRefundsOf } from './pending';
@@ -83,7 +82,7 @@ async function resumeOne(deps: SweepDeps, paymentId: string, refunds: Parameters
     'pending refunds with no payment workflow running: starting a run from the row to decide them',
   );
   const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'SWEEP', pending);
-  await deps.temporal.workflow.signalWithStart<typeof paymentWorkflow, [typeof pending]>(PAYMENT_WORKFLOW_TYPE, {
+  await deps.temporal.workflow.signalWithStart<PaymentWorkflow, [typeof pending]>(PAYMENT_WORKFLOW_TYPE, {
     ...paymentWorkflowStartOptions(input, deps.config, { afterSale: true }),
     signal: resumeRefundsSignal,
     signalArgs: [pending],

@@ -13,7 +13,7 @@ import { chargedBackOf } from '../disputes/chargebacks';
 import type { CreateRefundBody } from './record';
 
 /**
- * Refunds by signed-in dashboard users (contracts 7). The API checks what it can from the rows
+ * Refunds by signed-in dashboard users (docs/refunds.md). The API checks what it can from the rows
  * (400, 404, 409, the Idempotency-Key) and hands the refund to the payment's workflow, the one
  * writer of the payment: it reserves the amount (so concurrent refunds from any number of API
  * processes never add up to more than capturedAmount), writes the refund row, submits it to the

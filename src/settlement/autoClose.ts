@@ -9,7 +9,7 @@ import { SYSTEM_CLOSER } from './batches';
 import { startClose } from './closeStart';
 
 /**
- * The daily close (contracts 8, SETTLEMENT_AUTO_CLOSE): a Temporal Schedule runs a short cycle
+ * The daily close (SETTLEMENT_AUTO_CLOSE, docs/settlement.md, "Closing a batch"): a Temporal Schedule runs a short cycle
  * every SETTLEMENT_AUTO_CLOSE_CHECK_SECONDS; each cycle starts the close of every store whose
  * last business day has ended (its SETTLEMENT_CUTOFF_HOUR passed in its own time zone) and has
  * not been closed by the service yet. One SettlementAutoClose row per store and date records it,

@@ -18,7 +18,7 @@ import { paymentClaimable, refundClaimable } from './claimable';
 type SourcedItem = ReportedItem & { source: ReportSource };
 
 /**
- * The steps of one close (contracts 8), each safe to run again after a crash at any point:
+ * The steps of one close (docs/settlement.md), each safe to run again after a crash at any point:
  * open (claim what is waiting), reconcile (fetch the acquirer's report by the batch's reference
  * and compare, in one transaction), then the close workflow settles each payment through its own
  * workflow and finishes the batch. The partial unique indexes on SettlementLine keep every
@@ -35,7 +35,7 @@ export interface SettlementDeps {
 }
 
 /**
- * Where a device's report starts (contracts 8: a close reports what settled since the previous
+ * Where a device's report starts (a close reports what settled since the previous
  * one): the `until` of the business's previous close of the same mode that asked this device; for
  * its first close, when it was linked to one of the business's terminals or its first payment
  * here, whichever is earlier. Derived from what is stored, so a retried close asks for the same period.
@@ -368,7 +368,7 @@ async function markSettling(tx: Db, batchId: string, discrepancies: Discrepancy[
 }
 
 /**
- * A dispute's money as reported (contracts 12): a CHARGEBACK line (net minus the amount) or a
+ * A dispute's money as reported (docs/disputes.md, "Settlement: the dispute's money"): a CHARGEBACK line (net minus the amount) or a
  * CHARGEBACK_REVERSAL line (net plus it), linked to the disputed payment when we know it and to the
  * dispute by the id it has or will have here: ours derives from the acquirer's, so a line reported
  * before the dispute's notification arrived names the dispute all the same. Once per booking, by
@@ -504,7 +504,7 @@ async function recordReportOnlyPayment(
 
 /**
  * The final status once every payment is settled: DISCREPANCY when anything did not match. The
- * close's audit entry (contracts 8 / spec 2.9) commits with it, so each close is audited once:
+ * close's audit entry (docs/settlement.md, "Closing a batch") commits with it, so each close is audited once:
  * by the user who closed, or by the service (actor SYSTEM) for the daily close.
  */
 export async function finishBatch(db: Db, batchId: string): Promise<string> {

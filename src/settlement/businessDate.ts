@@ -1,5 +1,5 @@
 /**
- * The business date of contracts 8, as pure functions of an instant, an IANA time zone and the
+ * The business date (docs/settlement.md, "The business date"), as pure functions of an instant, an IANA time zone and the
  * cut-off hour: a store's day runs from SETTLEMENT_CUTOFF_HOUR local time to the same hour the
  * next calendar day, so a close at 01:30 local still belongs to the day before. Built on the
  * runtime's time-zone data (Intl, through ./zoneClock), which knows every zone's offsets and

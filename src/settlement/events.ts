@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { minorUnitsOf } from '../money/currencies';
 import type { SettlementData } from '../webhooks/payload';
 
-/** `data.settlement` of PAYMENT_SETTLED (contracts 8): from the payment's line and its batch. */
+/** `data.settlement` of PAYMENT_SETTLED (docs/settlement.md, "Reconciliation"): from the payment's line and its batch. */
 export async function settlementDataOf(db: Db, paymentId: string): Promise<SettlementData> {
   const line = await db.settlementLine.findFirst({ where: { type: 'PAYMENT', paymentId }, include: { batch: { select: { id: true, date: true } } } });
   if (!line) throw new Error(`payment ${paymentId} is in no settlement batch`);

@@ -4,7 +4,7 @@ import { Prisma } from '../generated/prisma/client';
 import { SHOWN_STATUSES } from './records';
 
 /**
- * The fee audit over a period (contracts 13, issue 27): of the batches a filter selects (store,
+ * The fee audit over a period (docs/payouts-and-fees.md, "The fee audit in settlement"; issue 27): of the batches a filter selects (store,
  * mode, business dates from inclusive, to exclusive), per currency the fees the acquirers charged,
  * the fees the cost contracts give (a line without a contract counting its charged fee, as batch
  * totals do) and the difference, what the merchant would claim back. Exact decimals.

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import type { SettlementReportItem } from '../acquirer/port';
 
 /**
- * Reconciliation of contracts 8 as pure functions: the batch's claimed payments and refunds
+ * Reconciliation (docs/settlement.md, "Reconciliation") as pure functions: the batch's claimed payments and refunds
  * against the acquirer's report, and the batch totals. The database work around them is in
  * src/settlement/batches.ts.
  */
@@ -19,7 +19,7 @@ export interface Claim {
 
 export type ReportedItem = SettlementReportItem & { deviceId: string };
 
-/** A dispute's money in a report (contracts 12): never claimed, recorded as the acquirer reports it. */
+/** A dispute's money in a report (docs/disputes.md, "Settlement: the dispute's money"): never claimed, recorded as the acquirer reports it. */
 export const isChargeback = (i: SettlementReportItem): boolean => i.type === 'CHARGEBACK' || i.type === 'CHARGEBACK_REVERSAL';
 
 /** A chargeback line's net: the debit takes the amount away, the reversal gives it back; a fee on either (none in the sandbox) is charged like a payment's. */
@@ -60,7 +60,7 @@ export function reconcile<I extends ReportedItem>(claims: Claim[], items: I[]): 
 }
 
 /**
- * The fee audit (contracts 13): a reported fee other than the payment's expected fee (its cost
+ * The fee audit (docs/payouts-and-fees.md, "The fee audit in settlement"): a reported fee other than the payment's expected fee (its cost
  * contract's) is a FEE_MISMATCH; no expected fee (no contract), no audit.
  */
 export function feeMismatchOf(
@@ -88,9 +88,9 @@ export interface CurrencyTotals {
   refundCount: number;
   refundAmount: string;
   feeAmount: string;
-  /** Disputes' debits (CHARGEBACK lines) minus what was credited back (CHARGEBACK_REVERSAL lines), contracts 12. */
+  /** Disputes' debits (CHARGEBACK lines) minus what was credited back (CHARGEBACK_REVERSAL lines), docs/disputes.md. */
   chargebackAmount: string;
-  /** The fees the contracts give the lines (a line without a contract counts its reported fee): feeAmount - expectedFeeAmount is what was charged over contract. */
+  /** The fees the cost contracts give the lines (a line without a contract counts its reported fee): feeAmount - expectedFeeAmount is what was charged over contract. */
   expectedFeeAmount: string;
   netAmount: string;
 }

@@ -11,7 +11,7 @@ import { startClose } from './closeStart';
 import type { CurrencyTotals } from './reconcile';
 
 /**
- * Settlements as dashboard users see them (contracts 8): close a store's batch, list and read
+ * Settlements as dashboard users see them (docs/settlement.md): close a store's batch, list and read
  * batches, page and export their lines. Always scoped to the caller's business; a batch still
  * closing (or one that found nothing) is not shown.
  */
@@ -92,12 +92,12 @@ export interface LineRecord {
   reference: string | null;
   amount: number;
   feeAmount: number;
-  /** A payment line's fee under its account's cost contract (contracts 13); null without one. */
+  /** A payment line's fee under its account's cost contract (docs/payouts-and-fees.md); null without one. */
   expectedFeeAmount: number | null;
   netAmount: number;
   currency: string;
   occurredAt: string;
-  /** The acquirer account that reported it (contracts 10); null: the installation default. */
+  /** The acquirer account that reported it (docs/acquirers.md, "Settlement per account"); null: the installation default. */
   acquirerAccountId: string | null;
   /** A CHARGEBACK or CHARGEBACK_REVERSAL line's dispute: ours (the id it has, or will have once notified) and the acquirer's; null on other lines. */
   disputeId: string | null;

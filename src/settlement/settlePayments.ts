@@ -7,8 +7,7 @@ import type { Logger } from '../logger';
 import { withInFlightRetry } from '../payments/workflowCalls';
 import { paymentWorkflowStartOptions, workflowInputFromPayment } from '../payments/workflowStart';
 import { SETTLE_PREFIX } from '../webhooks/events';
-import type { paymentWorkflow } from '../../workflows/payment/paymentWorkflow';
-import { PAYMENT_WORKFLOW_TYPE, settleUpdate } from '../../core/payment/messages';
+import { PAYMENT_WORKFLOW_TYPE, type PaymentWorkflow, settleUpdate } from '../../core/payment/messages';
 import { isSettleable } from '../../core/payment/statuses';
 
 /**
@@ -82,7 +81,7 @@ async function settleOne(deps: SettleDeps, batchId: string, payment: PaymentWith
     await withInFlightRetry(() =>
       deps.temporal.workflow.executeUpdateWithStart(settleUpdate, {
         args: [{ batchId }],
-        startWorkflowOperation: new WithStartWorkflowOperation<typeof paymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config)),
+        startWorkflowOperation: new WithStartWorkflowOperation<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config)),
       }),
     );
     return;

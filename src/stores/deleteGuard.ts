@@ -4,7 +4,7 @@ import { conflict, notFound } from '../domain/errors';
 import { OPEN_STATUSES } from '../../core/payment/statuses';
 
 /**
- * The delete guard of spec 4.3: an unforced delete of a store or terminal that took payments in
+ * The delete guard (docs/stores-and-terminals.md, "Decisions"): an unforced delete of a store or terminal that took payments in
  * the last DELETE_GUARD_HOURS is refused with 409, and so is one whose recent activity cannot be
  * determined (the check failed): refusing is the safe answer when we do not know.
  */

@@ -1,8 +1,8 @@
 import { z } from '../domain/zod';
 
 /**
- * The free-form `metadata` object of stores and terminals (spec 2.3, 2.4): the one home of its
- * limits. Entries and key length are the spec's; value length (as Stripe's metadata) and the
+ * The free-form `metadata` object of stores and terminals (docs/stores-and-terminals.md): the one home
+ * of its limits. Entries (50) and key length (100) bound it as they always did; value length (as Stripe's metadata) and the
  * whole object's size bound what one record, and so every list of records, can carry: 50 stores
  * of 1 MiB metadata each made one store list 46 MiB (issue 22).
  */

@@ -1,7 +1,7 @@
 import countries from 'i18n-iso-countries';
 
 /**
- * Country and time-zone rules of spec 2.3. Countries come from the maintained ISO 3166-1 list of
+ * Country and time-zone rules (docs/stores-and-terminals.md, "Store"). Countries come from the maintained ISO 3166-1 list of
  * i18n-iso-countries; time zones from the IANA database that Node's ICU carries (no extra package).
  */
 

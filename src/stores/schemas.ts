@@ -5,7 +5,7 @@ import { Metadata } from './metadata';
 import { normalizeCountry, normalizeTimeZone } from './places';
 
 /**
- * Request and response schemas of stores (spec 2.3) and terminals (2.4). One schema per body is
+ * Request and response schemas of stores and terminals (docs/stores-and-terminals.md). One schema per body is
  * used for POST and PUT alike (PUT replaces the record, see docs/stores-and-terminals.md). Bodies
  * are strict: an unknown field is a 400. Normalisation (upper-case country and currency, canonical
  * zone spelling) happens in the mappers below, so the schemas document the input as sent.
@@ -140,8 +140,8 @@ const PageParams = {
 };
 
 /**
- * The plain lists (stores, a store's terminals) stay the JSON array the spec fixes, one page of
- * it: bounded whatever a business stores (issue 22). docs/stores-and-terminals.md.
+ * The plain lists (stores, a store's terminals) stay plain JSON arrays, one page of
+ * each: bounded whatever a business stores (issue 22). docs/stores-and-terminals.md.
  */
 export const ListQuery = z.strictObject(PageParams).openapi('ListPageQuery');
 export type ListQuery = z.infer<typeof ListQuery>;

@@ -9,7 +9,7 @@ import { findStore, findTerminal, isForeignKeyViolation, isRecordGone } from './
 import { storeData, terminalData, type StoreInput, type TerminalInput } from './schemas';
 
 /**
- * Writes of spec 4.2 and 4.3 inside one business (`merchantId`). A store and a terminal are
+ * Writes of stores and terminals (docs/stores-and-terminals.md) inside one business (`merchantId`). A store and a terminal are
  * replaced and deleted the same way (replaceFound, deleteFound): find the row in its scope, write
  * it, and answer a row that went away meanwhile as not found. Rules: docs/stores-and-terminals.md.
  */
@@ -37,7 +37,7 @@ async function replaceFound<T>(what: Place, write: () => Promise<T>, onDuplicate
   }
 }
 
-/** The guarded delete of a found row (spec 4.3: recent payments refuse it unless forced). */
+/** The guarded delete of a found row (recent payments refuse it unless forced: docs/stores-and-terminals.md, "Decisions"). */
 async function deleteFound<T extends { id: string }>(deps: PlaceDeps, what: Place, row: T, force: boolean): Promise<T> {
   await deleteGuarded(deps.db, what, row.id, { force, hours: deps.config.DELETE_GUARD_HOURS });
   return row;

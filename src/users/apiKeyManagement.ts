@@ -8,7 +8,7 @@ import { z } from '../domain/zod';
 import type { Caller } from './management';
 
 /**
- * API key management (contracts 2) for a signed-in administrator: issue (the key is shown once),
+ * API key management (docs/users-and-keys.md, "API keys") for a signed-in administrator: issue (the key is shown once),
  * list without secrets, rotate with a grace period, revoke at once. Only the SHA-256 of a key is
  * stored. A key of another merchant is 404.
  */

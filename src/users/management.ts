@@ -11,7 +11,7 @@ import { forgetSignInFailures } from './signInThrottle';
 import { toUserRecord, type UserRecord } from './userRecord';
 
 /**
- * User management of spec 4.5 for a signed-in caller. Every rule lives here: only administrators
+ * User management (docs/users-and-keys.md, "Users") for a signed-in caller. Every rule lives here: only administrators
  * manage users, nobody changes their own roles, roles are granted only up to the granter's own
  * authority, everything stays inside the caller's merchant (another merchant's user is 404).
  * Each change and its audit entry commit together; a refused request writes nothing.

@@ -43,7 +43,7 @@ const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy-password
 type FailureReason = 'BAD_PASSWORD' | 'ACCOUNT_DISABLED' | 'MFA_CODE_MISSING' | 'MFA_CODE_INVALID';
 
 /**
- * Dashboard sign-in (contracts 2). The throttle takes its points before anything else
+ * Dashboard sign-in (docs/users-and-keys.md, "Sign-in and sessions"). The throttle takes its points before anything else
  * (src/users/signInThrottle.ts: 429 with Retry-After when an address or a username is over its
  * limit). Every refusal before the password is proven is the same 401 with the same message and
  * costs the same password check, whether the user is unknown, the password wrong or the account

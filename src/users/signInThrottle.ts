@@ -9,7 +9,7 @@ import type { Limit, LimitStore } from '../security/limits';
  * costs no argon2 work and an unknown username is throttled exactly like a known one:
  * - per address: SIGN_IN_ADDRESS_FAILURES failed attempts (any usernames), then the address waits
  *   SIGN_IN_LOCKOUT_SECONDS;
- * - per username and address: 5 wrong passwords in a row (contracts 2) lock the account for that
+ * - per username and address: 5 wrong passwords in a row lock the account for that
  *   address for SIGN_IN_LOCKOUT_SECONDS;
  * - per username: after SIGN_IN_USERNAME_FAILURES failures in a row from any addresses, a short
  *   cool-down (SIGN_IN_USERNAME_COOLDOWN_SECONDS) for the addresses that have failed on it. An
@@ -19,7 +19,7 @@ import type { Limit, LimitStore } from '../security/limits';
  */
 export const SIGN_IN_THROTTLED = 'too many failed sign-ins; try again later';
 
-/** Contracts 2: five wrong passwords in a row lock the account (here: for the address that made them). */
+/** Five wrong passwords in a row lock the account (docs/security.md, "Sign-in: throttling and lockout (decision)") (here: for the address that made them). */
 export const MAX_FAILED_SIGN_INS = 5;
 
 export interface SignInThrottleSettings {

@@ -3,7 +3,7 @@ import type { Merchant, User } from '../generated/prisma/client';
 import { z } from '../domain/zod';
 
 /**
- * The user record of spec 2.8, plus the two MFA flags a dashboard needs to steer the user. Never
+ * The user record (docs/users-and-keys.md, "Users"), plus the two MFA flags a dashboard needs to steer the user. Never
  * the password hash, the MFA secret or the failed sign-in count.
  */
 export const UserRecord = z

@@ -15,7 +15,7 @@ import { WEBHOOK_URL_MAX_LENGTH } from './schemas';
 import { checkWebhookUrl, WebhookUrlRefused } from './urlPolicy';
 
 /**
- * Webhook destinations, their history and manual redelivery (spec 4.4, contracts 2). An owner (a
+ * Webhook destinations, their history and manual redelivery (docs/webhooks.md). An owner (a
  * business in one mode) sees only its own destinations and events; anything else is not found.
  * Each change commits with its audit entry. Rules and examples: docs/webhooks.md.
  */

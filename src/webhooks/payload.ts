@@ -5,15 +5,15 @@ import { amountText } from '../money/amountText';
 import { cardSummary, type EventType } from './events';
 
 /**
- * The event body of spec 6, built once when the event is recorded: WebhookEvent.body keeps its
+ * The event body (docs/webhooks.md, "What a delivery looks like"), built once when the event is recorded: WebhookEvent.body keeps its
  * exact bytes, which every attempt signs and sends unchanged; WebhookEvent.payload keeps the same
- * object as JSON for reading. The data fields, in the order spec 6 lists them:
- * amount is a decimal string, never a JSON number (contracts 2); cardSummary is masked (brand and
+ * object as JSON for reading. The data fields, in the documented order:
+ * amount is a decimal string, never a JSON number; cardSummary is masked (brand and
  * last four digits only).
  */
 export const EVENT_DATA_FIELDS = ['pspReference', 'merchantReference', 'amount', 'currency', 'status', 'cardSummary', 'cardBrand', 'paymentMethod'] as const;
 
-/** A refund in the data of PAYMENT_REFUNDED and PAYMENT_REFUND_FAILED (contracts 7); amount a decimal string. */
+/** A refund in the data of PAYMENT_REFUNDED and PAYMENT_REFUND_FAILED (docs/refunds.md, "Rules"); amount a decimal string. */
 export interface EventRefund {
   id: string;
   amount: string;
@@ -31,7 +31,7 @@ export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string
   bill?: Record<string, unknown>;
 };
 
-/** `data.payout` of PAYOUT_PAID and PAYOUT_FAILED (contracts 13); amounts decimal strings. */
+/** `data.payout` of PAYOUT_PAID and PAYOUT_FAILED (docs/payouts-and-fees.md, "Payouts"); amounts decimal strings. */
 export interface EventPayout {
   id: string;
   acquirerAccountId: string | null;
@@ -45,7 +45,7 @@ export interface EventPayout {
   failureReason: string | null;
 }
 
-/** `data.dispute` of the DISPUTE_* events (contracts 12); amount a decimal string. */
+/** `data.dispute` of the DISPUTE_* events (README, "Disputes"); amount a decimal string. */
 export interface EventDispute {
   id: string;
   status: string;
@@ -63,14 +63,14 @@ export interface WebhookEventBody {
   data: WebhookEventData & { settlement?: SettlementData };
 }
 
-/** `data.settlement` of PAYMENT_SETTLED (contracts 8): the batch, its business date, this payment's fee and net (decimal strings). */
+/** `data.settlement` of PAYMENT_SETTLED (docs/settlement.md, "Reconciliation"): the batch, its business date, this payment's fee and net (decimal strings). */
 export type SettlementData = { batchId: string; date: string; feeAmount: string; netAmount: string };
 const SETTLEMENT_FIELDS = ['batchId', 'date', 'feeAmount', 'netAmount'] as const;
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
- * The exact bytes sent, in the order of spec 6 whatever order `body` has (a JSONB payload does
+ * The exact bytes sent, in the documented order whatever order `body` has (a JSONB payload does
  * not keep key order): used once when an event is recorded, and for events recorded before
  * WebhookEvent.body existed (migration 0011).
  */
@@ -150,7 +150,7 @@ export function paymentEventBody(
 }
 
 /**
- * The body of a dispute event (contracts 12): the payment's data as in its events (its status
+ * The body of a dispute event (README, "Disputes"): the payment's data as in its events (its status
  * now), no history sequence (the event is not one of the payment's status events), plus
  * `data.dispute`.
  */

@@ -15,7 +15,7 @@ export interface WebhookConfigRecord {
   updatedAt: string;
 }
 
-/** One delivery of the history (contracts 2). */
+/** One delivery of the history (docs/webhooks.md, "History and attempts"). */
 export interface DeliveryHistoryEntry {
   eventId: string;
   eventType: string;

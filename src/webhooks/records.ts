@@ -16,7 +16,7 @@ export function toConfigRecord(c: WebhookConfig): WebhookConfigRecord {
   };
 }
 
-/** The create and regenerate-key answers: the record plus the signing secret (contracts 2). */
+/** The create and regenerate-key answers: the record plus the signing secret (docs/webhooks.md, "The destination"). */
 export function toConfigRecordWithSecret(c: WebhookConfig): WebhookConfigRecord & { secret: string } {
   return { ...toConfigRecord(c), secret: openSecret(c.secret, 'webhook') };
 }

@@ -3,7 +3,7 @@ import { pagedSchema } from '../domain/paging';
 import { PagingQuery } from '../domain/listQuery';
 import { EVENT_TYPES } from './events';
 
-/** Request and response schemas of the webhook endpoints (spec 4.4, contracts 2). */
+/** Request and response schemas of the webhook endpoints (docs/webhooks.md). */
 
 const eventTypesMessage = (unknown: string[]): string =>
   `unknown event type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; expected any of ${EVENT_TYPES.join(', ')}`;

@@ -47,7 +47,7 @@ function dispatcherFor(input: SendInput): { dispatcher: Dispatcher; done: () => 
   return { dispatcher: guarded, done: async () => undefined };
 }
 
-/** The headers of spec 6, exactly. */
+/** The headers of docs/webhooks.md, "What a delivery looks like", exactly. */
 export function webhookHeaders(body: Buffer, secret: string, eventType: string, eventId: string): Record<string, string> {
   return {
     'Content-Type': 'application/json',

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * Webhook signatures (spec 6): Base64 of HMAC-SHA256 over the exact bytes of the request body,
+ * Webhook signatures (docs/webhooks.md, "Verifying a delivery: the helper"): Base64 of HMAC-SHA256 over the exact bytes of the request body,
  * keyed with the destination's signing secret. No Node imports beyond crypto, so receivers can
  * use the helper through the package's public entry point (src/index.ts).
  */

@@ -4,7 +4,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The URL rules of contracts 2: https:// only, and never a loopback, private (RFC 1918, CGNAT,
+ * The URL rules (docs/webhooks.md, "URL rules"): https:// only, and never a loopback, private (RFC 1918, CGNAT,
  * unique-local), link-local or otherwise special address, checked on the literal host and on
  * every address its name resolves to. WEBHOOK_ALLOW_INSECURE lifts both rules (local development
  * and tests). The range classification is ipaddr.js's: only its 'unicast' (public) range passes.

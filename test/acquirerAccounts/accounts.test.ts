@@ -7,7 +7,7 @@ import { createAccount } from '../../src/acquirerAccounts/accounts';
 import { adminOf, type Admin, sandboxAccount, STRIPE_LIVE, STRIPE_TEST } from './helpers';
 
 /**
- * Contracts 10, acquirer accounts: ADMIN creates, reads, changes and removes its business's
+ * Acquirer accounts (docs/acquirers.md, "Accounts"): ADMIN creates, reads, changes and removes its business's
  * accounts; credentials are write-only (masked in every answer, sealed at rest, absent from the
  * audit log); a credential of the wrong mode is refused; other roles 403, API keys 401, another
  * business's account 404.

@@ -2,7 +2,7 @@ import { createPayment, paymentAction, statusBecomes } from '../payments/helpers
 import { adyenTill, readPayment, refundAs, withAdyenStack } from './adyenStack';
 
 /**
- * After the sale at an adyen account (contracts 11): a void is a ReversalRequest of the whole
+ * After the sale at an adyen account (docs/acquirers.md, "Adyen Terminal API (cloud)"): a void is a ReversalRequest of the whole
  * payment, a refund a referenced ReversalRequest with ReversedAmount, each once at the terminal,
  * through the real API and workflow against the stand-in.
  */

@@ -4,7 +4,7 @@ import { createPayment, eventually, history, sleep, statusBecomes } from '../pay
 import { type AdyenStack, adyenTill, startAdyenStack, stopAdyenStack } from './adyenStack';
 
 /**
- * An adyen account's notifications at its notificationPath (contracts 10, 11): standard
+ * An adyen account's notifications at its notificationPath (docs/acquirers.md, "Notifications per account"): standard
  * notifications verified item by item with the account's hmacKey (the library's validator), answered
  * `[accepted]`; a forged one 401 and nothing changes; a replay accepted and dropped; a Terminal API
  * event notification (unsigned) only a nudge. No notification is the outcome: the workflow re-reads.

@@ -5,7 +5,7 @@ import { ADYEN_MID, adyenTill, readPayment, withAdyenStack } from './adyenStack'
 
 /**
  * An adyen account's payments through the real API, worker and workflow, against the Adyen
- * stand-in (contracts 11): every request the adapter sends validates against Adyen's schemas.
+ * stand-in (docs/acquirers.md, "Adyen Terminal API (cloud)"): every request the adapter sends validates against Adyen's schemas.
  */
 const s = withAdyenStack();
 

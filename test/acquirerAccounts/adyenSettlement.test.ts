@@ -3,7 +3,7 @@ import { closeBatch, settlementsApi } from '../settlement/helpers';
 import { ADYEN_MID, adyenTill, refundAs, withAdyenStack } from './adyenStack';
 
 /**
- * An adyen account's settlement through the real close (contracts 8, 10, 11): each terminal's
+ * An adyen account's settlement through the real close (docs/acquirers.md, "Adyen: settlement"): each terminal's
  * report is its lines of Adyen's daily Payment accounting report, served by the stand-in from its
  * own transactions with its fee rule (test/support/adyenStandIn/reports.ts).
  */

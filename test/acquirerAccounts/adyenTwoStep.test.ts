@@ -3,7 +3,7 @@ import { createPayment, history, paymentAction, type Shop, statusBecomes } from 
 import { ADYEN_MID, adyenTill, readPayment, refundAs, withAdyenStack } from './adyenStack';
 
 /**
- * Two-step payments at an adyen account (contracts 6, 11) through the real API, worker and
+ * Two-step payments at an adyen account (docs/payments.md, "Two-step completion"; docs/acquirers.md) through the real API, worker and
  * workflow against the stand-in: the bill is a pre-authorisation at the terminal, completed
  * (captured) or released (cancelled) through Adyen's Checkout modifications, every request
  * validated against Adyen's documents (TerminalAPI-v1.json, CheckoutService-v72.json).

@@ -1,6 +1,6 @@
 import { decide, routedMode, type Routes } from '../../src/acquirerAccounts/decision';
 
-/** Contracts 10, "the decision": the first rule whose every given condition holds, then the default, then the installation. */
+/** The decision (docs/acquirers.md, "Routes and the decision"): the first rule whose every given condition holds, then the default, then the installation. */
 const facts = { storeExternalId: 'store_a', currency: 'EUR', paymentMode: 'CARD' as const, amount: '50.00' };
 
 const routes = (rules: Routes['rules'], defaultAccountId: string | null = null): Routes => ({ rules, defaultAccountId });

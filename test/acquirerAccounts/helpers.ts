@@ -4,7 +4,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { signedInUser } from '../users/helpers';
 import { openShop, type Shop } from '../payments/helpers';
 
-/** An ADMIN's session calls on the acquirer accounts and routes endpoints (contracts 10). */
+/** An ADMIN's session calls on the acquirer accounts and routes endpoints (docs/acquirers.md). */
 export async function adminOf(stack: TestStack, merchant: Merchant) {
   const { token } = await signedInUser(stack.db, stack.apiUrl, merchant, ['ADMIN']);
   const at = (method: string, path: string, body?: unknown): Promise<HttpResult> => call(stack.apiUrl, method, path, { token, body });

@@ -1,5 +1,5 @@
 /**
- * Contracts 10: an acquirer account's credentials never reach a log line: creation, a refused
+ * An acquirer account's credentials never reach a log line: creation, a refused
  * creation (wrong mode), rotation and reads at LOG_LEVEL=debug, every line the service writes captured.
  */
 import { capturedLogger } from '../support/capturedLogger';

@@ -10,7 +10,7 @@ import { type StripeMock, startStripeMock } from '../support/stripeMock';
 import { adminOf, type Admin, sandboxAccount, STRIPE_TEST } from './helpers';
 
 /**
- * Contracts 10, "notifications": each account's notificationPath takes its acquirer's
+ * Notifications per account (docs/acquirers.md): each account's notificationPath takes its acquirer's
  * notifications verified with that account's secret, and nudges only that account's payments.
  * Another secret (the installation's, another account's), none, or a forged one: 401 and nothing
  * changes. Unknown accounts: 404. An inactive or removed account still receives them.

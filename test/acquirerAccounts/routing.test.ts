@@ -8,7 +8,7 @@ import { signedInUser } from '../users/helpers';
 import { adminOf, type Admin, sandboxAccount } from './helpers';
 
 /**
- * Contracts 10 on the real stack (API, worker, sandbox, database, Temporal): the routes pick each
+ * Acquirer routes (docs/acquirers.md, "Routes and the decision") on the real stack (API, worker, sandbox, database, Temporal): the routes pick each
  * new payment's account by store, currency, payment mode and amount, in order, then the default,
  * then the installation; the payment records its account and rule, and every later call goes to
  * that account whatever the routes or the account become meanwhile.

@@ -5,7 +5,7 @@ import type { TestStack } from '../support/stack';
 import { type Admin, withBackOffice, sandboxAccount } from './helpers';
 
 /**
- * Contracts 10, settlement: a store's close asks every account that took its payments for its
+ * Settlement per account (docs/acquirers.md): a store's close asks every account that took its payments for its
  * report (the sandbox keeps books per MID) and reconciles each; each line carries the account.
  */
 let stack: TestStack;

@@ -8,7 +8,7 @@ import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecor
 import { adminOf, type Admin, STRIPE_LIVE, STRIPE_TEST } from './helpers';
 
 /**
- * A business's own Stripe account (contracts 10): the installation runs the sandbox only, yet a
+ * A business's own Stripe account (docs/acquirers.md): the installation runs the sandbox only, yet a
  * live payment routed to the account reaches Stripe (stripe-mock, behind a recorder) with the
  * account's own key; a reader the account's Stripe does not know is a 409 naming the terminal and
  * the account, and nothing is written.

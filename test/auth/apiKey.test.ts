@@ -4,7 +4,7 @@ import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /**
- * API-key authentication (spec 5, contracts 2) through a real endpoint (the store list): the key in
+ * API-key authentication (README, "Conventions of every endpoint") through a real endpoint (the store list): the key in
  * X-API-Key or as `Authorization: Bearer isp_live_...|isp_test_...`; everything else is 401.
  */
 

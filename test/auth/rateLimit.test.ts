@@ -5,7 +5,7 @@ import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /**
- * Rate limiting per API key (contracts 2): a token bucket of RATE_LIMIT_BURST refilled at
+ * Rate limiting per API key (README, "Conventions of every endpoint"): a token bucket of RATE_LIMIT_BURST refilled at
  * RATE_LIMIT_PER_SECOND; over it, 429 with Retry-After in whole seconds. Other keys keep their own budget.
  */
 
@@ -37,7 +37,7 @@ describe('rate limit per API key', () => {
     expect((await call(stack.apiUrl, 'GET', path, { key: second.key })).status).toBe(200);
     expect((await call(stack.apiUrl, 'GET', `/api/merchants/${other.merchant.externalId}/stores`, { key: other.key })).status).toBe(200);
 
-    // The caller's action of spec 7: wait the indicated delay, then retry.
+    // What a caller does with a 429: wait the indicated delay, then retry.
     await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000 + 100));
     expect((await call(stack.apiUrl, 'GET', path, { key: m.key })).status).toBe(200);
   });

@@ -8,7 +8,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { expectRefused, runAdmin } from './runAdmin';
 
 /**
- * The operator command line of contracts 3, run as a child process against the run's database,
+ * The operator command line (docs/operator-cli.md), run as a child process against the run's database,
  * with the service up beside it (the CLI works while the service runs).
  */
 let stack: TestStack;

@@ -7,7 +7,7 @@ import { adminOf, sandboxAccount } from '../acquirerAccounts/helpers';
 import { capturedPayment, desk, type Desk, disputeOf, openAtSandbox, refund } from '../disputes/helpers';
 
 /**
- * Compliance alerts (contracts 12) on the real stack, with thresholds small enough to reach: a
+ * Compliance alerts (docs/disputes.md, "Compliance alerts") on the real stack, with thresholds small enough to reach: a
  * chargeback ratio above 0.3 with 1 dispute, a refund ratio above 0.5 with 1 refund. Raised when a
  * dispute opens or a refund succeeds, resolved by the daily evaluation once more payments were
  * captured; COMPLIANCE_ALERT_RAISED and COMPLIANCE_ALERT_RESOLVED events; who may read them.

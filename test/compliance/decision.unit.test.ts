@@ -1,6 +1,6 @@
 import { judge, nextStep } from '../../src/compliance/decision';
 
-/** The pure decision of contracts 12's compliance alerts: ratio, threshold, minimum count, and the alert's next step. */
+/** The pure decision of the compliance alerts (docs/disputes.md, "Compliance alerts"): ratio, threshold, minimum count, and the alert's next step. */
 const chargebacks = { ratio: '0.01', minCount: 100 };
 
 describe('judge', () => {

@@ -6,7 +6,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { createMerchant, signedInUser } from '../users/helpers';
 
 /**
- * The dashboard's session-token API (contracts 9) and how the API process serves the app: role
+ * The dashboard's session-token API (docs/dashboard.md, "The dashboard API") and how the API process serves the app: role
  * table on every call, both modes for a user, nothing of another business, API keys refused.
  */
 let stack: TestStack;

@@ -8,7 +8,7 @@ import { eventually, TestReceiver } from '../webhooks/receiver';
 
 /**
  * The dashboard's stores and terminals (OPERATIONS, ADMIN) and webhooks (ADMIN) with a session
- * token (contracts 9): the rules of the API-key endpoints from the same code, both modes, the
+ * token (docs/dashboard.md, "The dashboard API"): the rules of the API-key endpoints from the same code, both modes, the
  * role table on every call, nothing of another business.
  */
 let stack: TestStack;

@@ -5,7 +5,7 @@ import { adyenTill, complianceOf, paidAtAdyen, withAdyenStack } from '../acquire
 import { answer, writeStatement } from './helpers';
 
 /**
- * A dispute's money at an adyen account (contracts 12, docs/disputes.md "Settlement"), on the real
+ * A dispute's money at an adyen account (docs/disputes.md, "Settlement: the dispute's money"), on the real
  * stack against the Adyen stand-in: its Payment accounting report books the chargeback when the bank
  * opens it (with Adyen's chargeback fee, 2.00 in the stand-in) and the credit back once the scheme
  * decides it won; the next close shows them as CHARGEBACK and CHARGEBACK_REVERSAL lines linked to

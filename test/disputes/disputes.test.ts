@@ -8,7 +8,7 @@ import { signedInUser } from '../users/helpers';
 import { answer, capturedPayment, desk, disputeBecomes, disputeEvents, disputeOf, openAtSandbox, refund, writeStatement } from './helpers';
 
 /**
- * Disputes (contracts 12) on the real stack: the sandbox opens them and decides them, the dispute
+ * Disputes (docs/disputes.md) on the real stack: the sandbox opens them and decides them, the dispute
  * workflow records, reminds, expires and answers, and the payment refuses refunds and voids while
  * one is open. DISPUTE_REMINDER_HOURS is 3.6 s here, so a dispute due in 7.2 s shows both timers.
  */

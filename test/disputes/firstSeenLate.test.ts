@@ -6,8 +6,8 @@ import { eventually, sleep } from '../payments/helpers';
 import { capturedPayment, desk, disputeBecomes, disputeEventsEndingWith, openAtSandbox } from './helpers';
 
 /**
- * A dispute whose opening notification was lost, first heard of once it had moved on (contracts
- * 12): the merchant answered at the acquirer, or the acquirer had already decided. It is recorded
+ * A dispute whose opening notification was lost, first heard of once it had moved on
+ * (docs/disputes.md): the merchant answered at the acquirer, or the acquirer had already decided. It is recorded
  * all the same, with the evidence, and follows the acquirer to where it stands: nothing of the
  * acquirer's books is missing from ours. The sandbox opens it without notifying (`notify: false`).
  */

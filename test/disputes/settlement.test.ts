@@ -4,7 +4,7 @@ import { adminOf, sandboxAccount } from '../acquirerAccounts/helpers';
 import { answer, capturedPayment, desk, disputeBecomes, disputeOf, openAtSandbox, writeStatement } from './helpers';
 
 /**
- * A dispute's money in settlement (contracts 12) on the real stack: the sandbox's close reports the
+ * A dispute's money in settlement (docs/disputes.md, "Settlement: the dispute's money") on the real stack: the sandbox's close reports the
  * debit when the dispute opened and the credit back once it is WON, each once; the batch shows them
  * as CHARGEBACK and CHARGEBACK_REVERSAL lines, and its totals net them out.
  */

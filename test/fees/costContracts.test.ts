@@ -5,7 +5,7 @@ import { call, expectErrorShape } from '../support/http';
 import type { TestStack } from '../support/stack';
 
 /**
- * Contracts 13: cost contracts per account and currency (ADMIN writes, FINANCE reads, versioned),
+ * Cost contracts (docs/payouts-and-fees.md) per account and currency (ADMIN writes, FINANCE reads, versioned),
  * the expected fee each captured payment is given, and the fee audit of settlement.
  */
 let stack: TestStack;

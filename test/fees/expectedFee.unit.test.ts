@@ -6,7 +6,7 @@ import { sandboxFee } from '../../src/acquirer/sandbox/settlement';
 import { totalsOf } from '../../src/settlement/reconcile';
 import { SUPPORTED_CURRENCIES } from '../../src/money/currencies';
 
-/** Contracts 13, the expected fee: the line for the mode and brand, percent rounded half up to the minor unit, plus fixed. */
+/** The expected fee (docs/payouts-and-fees.md, "The expected fee"): the line for the mode and brand, percent rounded half up to the minor unit, plus fixed. */
 const CARD: CostLine = { paymentMode: 'CARD', percent: '1.4', fixed: '0.1' };
 const VISA: CostLine = { paymentMode: 'CARD', cardBrand: 'VISA', percent: '1.2', fixed: '0.05' };
 const QR: CostLine = { paymentMode: 'QR_CODE', percent: '0.9', fixed: '0' };

@@ -4,7 +4,7 @@ import { apiDocument } from '../../src/http/apiDocument';
 import { tsxNodeArgs } from '../../src/process/tsx';
 
 /**
- * Contracts 14: every operation of the API description has a unique lowerCamelCase operationId of
+ * Every operation of the API description (README, "API reference") has a unique lowerCamelCase operationId of
  * a verb and a resource, the name a generated client gives its function; and the document passes
  * Redocly's linter with zero errors.
  */
@@ -33,7 +33,7 @@ const VERBS = [
   'close',
   'export',
   'receive',
-  // a dispute's answers (contracts 12)
+  // a dispute's answers (README, "Disputes")
   'submit',
   'accept',
 ];
@@ -53,7 +53,7 @@ it('every operation has an operationId: unique, lowerCamelCase, a verb then a re
     expect(id).toMatch(/^[a-z]+(?:[A-Z][a-z0-9]*)+$/);
     expect(VERBS).toContain(id.match(/^[a-z]+/)![0]);
   }
-  // The names the contract gives as examples, and both mounts of a shared declaration.
+  // The names the README gives as examples, and both mounts of a shared declaration.
   const byRoute = Object.fromEntries(all.map((o) => [`${o.method} ${o.path}`, o.operationId]));
   expect(byRoute['post /api/in-store/payments']).toBe('createPayment');
   expect(byRoute['post /api/in-store/payments/{id}/sync-status']).toBe('syncPaymentStatus');

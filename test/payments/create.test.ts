@@ -4,7 +4,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { addTerminal, createPayment, history, openShop, paymentAction, paymentBody, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * POST /api/in-store/payments against the real stack (spec 2.2, 4.1, 7; contracts 2): the bill on
+ * POST /api/in-store/payments against the real stack (docs/payments.md): the bill on
  * the device, bad input writing nothing, idempotency and one open bill per terminal under
  * concurrency, key modes, and an acquirer that does not answer.
  */
@@ -54,7 +54,7 @@ describe('creating a payment', () => {
       cashierId: 'c-7',
       customerMobile: null,
       customerEmail: 'a@example.com',
-      acquirerAccountId: null, // no acquirer accounts: the installation default (contracts 10)
+      acquirerAccountId: null, // no acquirer accounts: the installation default (docs/acquirers.md)
       acquirerName: 'sandbox',
       routeRule: 'installation',
       disputeStatus: null,
@@ -197,7 +197,7 @@ describe('inactive store or terminal', () => {
   });
 });
 
-describe('idempotency (spec 7)', () => {
+describe('idempotency by reference', () => {
   it('a repeat with the reference of an open payment returns it (201, Idempotent-Replayed); after it is final the reference starts a new bill', async () => {
     const shop = await openShop(stack);
     const first = await createPayment(stack, shop, { reference: 'bill-42' });

@@ -5,7 +5,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * Every row of the spec's transition table after creation, on the real stack. `stack` hears the
+ * Every row of the transition table (docs/payments.md, "States and transitions") after creation, on the real stack. `stack` hears the
  * sandbox's notifications (outcomes arrive within about a second without polling); `quiet` does
  * not (its notification URL goes nowhere), so outcomes there are only noticed by sync-status,
  * cancel, or the workflow's own expiry.

@@ -1,5 +1,5 @@
 import { paymentProjectionActivities } from '../../activities/payments/projection';
-import type { ActivityDeps } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { createLogger } from '../../src/logger';
 import { sweepOverduePayments } from '../../src/payments/sweep';
 import { sweepScheduleId } from '../../src/payments/sweepSchedule';
@@ -7,7 +7,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, eventually, history, insertPaymentRow, openShop, type Shop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * The reconciliation sweep (spec 3 rule 4): its logic called directly, then the real Schedule on
+ * The reconciliation sweep (docs/payments.md, "Reconciliation sweep"): its logic called directly, then the real Schedule on
  * a short interval. It settles payments open past their timeout plus grace, including those whose
  * workflow is missing (a crash between row insert and workflow start, or a terminated run).
  */

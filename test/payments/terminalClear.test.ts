@@ -2,7 +2,7 @@ import { expectRefused, runAdmin } from '../cli/runAdmin';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createPayment, history, openShop, type Shop, sim } from './helpers';
 
-/** `terminal:clear` (operator CLI, contracts 3): forces the open bill off the device; the payment ends CANCELLED. */
+/** `terminal:clear` (operator CLI, docs/payments.md, "terminal:clear (operator CLI)"): forces the open bill off the device; the payment ends CANCELLED. */
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();

@@ -2,7 +2,7 @@ import type { BillState, BillStatus } from '../../src/acquirer/port';
 import { FINAL_STATUSES, type PaymentStatus } from '../../core/payment/statuses';
 import { initialState, type PaymentEvent, type PaymentState, transition } from '../../core/payment/transition';
 
-/** The pure state machine, row by row of spec section 3, without Temporal. */
+/** The pure state machine, row by row of docs/payments.md, "States and transitions", without Temporal. */
 const now = '2026-11-22T10:00:00.000Z';
 const ctx = { now };
 const bill = (state: BillState, extra: Partial<BillStatus> = {}): BillStatus => ({ acquirerRef: 'sbx_1', state, ...extra });

@@ -5,7 +5,7 @@ import { type TestStack, startTestStack } from '../support/stack';
 import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * Two-step payments (contracts 6) on the real stack: completion (all or part), release by cancel
+ * Two-step payments (docs/payments.md, "Two-step completion") on the real stack: completion (all or part), release by cancel
  * (also one the acquirer does not answer at first), expiry of an authorisation nobody completes, a
  * capture the acquirer cannot confirm at once (and what is refused while it is kept), and a
  * one-step terminal whose device authorises.

@@ -5,7 +5,7 @@ import { paymentStateQuery } from '../../core/payment/messages';
 import { createPayment, eventually, history, insertPaymentRow, openShop, paymentAction, type Shop, sim, statusBecomes, workflowHandle } from './helpers';
 
 /**
- * POST /void (spec 3, 4.1, 8): the acquirer confirming in time or later, each retry another
+ * POST /void (docs/payments.md, "Void"): the acquirer confirming in time or later, each retry another
  * reversal, and every precondition (409, or 404 where the store or terminal is gone).
  */
 let stack: TestStack;

@@ -6,7 +6,7 @@ import { call, expectErrorShape } from '../support/http';
 import type { TestStack } from '../support/stack';
 
 /**
- * Contracts 13, payouts and balances: the sandbox pays each new report's net out (IN_TRANSIT,
+ * Payouts and balances (docs/payouts-and-fees.md): the sandbox pays each new report's net out (IN_TRANSIT,
  * then PAID or FAILED as the MID's terms say); the service records each payout once through its
  * workflow, reconciles it with the batch it pays, announces PAYOUT_PAID or PAYOUT_FAILED once,
  * and answers the business's balances.

@@ -9,7 +9,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 import { type StripeMock, type StripeRecorder, startStripeMock, startStripeRecorder } from '../support/stripeMock';
 
 /**
- * Contracts 13, Stripe's payouts: a business's Stripe account's `payout.*` events, signed with the
+ * Stripe's payouts (docs/payouts-and-fees.md, "Stripe's payouts"): a business's Stripe account's `payout.*` events, signed with the
  * account's webhook secret at its notificationPath, start the payout's workflow, which reads the
  * payout and its balance transactions from Stripe (stripe-mock, behind a recorder) and records it
  * once. stripe-mock keeps no state and answers its example payout (11.00 USD, arriving

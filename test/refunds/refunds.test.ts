@@ -5,7 +5,7 @@ import { signedInUser } from '../users/helpers';
 import { captured, till, type Till } from './helpers';
 
 /**
- * Refunds by signed-in dashboard users (contracts 7) on the real stack: amounts, statuses, history,
+ * Refunds by signed-in dashboard users (docs/refunds.md) on the real stack: amounts, statuses, history,
  * events, idempotency, roles, a refund the acquirer decides late, a failed one, and the audit log.
  */
 let stack: TestStack;

@@ -1,5 +1,5 @@
 /**
- * The paths of the spec's transition table whose workflow histories are committed under
+ * The paths of the transition table (docs/payments.md, "States and transitions") whose workflow histories are committed under
  * histories/ and replayed by replay.unit.test.ts. scripts/replay/recordHistories.test.ts writes them
  * (npm run replay:record -- scripts/replay/recordHistories.test.ts).
  */

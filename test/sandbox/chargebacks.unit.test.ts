@@ -1,7 +1,7 @@
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { bill, call, newDevice, onDevice, type Sandbox, sleep, withSandbox } from './helpers';
 
-/** A dispute's money in the sandbox's settlement reports (contracts 12): the debit once, the credit back once when WON, nothing when LOST. */
+/** A dispute's money in the sandbox's settlement reports (docs/disputes.md, "Settlement: the dispute's money"): the debit once, the credit back once when WON, nothing when LOST. */
 describe('sandbox chargebacks in settlement reports', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;

@@ -4,7 +4,7 @@ import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { verifySandboxSignature } from '../../src/acquirer/sandbox/notify';
 import { bill, call, newDevice, removeDir, SECRET, type Sandbox, sleep, startSandbox, tempDir, withSandbox } from './helpers';
 
-/** The control endpoints of contracts section 4, driven over HTTP against a real sandbox server. */
+/** The control endpoints (docs/acquirers.md, "The sandbox acquirer"), driven over HTTP against a real sandbox server. */
 describe('sandbox control endpoints', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;

@@ -1,7 +1,7 @@
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { bill, call, newDevice, onDevice, type Sandbox, sleep, withSandbox } from './helpers';
 
-/** Disputes in the sandbox (contracts 12) through HttpAcquirer's dispute port against a real sandbox server. */
+/** Disputes in the sandbox (docs/disputes.md, "The sandbox") through HttpAcquirer's dispute port against a real sandbox server. */
 describe('sandbox disputes', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;

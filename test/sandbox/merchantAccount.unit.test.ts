@@ -1,7 +1,7 @@
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { bill, call, newDevice, onDevice, type Sandbox, withSandbox } from './helpers';
 
-/** Contracts 10, sandbox: every bill records the MID it was sent under and shows it wherever the sandbox shows a bill. */
+/** Books per merchant account (docs/settlement.md): every bill records the MID it was sent under and shows it wherever the sandbox shows a bill. */
 describe('sandbox bills under a merchant account (MID)', () => {
   let sb: Sandbox;
   let installation: HttpAcquirer;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { bill, call, newDevice, onDevice, removeDir, type Sandbox, startSandbox, tempDir, withSandbox } from './helpers';
 
-/** Contracts 10, sandbox: books per MID. A close reports only the bills (and their refunds) of its MID on the device. */
+/** Books per MID (docs/settlement.md, "Books per merchant account (MID)"). A close reports only the bills (and their refunds) of its MID on the device. */
 describe('sandbox settlement books per MID', () => {
   let sb: Sandbox;
   let installation: HttpAcquirer;

@@ -2,7 +2,7 @@ import type { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { AcquirerRejectedError } from '../../src/acquirer/port';
 import { bill, call, newDevice, onDevice, type Sandbox, sleep, withSandbox } from './helpers';
 
-/** Two-step completion and release, and refunds, through HttpAcquirer against a real sandbox (contracts 6, 7). */
+/** Two-step completion and release, and refunds, through HttpAcquirer against a real sandbox (docs/payments.md, "Two-step completion"; docs/refunds.md, "Sandbox"). */
 describe('sandbox acquirer after the sale', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;

@@ -2,7 +2,7 @@ import { HttpAcquirer } from '../../src/acquirer/httpAdapter';
 import { sandboxFee } from '../../src/acquirer/sandbox/settlement';
 import { bill, call, newDevice, type Sandbox, withSandbox } from './helpers';
 
-/** The sandbox's settlement report (contracts 8), through the acquirer port over HTTP. */
+/** The sandbox's settlement report (docs/settlement.md, "The sandbox"), through the acquirer port over HTTP. */
 describe('sandbox settlement report', () => {
   let sb: Sandbox;
   let acquirer: HttpAcquirer;

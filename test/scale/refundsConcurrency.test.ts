@@ -7,7 +7,7 @@ import { eventually as eventuallyWithin, startScaleStack, type ScaleStack } from
 import { replayPaymentRuns } from './replayRuns';
 
 /**
- * Contracts 7: concurrent refunds never add up to more than capturedAmount, across any number of
+ * Concurrent refunds (docs/refunds.md, "Rules") never add up to more than capturedAmount, across any number of
  * API processes. Many refunds of one captured payment, mixed amounts and each with its own
  * Idempotency-Key, fired at once through two API processes (two workers behind them) on one
  * database and one Temporal. While they run, the refunds that are not FAILED never add up to more
@@ -100,7 +100,7 @@ it(`${REQUESTS} refunds at once through two API processes never exceed capturedA
   const refused = answers.filter((a) => !accepted.includes(a));
   const finalStatus = (await stack.db.payment.findUniqueOrThrow({ where: { id } })).status;
   for (const { res } of refused) {
-    // the contract's refusals, in the spec's error shape: 409 naming amount, or 409 once the payment is REFUNDED (final)
+    // the documented refusals, in the API's error shape: 409 naming amount, or 409 once the payment is REFUNDED (final)
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ status: 409, error: expect.any(String), message: expect.any(String) });
     if (!res.body.message.includes('amount')) {

@@ -41,9 +41,10 @@ const create = (i: number, till: Till, reference: string): Promise<HttpResult> =
   });
 
 /**
- * sync-status as a point of sale calls it: a 503 is retried after a moment (spec 7). (Before the
- * API re-sent an update-with-start aborted by the workflow's completion, a sync racing a decline
- * or cancel was answered 503 now and then; docs/operations-chaos.md, known findings.)
+ * sync-status as a point of sale calls it: a 503 is retried after a moment (docs/payments.md,
+ * "Rules and decisions"). (Before the API re-sent an update-with-start aborted by the workflow's
+ * completion, a sync racing a decline or cancel was answered 503 now and then;
+ * docs/operations-chaos.md, known findings.)
  */
 async function syncStatus(i: number, id: string): Promise<HttpResult> {
   for (let attempt = 0; ; attempt++) {

@@ -92,7 +92,7 @@ describe('deep nesting is a 400 naming the field (point 2)', () => {
   });
 });
 
-describe('Authorization header (point 8, contracts 2)', () => {
+describe('Authorization header (point 8: a key, or 401)', () => {
   it.each([
     ['Basic credentials', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
     ['an unprefixed bearer', () => 'Bearer abcdef0123456789'],

@@ -6,7 +6,7 @@ import { insertPaymentRow, openShop, type Shop } from '../payments/helpers';
 import { capturedPayment, closeBatch, settlementsApi, userOf } from './helpers';
 
 /**
- * Who reaches settlements (contracts 8 roles) on every endpoint, the close's audit entry, and the
+ * Who reaches settlements (ADMIN and FINANCE, docs/settlement.md) on every endpoint, the close's audit entry, and the
  * two modes: a test store's close never touches live payments, and the other way round.
  */
 let stack: TestStack;

@@ -5,7 +5,7 @@ import { eventually, openShop, type Shop } from '../payments/helpers';
 import { capturedPayment } from './helpers';
 
 /**
- * The daily close on the real stack (contracts 8, SETTLEMENT_AUTO_CLOSE): the worker creates its
+ * The daily close on the real stack (SETTLEMENT_AUTO_CLOSE, docs/settlement.md, "Closing a batch"): the worker creates its
  * Schedule; triggering it runs a cycle that closes the due store's batch (closedBy SYSTEM, the
  * business date that ended, an audit entry by SYSTEM), and no other store's: one created after its
  * last business day ended, and one the service already closed for that date. A second cycle closes

@@ -1,6 +1,6 @@
 import { addDays, businessDate, businessDayEnd, localTime } from '../../src/settlement/businessDate';
 
-/** The business-date rule of contracts 8 on the hard cases (pure: no stack). */
+/** The business-date rule (docs/settlement.md, "The business date") on the hard cases (pure: no stack). */
 const at = (iso: string) => new Date(iso);
 
 describe('businessDate', () => {

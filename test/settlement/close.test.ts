@@ -5,7 +5,7 @@ import { call, expectErrorShape } from '../support/http';
 import { openShop, paymentAction, sim, type Shop } from '../payments/helpers';
 import { capturedPayment, closeBatch, settlementsApi, userOf } from './helpers';
 
-/** Contracts 8 on the real stack: close, reconcile, settle, totals, lines, list and read, roles. */
+/** Settlement (docs/settlement.md) on the real stack: close, reconcile, settle, totals, lines, list and read, roles. */
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();
@@ -115,8 +115,8 @@ describe('closing a batch', () => {
           netAmount: 98.5,
           currency: 'EUR',
           occurredAt: expect.stringMatching(/Z$/),
-          acquirerAccountId: null, // the installation default (contracts 10)
-          expectedFeeAmount: null, // no cost contract (contracts 13)
+          acquirerAccountId: null, // the installation default (docs/acquirers.md)
+          expectedFeeAmount: null, // no cost contract (docs/payouts-and-fees.md)
           disputeId: null,
           acquirerDisputeId: null,
         },

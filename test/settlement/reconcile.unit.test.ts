@@ -1,7 +1,7 @@
 import { chargebackNet, reconcile, totalsOf } from '../../src/settlement/reconcile';
 import { initialState, transition } from '../../core/payment/transition';
 
-/** The pure parts of contracts 8: matching a report, totals in exact decimal, the settle transition. */
+/** The pure parts of settlement (docs/settlement.md, "Reconciliation"): matching a report, totals in exact decimal, the settle transition. */
 const item = (acquirerRef: string, amount: string, over: Record<string, unknown> = {}) => ({
   type: 'PAYMENT' as const,
   acquirerRef,

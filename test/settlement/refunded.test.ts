@@ -5,7 +5,7 @@ import { capturedPayment, closeBatch, settlementsApi, userOf } from './helpers';
 
 /**
  * Refunds made through the real refund flow (POST refunds, the payment's workflow, the sandbox)
- * and then a close (contracts 7 and 8): a refunded payment keeps its refund status and gains
+ * and then a close (docs/refunds.md, docs/settlement.md): a refunded payment keeps its refund status and gains
  * settledAt, its refunds are lines of the batch, netAmount = gross - refunds - fees, exact.
  */
 let stack: TestStack;

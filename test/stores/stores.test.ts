@@ -4,7 +4,7 @@ import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { insertPayment as insertPaymentRow, type Merchant, type PaymentPlace } from './helpers';
 
-/** Stores (spec 2.3, 4.2) against the real stack: every rule, every error status, tenant isolation. */
+/** Stores (docs/stores-and-terminals.md) against the real stack: every rule, every error status, tenant isolation. */
 
 let stack: TestStack;
 let a: Merchant;

@@ -3,7 +3,7 @@ import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { insertPayment as insertPaymentRow, type Merchant } from './helpers';
 
-/** Terminals (spec 2.4, 4.3) against the real stack: every rule, every error status, tenant isolation. */
+/** Terminals (docs/stores-and-terminals.md) against the real stack: every rule, every error status, tenant isolation. */
 
 let stack: TestStack;
 let a: Merchant;

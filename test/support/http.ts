@@ -28,7 +28,7 @@ export async function call<T = any>(
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
-/** Asserts the spec's error shape (section 7) and returns the message. */
+/** Asserts the API's error shape (README, "Conventions of every endpoint") and returns the message. */
 export function expectErrorShape(result: HttpResult, status: number): string {
   expect(result.status).toBe(status);
   expect(result.body).toEqual({

@@ -1,5 +1,5 @@
 /**
- * The read side of payments (spec 4.1): one payment from the projection, its history newest first,
+ * The read side of payments (docs/payments.md, "Reading payments"): one payment from the projection, its history newest first,
  * and the list with every filter and paging, isolated per business and per key mode. Rows are
  * written straight into the projection so every filter can be pinned down exactly.
  */
@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/transactions/{id}', () => {
-  it('returns the payment record of contracts 2 with an exact amount', async () => {
+  it('returns the documented payment record with an exact amount', async () => {
     const p = await insertPayment(live.merchant.id, {
       amount: '1234.56',
       cardBrand: 'VISA',

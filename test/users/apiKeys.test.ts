@@ -1,5 +1,5 @@
 /**
- * API key management (contracts 2): issue live or test (the key shown once, only its hash
+ * API key management (docs/users-and-keys.md, "API keys"): issue live or test (the key shown once, only its hash
  * stored), list without secrets, rotate with the grace period, revoke at once; another merchant's
  * key is 404; every step audited.
  */

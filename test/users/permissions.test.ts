@@ -1,5 +1,5 @@
 /**
- * The role table of spec 2.9 on every user, API key and audit log endpoint: each role against each
+ * The role table (docs/users-and-keys.md, "Roles") on every user, API key and audit log endpoint: each role against each
  * endpoint, table-driven. A refused call is 403 and changes nothing.
  */
 import type { Role } from '../../src/auth/roles';
@@ -105,7 +105,7 @@ async function fixture(self: User): Promise<Fixture> {
 
 const MATRIX = ROLES.flatMap((role) => CASES.map((c) => ({ role, ...c, expected: c.allowed === 'all' || c.allowed.includes(role) ? c.status : 403 })));
 
-describe('permission matrix (spec 2.9)', () => {
+describe('permission matrix (the role table)', () => {
   it.each(MATRIX)('$role: $name -> $expected', async ({ role, method, path, body, expected, freshSession }) => {
     const caller = callers.get(role)!;
     const token = freshSession ? await login(stack.apiUrl, caller.user.username) : caller.token;

@@ -1,5 +1,5 @@
 /**
- * Dashboard sign-in (contracts 2): sessions stored hashed, expiry, logout, lockout after five
+ * Dashboard sign-in (docs/users-and-keys.md, "Sign-in and sessions"): sessions stored hashed, expiry, logout, lockout after five
  * wrong passwords in a row and unlock (the throttle itself: test/security/signInThrottle.test.ts),
  * disabled accounts, and MFA with TOTP (enrolment, the code at sign-in, the admin reset that
  * forces re-enrolment).

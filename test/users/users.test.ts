@@ -1,8 +1,8 @@
 /**
- * The users API of spec 4.5 with every rule of 2.8 and 2.9: password policy, roles in either
- * form, default USER, the caller's own merchant, administrators only, no change of one's own
- * roles, grants up to one's own authority, soft delete, password reset, paging. A refused request
- * changes nothing.
+ * The users API with every rule of docs/users-and-keys.md, "Users" and "Roles": password policy,
+ * roles in either form, default USER, the caller's own merchant, administrators only, no change of
+ * one's own roles, grants up to one's own authority, soft delete, password reset, paging. A refused
+ * request changes nothing.
  */
 import { canGrant } from '../../src/auth/roles';
 import type { Merchant, User } from '../../src/generated/prisma/client';
@@ -53,7 +53,7 @@ const USER_FIELDS = [
 ];
 
 describe('POST /api/users', () => {
-  it("creates a user of the caller's merchant with the record of spec 2.8 and default role USER", async () => {
+  it("creates a user of the caller's merchant with the documented user record and default role USER", async () => {
     const username = uniqueId('anna');
     const res = await api('POST', '/api/users', { username, password: 'Sourdough-2026-rye', displayName: 'Anna', email: 'anna@example.com' });
     expect(res.status).toBe(201);

@@ -6,7 +6,7 @@ import { Keyring } from '../../src/secrets/keyring';
 import { eventually, TestReceiver } from './receiver';
 
 /**
- * Webhook configuration (spec 4.4, contracts 2): the records, the secret only where promised,
+ * Webhook configuration (docs/webhooks.md, "The destination"): the records, the secret only where promised,
  * validation, another business's destination, and the URL rules at configuration and at delivery
  * (a second stack runs without WEBHOOK_ALLOW_INSECURE). No traffic leaves loopback.
  */

@@ -11,7 +11,7 @@ import { activitiesOf, createPayment, recordStatus } from './payments';
 import { eventually, TestReceiver } from './receiver';
 
 /**
- * Signed delivery with retries (spec 6, contracts 2) to real HTTP receivers on loopback. Payment
+ * Signed delivery with retries (docs/webhooks.md) to real HTTP receivers on loopback. Payment
  * events are raised through the publishPaymentEvent activity the payment workflow calls after each
  * status event, over a payment written as the projection writes it.
  */
@@ -58,7 +58,7 @@ async function statusOf(key: string, configId: string, eventId: string): Promise
 }
 
 describe('a payment event', () => {
-  it('arrives once, with the headers and body of spec 6, signed over the exact bytes', async () => {
+  it('arrives once, with the documented headers and body, signed over the exact bytes', async () => {
     const { key, merchant } = await createMerchantWithKey(stack.db);
     const r = await receiver();
     const config = await destination(key, r.url);
@@ -96,7 +96,7 @@ describe('a payment event', () => {
         sequence,
       },
     });
-    // Field order as spec 6 lists it, then the payment's history sequence (issue 10).
+    // Field order as docs/webhooks.md shows it, then the payment's history sequence (issue 10).
     expect(Object.keys(got!.body)).toEqual(['eventId', 'eventType', 'merchantExternalId', 'timestamp', 'data']);
     expect(Object.keys(got!.body.data)).toEqual([
       'pspReference',
@@ -278,7 +278,7 @@ describe('retries', () => {
       [2, 500],
       [3, 200],
     ]);
-    // The schedule of contracts 2 (here 0.2 s, doubling): the run's attempts come one and two intervals on.
+    // The retry schedule (docs/webhooks.md, "Retries"; here 0.2 s, doubling): the run's attempts come one and two intervals on.
     const at = attempts.map((a) => Date.parse(a.requestedAt));
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(195);
     expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(395);

@@ -4,7 +4,7 @@ import { call } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { eventually, TestReceiver } from './receiver';
 
-/** The end of the retry schedule (contracts 2), shrunk by configuration: past the maximum age the delivery is FAILED. */
+/** The end of the retry schedule (docs/webhooks.md, "Retries"), shrunk by configuration: past the maximum age the delivery is FAILED. */
 let stack: TestStack;
 let receiver: TestReceiver;
 beforeAll(async () => {

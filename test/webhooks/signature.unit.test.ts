@@ -77,7 +77,7 @@ describe('address classification (ipaddr.js)', () => {
 });
 
 describe('the event body', () => {
-  it('is rebuilt in the order of spec 6 whatever order the stored JSON has', () => {
+  it('is rebuilt in the documented field order whatever order the stored JSON has', () => {
     const stored = {
       data: { status: 'CAPTURED', amount: '1.00', cardBrand: null },
       timestamp: 't',

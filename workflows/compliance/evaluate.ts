@@ -2,7 +2,7 @@ import { ActivityFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 
 /**
- * Compliance alerts' evaluation from a workflow (contracts 12): a few attempts, then given up,
+ * Compliance alerts' evaluation from a workflow (docs/disputes.md, "Compliance alerts"): a few attempts, then given up,
  * never holding up the dispute or the refund that asked: the daily evaluation catches up.
  */
 const complianceCalls = proxyActivities<Activities>({

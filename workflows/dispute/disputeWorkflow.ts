@@ -7,7 +7,7 @@ import { DisputeRun } from './run';
 import { autoUpgradeWhenVersioned } from '../versioning';
 
 /**
- * One dispute (chargeback), `dispute-<disputeId>` (contracts 12, docs/disputes.md). This file is
+ * One dispute (chargeback), `dispute-<disputeId>` (docs/disputes.md). This file is
  * the table of contents: the run's state and its one step (apply) are in run.ts, the merchant's
  * answers in answers.ts, the phases in phases.ts; disputeTransition (core/dispute/transition.ts)
  * alone decides the status.

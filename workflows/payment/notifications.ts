@@ -17,7 +17,7 @@ import { checkVoid } from './voids';
 /**
  * What reaches a run from outside besides the API's operations: the acquirer's notifications and
  * the sweep's nudges (each only a reason to re-read the acquirer, never an outcome), settlement
- * (contracts 8), and the query operators and the sweep read the run's own view with.
+ * (docs/settlement.md), and the query operators and the sweep read the run's own view with.
  */
 export function registerNotificationHandlers(run: PaymentRun): void {
   setHandler(paymentStateQuery, () => ({

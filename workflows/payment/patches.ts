@@ -46,7 +46,7 @@ export const PATCHES = {
   voidBlocksRefund: patch('void-blocks-refund', '2026-11-25', '2026-12-09', 'no refund while a void is under way'),
   /** A run with a reversal still followed ends only once its follow-up reads end. */
   voidFollowedToEnd: patch('void-followed-to-end', '2026-11-25', '2026-12-09', 'a run waits for its reversals to be followed'),
-  /** Before it, a refund that succeeded did not evaluate the compliance alerts (contracts 12) of its payment's store and account. */
+  /** Before it, a refund that succeeded did not evaluate the compliance alerts (docs/disputes.md) of its payment's store and account. */
   complianceOnRefund: patch('compliance-on-refund', '2026-11-26', '2026-12-10', 'a refund that succeeds evaluates the compliance alerts'),
   /**
    * What LOST, ACCEPTED and EXPIRED disputes took back is no longer refundable or voidable, and a

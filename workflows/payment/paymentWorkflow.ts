@@ -1,5 +1,5 @@
 import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
-import type { PaymentOutcome, PaymentWorkflowInput } from '../../core/payment/messages';
+import type { PaymentOutcome, PaymentWorkflow, PaymentWorkflowInput } from '../../core/payment/messages';
 import { registerNotificationHandlers } from './notifications';
 import { PATCHES } from './patches';
 import { adoptRefund, adoptStartRefunds, registerRefundHandlers } from './refunds';
@@ -55,3 +55,6 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   await condition(() => allHandlersFinished() && !run.refundsUndecided() && run.pendingCapture === null);
   return { status: run.state.status, sequence: run.state.sequence };
 }
+
+/** The signature the service types its calls with (core/payment/messages.ts): the compiler holds this workflow to it. */
+const _signature: PaymentWorkflow = paymentWorkflow;

@@ -10,7 +10,7 @@ import type { PaymentRun, RefundInFlight } from './run';
 import type { HistorySource } from '../../core/payment/statuses';
 
 /**
- * Refunds (contracts 7): reserved before any await (concurrent refunds never exceed what was
+ * Refunds (docs/refunds.md): reserved before any await (concurrent refunds never exceed what was
  * captured), recorded, submitted with a stable reference, followed until the acquirer decides.
  * Refunds a run did not accept itself are adopted only as the rows the database holds.
  */

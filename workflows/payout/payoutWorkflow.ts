@@ -5,7 +5,7 @@ import { payoutNudgeSignal, type PayoutWorkflowInput } from '../../core/payout/m
 import { autoUpgradeWhenVersioned } from '../versioning';
 
 /**
- * One payout of an acquirer's report (contracts 13, docs/payouts-and-fees.md): records it, and
+ * One payout of an acquirer's report (docs/payouts-and-fees.md, "Payouts"): records it, and
  * once it is PAID or FAILED and the batch it pays is reconciled (so the payout is too), announces
  * it (PAYOUT_PAID or PAYOUT_FAILED, once) and ends. Between looks it waits for news: a
  * notification (a signal), the end of its batch's close (moments: short timers), or, while in

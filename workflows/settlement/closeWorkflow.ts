@@ -4,7 +4,7 @@ import type { Activities } from '../../activities';
 import type { SettlementCloseInput, SettlementCloseResult } from '../../core/settlement';
 
 /**
- * One close of a store's batch (contracts 8). Every step is an activity that is safe to repeat,
+ * One close of a store's batch (docs/settlement.md, "Durability: a close completes once"). Every step is an activity that is safe to repeat,
  * so a close killed at any point completes once when a worker picks it up again: the claim is
  * guarded by the database, the acquirer answers a repeated close with the same report, the
  * reconciliation is one transaction, and each payment is settled once by its own workflow.

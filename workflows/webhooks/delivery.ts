@@ -8,7 +8,7 @@ const ATTEMPT_MARGIN_MS = 15_000;
 
 /**
  * Delivers one event to one destination. The attempt activity's retry policy IS the retry
- * schedule (contracts 2): exponential backoff from the initial interval, doubling, capped, for at
+ * schedule (docs/webhooks.md, "Retries"): exponential backoff from the initial interval, doubling, capped, for at
  * most the maximum age; Temporal keeps only the last failure in history, so three days of retries
  * stay small. When the schedule is exhausted the delivery is FAILED. Cancelled when its destination
  * is deleted; a manual redelivery starts a fresh run under the same workflow id.

@@ -1,4 +1,4 @@
-"""Webhook signatures (spec 6): Base64 of HMAC-SHA256 over the exact body bytes, keyed with the
+"""Webhook signatures (docs/webhooks.md, "What a delivery looks like"): Base64 of HMAC-SHA256 over the exact body bytes, keyed with the
 destination's signing secret, sent in the X-Webhook-Signature header."""
 
 import base64

@@ -1,4 +1,4 @@
-/** The API's error body (contracts 2): every non-2xx answer carries it. */
+/** The API's error body (README, "Conventions of every endpoint"): every non-2xx answer carries it. */
 export interface ApiErrorBody {
   timestamp: string;
   status: number;

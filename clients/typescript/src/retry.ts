@@ -1,5 +1,6 @@
 /**
- * Retries of the operations the API says are safe to repeat (spec 7; contracts 9): payment creation
+ * Retries of the operations the API says are safe to repeat (docs/payments.md, "Rules and decisions";
+ * docs/refunds.md, "Rules"): payment creation
  * (the same body, so the same reference: an open payment with it is returned, never duplicated), a
  * refund carrying an Idempotency-Key (one is added when the caller gave none, so every attempt
  * carries the same key), and sync-status (a read of the acquirer). Nothing else is retried: a
@@ -16,7 +17,7 @@ export interface RetryPolicy {
 
 const SAFE = [/\/api\/in-store\/payments$/, /\/api\/in-store\/payments\/[^/]+\/sync-status$/];
 const REFUND = /\/api\/dashboard\/payments\/[^/]+\/refunds$/;
-/** Temporary answers (spec 7: retry with backoff); 429 only after its Retry-After. */
+/** Temporary answers (retry with backoff); 429 only after its Retry-After. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
 export function isSafeToRetry(request: Request): boolean {
@@ -28,7 +29,7 @@ export function isSafeToRetry(request: Request): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A 429's Retry-After in milliseconds (whole seconds, contracts 2), or null when absent. */
+/** A 429's Retry-After in milliseconds (whole seconds), or null when absent. */
 function retryAfterMs(res: Response): number | null {
   const s = Number(res.headers.get('Retry-After'));
   return res.headers.has('Retry-After') && Number.isFinite(s) && s >= 0 ? s * 1000 : null;

@@ -2,7 +2,7 @@ import type { AcquirerAccount } from '@in-store-payments/client';
 type AcquirerName = AcquirerAccount['acquirer'];
 
 /**
- * The credentials each acquirer's account needs (contracts 10), with the labels the forms show.
+ * The credentials each acquirer's account needs (docs/acquirers.md, "Accounts"), with the labels the forms show.
  * `secret` fields are typed like passwords; `choices` make a select.
  */
 export interface CredentialField {

@@ -4,7 +4,7 @@ import { ApiError } from '../api';
 import { ErrorNote } from './ui';
 
 /**
- * Delete with a confirmation step, and the delete guard of spec 4.3 explained: the API refuses
+ * Delete with a confirmation step, and the delete guard (docs/stores-and-terminals.md, "Decisions") explained: the API refuses
  * (409) to delete a store or terminal that took payments recently, so that those payments can
  * still be followed, refunded and settled. The user then deactivates it, or deletes it anyway.
  */

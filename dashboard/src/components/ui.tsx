@@ -12,7 +12,7 @@ export function when(iso: string | null | undefined): string {
   return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-/** Statuses by their API names (contracts 9). */
+/** Statuses by their API names (docs/dashboard.md). */
 export function Status({ value }: { value: string }) {
   return <span className={`status status-${value}`}>{value}</span>;
 }

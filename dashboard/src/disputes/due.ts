@@ -1,5 +1,5 @@
 /**
- * How urgent a dispute's due date is (contracts 12): nothing submitted or accepted by `dueBy` and
+ * How urgent a dispute's due date is (docs/disputes.md, "The response window: two timers"): nothing submitted or accepted by `dueBy` and
  * the money is lost, so a dispute still NEEDS_RESPONSE within the reminder window (the service's
  * DISPUTE_REMINDER_HOURS, the hours before `dueBy` it sends DISPUTE_RESPONSE_DUE) stands out, and
  * one past due or EXPIRED stands out otherwise. Pure, so the unit test pins it.

@@ -1,5 +1,5 @@
 /**
- * `evidence.transaction` (contracts 12, src/disputes/evidence.ts) as the API sends it: an object the
+ * `evidence.transaction` (docs/disputes.md, "The evidence"; src/disputes/evidence.ts) as the API sends it: an object the
  * service assembled, typed loosely in the API document. Read here field by field into text, so a
  * missing or unexpected value shows as '—' or as its JSON, never breaks the page and is never markup.
  */

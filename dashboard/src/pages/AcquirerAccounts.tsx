@@ -10,7 +10,7 @@ import type { AcquirerAccount } from '@in-store-payments/client';
 import { NAMES_KEY } from '../names/useNames';
 
 /**
- * Acquirer accounts (ADMIN; contracts 10) over /api/dashboard/acquirer-accounts and
+ * Acquirer accounts (ADMIN; docs/acquirers.md) over /api/dashboard/acquirer-accounts and
  * /api/dashboard/acquirer-routes: the business's accounts (MIDs) with their status, a form to add
  * one, their actions, and the routes of each mode.
  */

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorNote, ShownOnce, Status, when } from '../components/ui';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@in-store-payments/client';
 
-/** API keys (ADMIN, contracts 2): issue live or test, shown once; rotate with grace; revoke. */
+/** API keys (ADMIN, docs/users-and-keys.md, "API keys"): issue live or test, shown once; rotate with grace; revoke. */
 export function ApiKeys() {
   const client = useQueryClient();
   const [shown, setShown] = useState<string | null>(null);

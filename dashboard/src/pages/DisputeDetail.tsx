@@ -12,7 +12,7 @@ import { ErrorNote, Field, money, Status, when } from '../components/ui';
 import { useSession } from '../session';
 
 /**
- * One dispute (contracts 12): its fields, the evidence the service assembled, and the merchant's
+ * One dispute (docs/disputes.md): its fields, the evidence the service assembled, and the merchant's
  * statement. ADMIN and COMPLIANCE answer while it is NEEDS_RESPONSE; FINANCE (and everyone once it
  * is answered) reads the statement as text. Refreshes while the dispute is open, so a decision or
  * an expiry shows without a reload.

@@ -24,7 +24,7 @@ function dayAfter(date: string): string {
 }
 
 /**
- * Disputes (ADMIN, COMPLIANCE, FINANCE; contracts 12) over GET /api/dashboard/disputes: newest
+ * Disputes (ADMIN, COMPLIANCE, FINANCE; docs/disputes.md) over GET /api/dashboard/disputes: newest
  * first, filtered by status, store and opening dates (in the address, so a filtered list can be
  * bookmarked; `paymentId` comes from a payment's page), each row's due date marked by urgency.
  */

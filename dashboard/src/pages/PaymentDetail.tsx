@@ -14,7 +14,7 @@ import { createRefund, getDashboardPayment, listRefunds, redeliverDashboardWebho
 const REFUNDABLE = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 
 /**
- * One payment (contracts 9): its fields (with its acquirer account and route rule, contracts 10, and its dispute, contracts 12), status history, refunds and webhook deliveries; the
+ * One payment (docs/dashboard.md, "Payment detail"): its fields (with its acquirer account and route rule, and its dispute), status history, refunds and webhook deliveries; the
  * Refund button for ADMIN and FINANCE, redelivery for ADMIN. Refreshes while something may
  * still change (an open status, a pending refund or delivery).
  */
@@ -176,7 +176,7 @@ export function PaymentDetail() {
   );
 }
 
-/** Refund (contracts 7, 9): Amount defaults to all that is refundable; one Idempotency-Key per form. */
+/** Refund (docs/refunds.md): Amount defaults to all that is refundable; one Idempotency-Key per form. */
 function RefundForm({ paymentId, currency }: { paymentId: string; currency: string }) {
   const [open, setOpen] = useState(false);
   const [amount, setAmount] = useState('');

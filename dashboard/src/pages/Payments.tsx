@@ -59,7 +59,7 @@ const columns = [
 ];
 
 /**
- * Payments of the business, live and test alike until narrowed to one mode (contracts 9). The
+ * Payments of the business, live and test alike until narrowed to one mode (docs/dashboard.md, "Payments"). The
  * filters live in the address (nothing secret), and the list refreshes itself while open.
  */
 export function Payments() {

@@ -10,7 +10,7 @@ import { ErrorNote, Field, Filters, money, Status, when } from '../components/ui
 import { getPayout, listBalances, listPayouts, type ListPayoutsData, type Payout } from '@in-store-payments/client';
 
 /**
- * Payouts and balances (ADMIN, FINANCE; contracts 13) over /api/dashboard/payouts and
+ * Payouts and balances (ADMIN, FINANCE; docs/payouts-and-fees.md) over /api/dashboard/payouts and
  * /api/dashboard/balances: what the acquirers paid to the bank, each reconciled with the batches
  * it pays, and what is still on its way.
  */

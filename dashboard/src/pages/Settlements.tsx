@@ -21,7 +21,7 @@ import {
 } from '@in-store-payments/client';
 
 /**
- * Settlements (ADMIN, FINANCE; contracts 8) over /api/dashboard/settlements: close a store's open
+ * Settlements (ADMIN, FINANCE; docs/settlement.md) over /api/dashboard/settlements: close a store's open
  * batch, the batches newest first, and one batch with its totals, discrepancies, lines and CSV.
  */
 

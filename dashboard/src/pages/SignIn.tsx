@@ -5,7 +5,7 @@ import { ApiError, takeSessionEndedNotice } from '../api';
 import { useSession } from '../session';
 
 /**
- * Sign-in (contracts 9): Username and Password, then, for an account with an authenticator, a
+ * Sign-in (docs/dashboard.md, "Sign-in and the authenticator"): Username and Password, then, for an account with an authenticator, a
  * second step asking for the Authentication code. The password stays in memory until the code
  * is sent with it; nothing goes into the address.
  */

@@ -23,7 +23,7 @@ import {
 import { NAMES_KEY } from '../names/useNames';
 
 /**
- * Stores and terminals (OPERATIONS, ADMIN; spec 4.2, 4.3) over /api/dashboard/stores: list live and
+ * Stores and terminals (OPERATIONS, ADMIN; docs/stores-and-terminals.md) over /api/dashboard/stores: list live and
  * test stores, create, edit, deactivate, delete; a store's page lists its terminals with the same
  * actions. Validation and the delete guard are the API's; the page shows its answers.
  */

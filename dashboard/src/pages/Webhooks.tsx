@@ -16,7 +16,7 @@ import {
 import { PAYMENT_EVENT_TYPES as EVENT_TYPES } from '../../../core/webhooks/eventTypes';
 
 /**
- * Webhook destinations (ADMIN; spec 4.4) over /api/dashboard/webhooks: create (the signing secret
+ * Webhook destinations (ADMIN; docs/webhooks.md) over /api/dashboard/webhooks: create (the signing secret
  * shown once), edit the events, send a test event, regenerate the secret, delete; each
  * destination's deliveries with their attempts, and redelivery.
  */

@@ -1,4 +1,4 @@
--- Money after the sale (contracts 6 and 7): two-step completion and refunds.
+-- Money after the sale (docs/payments.md, docs/refunds.md): two-step completion and refunds.
 -- capturedAmount: null until captured (a two-step completion may take less than was authorised);
 -- refundedAmount: the sum of succeeded refunds; settledAt: set by settlement.
 ALTER TABLE "Payment" ADD COLUMN "capturedAmount" DECIMAL(20,4);

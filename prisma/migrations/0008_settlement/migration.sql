@@ -1,4 +1,4 @@
--- Settlement and reconciliation (contracts 8). A batch is one close of one store's open batch;
+-- Settlement and reconciliation (docs/settlement.md). A batch is one close of one store's open batch;
 -- its lines are the payments and refunds it settled. Written only by the close workflow.
 CREATE TABLE "SettlementBatch" (
     "id" TEXT NOT NULL,

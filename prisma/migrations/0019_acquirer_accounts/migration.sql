@@ -1,4 +1,4 @@
--- Acquirer accounts (MIDs) and acquirer routes (contracts 10, issue 24): the acquirer becomes a
+-- Acquirer accounts (MIDs) and acquirer routes (docs/acquirers.md, issue 24): the acquirer becomes a
 -- business's data. A payment records the account its route chose (null: the installation default)
 -- and the rule that chose it; a settlement line records the account that reported it.
 CREATE TABLE "AcquirerAccount" (

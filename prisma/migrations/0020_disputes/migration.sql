@@ -1,4 +1,4 @@
--- Disputes (chargebacks), contracts 12 and issue 26. One row per dispute, written only by its
+-- Disputes (chargebacks), docs/disputes.md and issue 26. One row per dispute, written only by its
 -- workflow (`dispute-<id>`). The acquirer's dispute id is unique per acquirer key (the payment's
 -- account, or `installation:<acquirerName>` for the installation default), so a notification that
 -- arrives twice opens one dispute. The payment carries the status of its latest dispute.

@@ -1,4 +1,4 @@
--- Cost contracts and the fee audit (contracts 13, issue 27). An account's price list per currency,
+-- Cost contracts and the fee audit (docs/payouts-and-fees.md, issue 27). An account's price list per currency,
 -- versioned: each save is a new version in force from its validFrom, and a payment keeps the
 -- expected fee the version in force at its capture gave it (Payment.expectedFee, written with the
 -- CAPTURED status by the payment's own writer). A settlement line keeps that expected fee beside

@@ -1,4 +1,4 @@
--- Payouts (contracts 13, issue 27): what the acquirer paid (or failed to pay) to the merchant's bank
+-- Payouts (docs/payouts-and-fees.md, issue 27): what the acquirer paid (or failed to pay) to the merchant's bank
 -- for the reports of each account, recorded once per acquirer payout by its workflow
 -- (`payout-<id>`), reconciled with the net of the batch lines it pays.
 CREATE TABLE "Payout" (

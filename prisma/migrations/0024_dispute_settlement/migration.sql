@@ -1,4 +1,4 @@
--- A dispute's money in settlement (contracts 12, issue 26): the acquirer debits a dispute's amount
+-- A dispute's money in settlement (docs/disputes.md, issue 26): the acquirer debits a dispute's amount
 -- when it opens (a CHARGEBACK line) and credits it back when the dispute is WON (a
 -- CHARGEBACK_REVERSAL line). Such a line names the disputed payment (when we know it) and the
 -- dispute: the acquirer's id, and ours, which derives from it (src/disputes/ids.ts) so the line

@@ -1,4 +1,4 @@
--- Compliance alerts (contracts 12, issue 26): the chargeback ratio (disputes opened over payments
+-- Compliance alerts (docs/disputes.md, issue 26): the chargeback ratio (disputes opened over payments
 -- captured) and the refund ratio (refunded over captured amount) of each store and each acquirer
 -- account over a rolling window. One OPEN alert per type and target at a time (the partial unique
 -- index); a RESOLVED one stays as the record of what happened.

@@ -1,4 +1,4 @@
--- A dispute's money once per booking, not once per dispute and type (contracts 12): the acquirer
+-- A dispute's money once per booking, not once per dispute and type (docs/disputes.md): the acquirer
 -- can debit one dispute twice (Adyen's SecondChargeback after a ChargebackReversed; Stripe can book
 -- more than one adjustment on a dispute), and the second debit had the first's key (disputeId,
 -- type), so it was never recorded. A chargeback line now carries the acquirer's key of its booking

@@ -226,7 +226,7 @@ export function inPeriod(bookedAt: string, since: string | null | undefined, unt
 
 /**
  * The record types that are settlement items: `Settled` a payment Adyen paid out, `Refunded` a
- * refund; a dispute's money (contracts 12): `Chargeback` and `SecondChargeback` debit the disputed
+ * refund; a dispute's money (docs/disputes.md, "Settlement: the dispute's money"): `Chargeback` and `SecondChargeback` debit the disputed
  * amount, `ChargebackReversed` credits it back. Every other type (the payment's earlier stages,
  * cancellations, fees, payouts, and the Adyen for Platforms corrections) has no item here.
  */

@@ -130,12 +130,12 @@ export function acquirerRoutes(engine: SandboxEngine): Router {
     ctx.body = engine.refundStatus(id(ctx.params.deviceId), ref(ctx.params.refundReference, 'refundReference'));
   });
 
-  // Payouts of the device's reports (contracts 13).
+  // Payouts of the device's reports (docs/payouts-and-fees.md, "The sandbox's terms per MID").
   router.get('/payouts/:payoutId', (ctx) => {
     ctx.body = engine.payoutStatus(id(ctx.params.deviceId), ref(ctx.params.payoutId, 'payoutId'));
   });
 
-  // Disputes of the device's bills (contracts 12): read, answer with evidence, or accept.
+  // Disputes of the device's bills (docs/disputes.md, "The sandbox"): read, answer with evidence, or accept.
   router.get('/disputes/:disputeId', (ctx) => {
     ctx.body = engine.dispute(id(ctx.params.deviceId), ref(ctx.params.disputeId, 'disputeId'));
   });

@@ -6,7 +6,7 @@ import { deviceIdSchema, merchantAccountIdSchema, modeSchema, parse, refSchema }
 import { isSupportedCurrency, minorUnitsOf } from '../../money/currencies';
 
 /**
- * The control endpoints of contracts section 4: they play the network (device settings) and the
+ * The control endpoints (docs/acquirers.md, "The sandbox acquirer"): they play the network (device settings) and the
  * customer (actions on the bill on the device). They work even when a device is "unreachable".
  */
 const settingsSchema = z.strictObject({
@@ -53,7 +53,7 @@ const offlineSchema = z
     path: ['amount'],
   });
 
-/** A MID's terms (contracts 13): percentages 0-100 with up to 4 decimals, fixed parts >= 0. */
+/** A MID's terms (docs/payouts-and-fees.md, "The sandbox's terms per MID"): percentages 0-100 with up to 4 decimals, fixed parts >= 0. */
 const percentSchema = z
   .union([z.number(), z.string()])
   .transform((v) => (typeof v === 'number' ? String(v) : v))
@@ -77,7 +77,7 @@ const accountSchema = z.strictObject({
   payoutWithheld: fixedSchema.optional(),
 });
 
-/** The cardholder's bank opens a dispute (contracts 12). */
+/** The cardholder's bank opens a dispute (docs/disputes.md, "The sandbox"). */
 const openDisputeSchema = z.strictObject({
   reason: z
     .enum(['FRAUD', 'NOT_RECEIVED', 'DUPLICATE', 'CREDIT_NOT_PROCESSED', 'GENERAL'], {
@@ -130,7 +130,7 @@ export function controlRoutes(engine: SandboxEngine, calls?: AcquirerCallLog): R
     ctx.body = await engine.customerAct(deviceId, parse(customerSchema, ctx.request.body ?? {}));
   });
 
-  // A MID's terms: the fees its reports charge (and its payouts, contracts 13).
+  // A MID's terms: the fees its reports charge, and its payouts (docs/payouts-and-fees.md).
   router.get('/accounts/:merchantAccountId', (ctx) => {
     ctx.body = engine.accountView(parse(merchantAccountIdSchema, ctx.params.merchantAccountId, 'merchantAccountId'));
   });

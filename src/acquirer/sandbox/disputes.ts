@@ -4,7 +4,7 @@ import type { AcquirerDispute, DisputeEvidence } from '../port';
 import type { SandboxDispute, SandboxStore } from './state';
 
 /**
- * Disputes in the sandbox (contracts 12): the control endpoint plays the cardholder's bank and
+ * Disputes in the sandbox (docs/disputes.md, "The sandbox"): the control endpoint plays the cardholder's bank and
  * opens one on a captured bill; the acquirer API lets the service read it, submit evidence or
  * accept it; the scheme decides a submitted dispute with the device's `disputeOutcome` after its
  * `disputeDecisionDelayMs`, computed from stored times (so it holds across a restart).

@@ -24,7 +24,7 @@ import {
   openDispute,
   submitEvidence,
 } from './disputes';
-import { decideDuePayouts, type PayoutEvent, payoutEvent, payoutsForReport, payoutView, type SandboxPayout } from './payouts';
+import { decideDuePayouts, type PayoutEvent, payoutEvent, payoutsForReport, payoutView } from './payouts';
 import { closeDeviceBatch, type OfflinePayment, recordOfflinePayment, type SandboxReport } from './settlement';
 import {
   type Bill,
@@ -33,6 +33,7 @@ import {
   type Reversal,
   SANDBOX_MID,
   type SandboxAccount,
+  type SandboxPayout,
   type SandboxRefund,
   SandboxStore,
   type StateRecord,
@@ -62,7 +63,7 @@ export interface SandboxEvent {
   refundReference?: string;
   /** The sandbox's id of the dispute a DISPUTE_* event is about. */
   disputeId?: string;
-  /** The sandbox's id of the payout a PAYOUT_* event is about, and the report it pays (contracts 13). */
+  /** The sandbox's id of the payout a PAYOUT_* event is about, and the report it pays (docs/payouts-and-fees.md). */
   payoutId?: string;
   batchReference?: string;
 }
@@ -174,7 +175,7 @@ export class SandboxEngine {
     return { ...this.store.accountOrDefault(merchantAccountId) };
   }
 
-  /** Sets a MID's terms (contracts 13); the fields left out keep their values. */
+  /** Sets a MID's terms (docs/payouts-and-fees.md, "The sandbox's terms per MID"); the fields left out keep their values. */
   async configureAccount(merchantAccountId: string, patch: Partial<Omit<SandboxAccount, 'merchantAccountId'>>): Promise<SandboxAccount> {
     const account = this.store.ensureAccount(merchantAccountId);
     for (const [key, value] of Object.entries(patch)) if (value !== undefined) Object.assign(account, { [key]: value });
@@ -237,7 +238,7 @@ export class SandboxEngine {
     this.settle();
     const known = this.store.report(deviceId, merchantAccountId, batchReference) !== undefined;
     const report = closeDeviceBatch(this.store, deviceId, merchantAccountId, batchReference, until);
-    // A new report is paid out (contracts 13); a repeated close answers the same report and pays nothing again.
+    // A new report is paid out (docs/payouts-and-fees.md); a repeated close answers the same report and pays nothing again.
     const payouts = known ? [] : payoutsForReport(this.store, report, this.store.accountOrDefault(merchantAccountId));
     await this.store.save(); // a close marks many bills and keeps its report: the whole state is written
     for (const p of payouts) this.emit(payoutEvent(p));
@@ -469,7 +470,7 @@ export class SandboxEngine {
     return voidStatus(r);
   }
 
-  // ---- disputes (contracts 12) ----
+  // ---- disputes (docs/disputes.md, "The sandbox") ----
 
   /** The cardholder's bank opens a dispute on a captured bill; the service is notified. */
   async openDispute(pspReference: string, req: OpenDisputeRequest) {

@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { SandboxError } from './engine';
 
-/** HTTP plumbing shared by the sandbox's routes: the error body of the spec, and input checks. */
+/** HTTP plumbing shared by the sandbox's routes: the API's error body, and input checks. */
 export interface SandboxLogger {
   info: (...args: unknown[]) => void;
   warn: (...args: unknown[]) => void;
@@ -15,7 +15,7 @@ export function sendError(ctx: Context, status: number, message: string): void {
   ctx.body = { timestamp: new Date().toISOString(), status, error: STATUS_CODES[status] ?? 'Error', message };
 }
 
-/** Turns thrown errors into the spec's error body; anything unexpected is a logged 500. */
+/** Turns thrown errors into the API's error body; anything unexpected is a logged 500. */
 export function errorMiddleware(logger: SandboxLogger) {
   return async (ctx: Context, next: Next) => {
     try {
@@ -54,5 +54,5 @@ const idSchema = (max: number) =>
 export const deviceIdSchema = idSchema(128);
 export const refSchema = idSchema(200);
 export const modeSchema = z.enum(['CARD', 'QR_CODE']);
-/** The merchant account (MID) whose books a bill or a close belongs to (contracts 10); absent: SANDBOX. */
+/** The merchant account (MID) whose books a bill or a close belongs to (docs/settlement.md, "Books per merchant account (MID)"); absent: SANDBOX. */
 export const merchantAccountIdSchema = z.string('must be a string').min(1, 'must be 1-100 characters').max(100, 'must be 1-100 characters');

@@ -1,31 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
-import type { AcquirerPayout, ReportPayout } from '../port';
+import type { ReportPayout } from '../port';
 import type { SandboxReport } from './settlement';
-import type { SandboxAccount, SandboxStore } from './state';
+import type { SandboxAccount, SandboxPayout, SandboxStore } from './state';
 
 /**
- * The sandbox's payouts (contracts 13): after each new settlement report it pays that report's net
+ * The sandbox's payouts (docs/payouts-and-fees.md, "The sandbox's terms per MID"): after each new settlement report it pays that report's net
  * out to the merchant's bank, one payout per currency (a net of zero or less pays nothing: the
  * debit waits for the next report), IN_TRANSIT at once, then PAID or FAILED as the MID's terms say
  * after `payoutDelayMs`. Each change is notified to the service, only as a nudge to re-read.
  */
-export interface SandboxPayout {
-  payoutId: string;
-  merchantAccountId: string;
-  deviceId: string;
-  batchReference: string;
-  currency: string;
-  amount: string;
-  status: AcquirerPayout['status'];
-  createdAt: string;
-  /** From then on an IN_TRANSIT payout is decided: `outcome`. */
-  decideAt: string;
-  outcome: 'PAID' | 'FAILED';
-  arrivalDate: string;
-  failureReason?: string;
-}
-
 export type PayoutEvent = {
   deviceId: string;
   acquirerRef: string;

@@ -12,7 +12,7 @@ import { SandboxStore } from './state';
 
 /**
  * The sandbox acquirer: a separate HTTP server that behaves like a cloud terminal acquirer
- * (contracts section 4). State lives in <dataDir>/sandbox/state.json.
+ * (docs/acquirers.md, "The sandbox acquirer"). State lives in <dataDir>/sandbox/state.json.
  */
 export interface SandboxServerOptions {
   host: string;

@@ -6,10 +6,10 @@ import type { PaymentMode, SettlementReport, SettlementReportItem } from '../por
 import { type Bill, DEFAULT_ACCOUNT, SANDBOX_MID, type SandboxAccount, type SandboxDispute, type SandboxRefund, type SandboxStore } from './state';
 
 /**
- * The sandbox's settlement (contracts 8): per device and merchant account (MID, contracts 10), a
+ * The sandbox's settlement (docs/settlement.md, "The sandbox"): per device and merchant account (MID), a
  * close reports every bill of that MID's books captured up to `until` and not reported before,
  * and every offline payment, each with the sandbox's fee; refunds go with their bill's MID, and so
- * do its disputes' money (contracts 12): the debit of a dispute opened up to `until`, the credit
+ * do its disputes' money (docs/disputes.md, "Settlement: the dispute's money"): the debit of a dispute opened up to `until`, the credit
  * back of one decided WON up to `until`, each in one report only. A
  * report is kept under its MID and batch reference, so a retried close gets the same report.
  * Acquirer references on the device's `omitFromReport` list are left out of the next report of

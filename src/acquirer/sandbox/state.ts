@@ -1,7 +1,16 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SandboxPayout } from './payouts';
-import type { AcquirerDispute, BillState, DisputeEvidence, ReceiptDetails, PaymentMode, RefundState, SettlementReport, VoidState } from '../port';
+import type {
+  AcquirerDispute,
+  AcquirerPayout,
+  BillState,
+  DisputeEvidence,
+  ReceiptDetails,
+  PaymentMode,
+  RefundState,
+  SettlementReport,
+  VoidState,
+} from '../port';
 
 /**
  * The sandbox acquirer's memory: devices, bills, reversals and settlement reports, kept on disk in
@@ -29,9 +38,9 @@ export interface DeviceSettings {
   refundOutcome: 'SUCCEEDED' | 'FAILED';
   /** Delays the decision on a refund; until then it is PENDING. */
   refundConfirmDelayMs: number;
-  /** Acquirer references the next settlement report leaves out (contracts 8). */
+  /** Acquirer references the next settlement report leaves out (docs/settlement.md, "The sandbox"). */
   omitFromReport: string[];
-  /** How the scheme decides a dispute of this device's payments once evidence is submitted (contracts 12). */
+  /** How the scheme decides a dispute of this device's payments once evidence is submitted (docs/disputes.md, "The sandbox"). */
   disputeOutcome: 'WON' | 'LOST';
   /** Delays that decision; until then the dispute is UNDER_REVIEW. */
   disputeDecisionDelayMs: number;
@@ -72,7 +81,7 @@ export interface Bill {
   voided: boolean;
   /** The batch reference of the settlement report that carried this bill. */
   reportedIn?: string;
-  /** Taken on the device outside the service (contracts 8 offline payment). */
+  /** Taken on the device outside the service (an offline payment, docs/settlement.md, "The sandbox"). */
   offline?: boolean;
   /** Exact decimal captured: the amount, or what a two-step completion took. */
   capturedAmount?: string;
@@ -100,7 +109,7 @@ export interface SandboxRefund {
   reportedIn?: string;
 }
 
-/** A dispute the cardholder's bank opened on a captured bill (contracts 12). */
+/** A dispute the cardholder's bank opened on a captured bill (docs/disputes.md, "The sandbox"). */
 export interface SandboxDispute extends AcquirerDispute {
   deviceId: string;
   merchantAccountId: string;
@@ -128,7 +137,7 @@ export interface Reversal {
   message?: string;
 }
 
-/** A MID's terms at the sandbox (contracts 13, `PUT /sim/accounts/{merchantAccountId}`): the fees its reports charge, its payouts. */
+/** A MID's terms at the sandbox (`PUT /sim/accounts/{merchantAccountId}`, docs/payouts-and-fees.md): the fees its reports charge, its payouts. */
 export interface SandboxAccount {
   merchantAccountId: string;
   /** Exact decimal text: percent of the amount, and the fixed part in the payment's currency. */
@@ -151,6 +160,23 @@ export const DEFAULT_ACCOUNT: Omit<SandboxAccount, 'merchantAccountId'> = {
   payoutDelayMs: 0,
   payoutWithheld: '0',
 };
+
+/** A payout the sandbox made to a MID's bank (payouts.ts decides them). */
+export interface SandboxPayout {
+  payoutId: string;
+  merchantAccountId: string;
+  deviceId: string;
+  batchReference: string;
+  currency: string;
+  amount: string;
+  status: AcquirerPayout['status'];
+  createdAt: string;
+  /** From then on an IN_TRANSIT payout is decided: `outcome`. */
+  decideAt: string;
+  outcome: 'PAID' | 'FAILED';
+  arrivalDate: string;
+  failureReason?: string;
+}
 
 export interface StateFile {
   version: 1;

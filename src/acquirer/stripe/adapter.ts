@@ -109,7 +109,7 @@ export class StripeAcquirer implements AcquirerPort {
   };
 
   /**
-   * Payouts of the account's balance (contracts 13): the payout and every balance transaction it
+   * Payouts of the account's balance (docs/payouts-and-fees.md, "Stripe's payouts"): the payout and every balance transaction it
    * pays, their sources expanded (the device id plays no part: a payout spans every reader).
    */
   readonly payouts: AcquirerPayouts = {

@@ -3,7 +3,7 @@ import type { AcquirerDispute, DisputeEvidence } from '../port';
 import { fromStripeAmount } from './mapping';
 
 /**
- * Stripe's disputes as ours (contracts 12), pure. The tables below name every status and reason
+ * Stripe's disputes as ours (docs/disputes.md, "Stripe"), pure. The tables below name every status and reason
  * Stripe's OpenAPI description lists (test/acquirer/stripe/disputes.unit.test.ts fails on a value
  * without a row); a value Stripe adds later reads as the nearest safe meaning (see `*_FALLBACK`).
  * The table is also in docs/disputes.md.

@@ -335,7 +335,7 @@ export function settlementLineOf(t: Stripe.BalanceTransaction): SettlementLine |
 }
 
 /**
- * A dispute's money (contracts 12): an `adjustment` whose source is the dispute, reporting
+ * A dispute's money (docs/disputes.md, "Settlement: the dispute's money"): an `adjustment` whose source is the dispute, reporting
  * category `dispute` when Stripe debits it (negative) and `dispute_reversal` when it credits it
  * back (positive). The sign decides, so a category Stripe adds later still lands on the right side.
  */

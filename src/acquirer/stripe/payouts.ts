@@ -3,7 +3,7 @@ import type { BalancePayout, PayoutTransaction } from '../port';
 import { fromStripeAmount, settlementLineOf } from './mapping';
 
 /**
- * Stripe's payouts as ours (contracts 13), pure. A Stripe payout pays the account's balance: the
+ * Stripe's payouts as ours (docs/payouts-and-fees.md, "Stripe's payouts"), pure. A Stripe payout pays the account's balance: the
  * balance transactions booked since the previous payout, of every reader (and of payments not
  * taken through the service, and Stripe's own fees); `transactions` lists them for the
  * reconciliation (src/payouts/balanceMatch.ts). The status table is also in docs/payouts-and-fees.md.

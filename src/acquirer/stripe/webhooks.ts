@@ -66,7 +66,7 @@ export function nudgeOf(event: Pick<Stripe.Event, 'type' | 'data'>): StripeNudge
   return null;
 }
 
-/** The `charge.dispute.*` events (contracts 12): each names the dispute and its PaymentIntent. */
+/** The `charge.dispute.*` events (docs/disputes.md, "Stripe"): each names the dispute and its PaymentIntent. */
 export const STRIPE_DISPUTE_EVENTS: readonly string[] = [
   'charge.dispute.created',
   'charge.dispute.updated',
@@ -105,7 +105,7 @@ export class RecentEvents {
   }
 }
 
-/** The `payout.*` events (contracts 13): each names a payout of the account's balance. */
+/** The `payout.*` events (docs/payouts-and-fees.md, "Stripe's payouts"): each names a payout of the account's balance. */
 export const STRIPE_PAYOUT_EVENTS: readonly string[] = ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled'];
 
 /** The payout a `payout.*` event is about, or null. Only a nudge: the service reads the payout back. */

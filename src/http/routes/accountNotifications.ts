@@ -8,12 +8,12 @@ import { relayPayoutNotification } from '../../payouts/notifications';
 import { relayAdyenNudges } from '../../payments/adyenNotification';
 import { relayAdyenDisputes } from '../../disputes/adyenNotifications';
 import { relayStripeEvent } from '../../payments/stripeNotification';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { verifiedAdyenNudges, verifiedSandboxNotification, verifiedStripeEvent } from '../acquirerSignatures';
 import { defineRoute } from '../route';
 
 /**
- * Each acquirer account's own notification path (contracts 10, its `notificationPath`): the
+ * Each acquirer account's own notification path (its `notificationPath`, docs/acquirers.md, "Notifications per account"): the
  * account's acquirer's notifications, verified with that account's secret, nudging only that
  * account's payments. Answers as each acquirer expects: Stripe 200, the sandbox 202, Adyen 200
  * `[accepted]`; a missing or forged signature 401 with nothing changed (docs/acquirers.md,

@@ -2,13 +2,13 @@ import { createAccount, deleteAccount, listAccounts, ownAccount, toAccountRecord
 import { readRoutes, saveRoutes, toRoutesRecord } from '../../acquirerAccounts/routes';
 import { AccountParams, AccountRecord, CreateAccountBody, RoutesBody, RoutesQuery, RoutesRecord, UpdateAccountBody } from '../../acquirerAccounts/schemas';
 import { z } from '../../domain/zod';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf, callerOf } from '../caller';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';
 
 /**
- * Acquirer accounts (MIDs) and acquirer routes (contracts 10): ADMIN only, with a dashboard
+ * Acquirer accounts (MIDs) and acquirer routes (docs/acquirers.md): ADMIN only, with a dashboard
  * session. Parse, call src/acquirerAccounts/, answer; credentials only ever answered masked.
  */
 const TAG = 'Acquirer accounts';

@@ -2,12 +2,12 @@ import { SIGNATURE_HEADER } from '../../acquirer/sandbox/notify';
 import { relayAcquirerNotification } from '../../payments/acquirerNotification';
 import { relayDisputeNotification } from '../../disputes/notifications';
 import { relayPayoutNotification } from '../../payouts/notifications';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { verifiedSandboxNotification } from '../acquirerSignatures';
 import { defineRoute } from '../route';
 
 /**
- * The acquirer's notifications (contracts 4): signed with the shared secret over the time and the
+ * The acquirer's notifications (docs/payments.md, "Acquirer notifications"): signed with the shared secret over the time and the
  * raw body (src/acquirer/sandbox/notify.ts), refused outside SANDBOX_NOTIFY_TOLERANCE_SECONDS,
  * then relayed to the payment's workflow only when there is news (src/payments/acquirerNotification.ts).
  */

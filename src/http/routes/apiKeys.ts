@@ -1,11 +1,11 @@
 import { API_KEY_SCOPES } from '../../auth/roles';
 import { ApiKeyRecord, IssuedApiKey, issueApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../users/apiKeyManagement';
 import { callerOf } from '../caller';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
-/** API key management (contracts 2): a signed-in ADMIN issues, lists, rotates and revokes the merchant's keys. */
+/** API key management (docs/users-and-keys.md, "API keys"): a signed-in ADMIN issues, lists, rotates and revokes the merchant's keys. */
 const TAG = 'API keys';
 
 const KeyIdParams = z.object({ id: z.string().min(1).max(100) });

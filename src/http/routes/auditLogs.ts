@@ -1,6 +1,6 @@
 import { listAuditLog } from '../../audit/queries';
 import { AuditLogRecord } from '../../audit/record';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { pagedSchema } from '../../domain/paging';
 import { PagingQuery } from '../../domain/listQuery';

@@ -1,10 +1,10 @@
 import { callerOf } from '../caller';
 import { signIn, signOut } from '../../users/signIn';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { defineRoute } from '../route';
 
-/** Dashboard sign-in and sign-out (contracts 2): session tokens for the user-management API. */
+/** Dashboard sign-in and sign-out (docs/users-and-keys.md, "Sign-in and sessions"): session tokens for the user-management API. */
 const LoginBody = z
   .strictObject({
     username: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),

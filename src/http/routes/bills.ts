@@ -3,7 +3,7 @@ import { addTillTender, cancelBill, createBill, findOwnBill, listBills } from '.
 import { toBillRecord } from '../../bills/record';
 import { BillListQuery, BillParams, BillRecordSchema, CreateBillBody, TillTenderBody } from '../../bills/schemas';
 import { pagedSchema } from '../../domain/paging';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf } from '../caller';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';

@@ -1,10 +1,10 @@
 import type { UserPrincipal } from '../../auth/principal';
 import { AlertListQuery, AlertRecordSchema, listAlerts } from '../../compliance/record';
 import { pagedSchema } from '../../domain/paging';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { defineRoute } from '../route';
 
-/** Compliance alerts (contracts 12, docs/disputes.md): ADMIN and COMPLIANCE (the 'compliance' area); other roles 403, an API key 401. */
+/** Compliance alerts (docs/disputes.md, "Compliance alerts"): ADMIN and COMPLIANCE (the 'compliance' area); other roles 403, an API key 401. */
 export const complianceAlertRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,

@@ -1,12 +1,12 @@
 import { readContract, saveContract, toContractRecord } from '../../fees/contracts';
 import { COST_CONTRACT_AREA } from '../../fees/visibility';
 import { CostContractBody, CostContractParams, CostContractQuery, CostContractRecord } from '../../fees/schemas';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf, callerOf } from '../caller';
 import { defineRoute } from '../route';
 
 /**
- * An acquirer account's cost contract (contracts 13): ADMIN saves a new version, ADMIN and
+ * An acquirer account's cost contract (docs/payouts-and-fees.md, "Cost contracts"): ADMIN saves a new version, ADMIN and
  * FINANCE read the one in force. Parse, call src/fees/, answer.
  */
 const TAG = 'Fees and payouts';

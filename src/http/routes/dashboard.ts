@@ -12,7 +12,7 @@ import { callerOf } from '../caller';
 import { getUser } from '../../users/management';
 import { UserRecord } from '../../users/userRecord';
 import { paymentViewOf } from '../../fees/visibility';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { invalid } from '../../domain/errors';
 import { z } from '../../domain/zod';
 import { pagedSchema } from '../../domain/paging';
@@ -20,9 +20,9 @@ import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
 /**
- * The merchant dashboard's own reads (contracts 9) with a session token: who is signed in and
+ * The merchant dashboard's own reads (docs/dashboard.md, "The dashboard API") with a session token: who is signed in and
  * what they may reach, payments of both modes, the home page's figures. Every call is checked
- * against the role table (spec 2.9) by the route's area; the payments are read by the same code
+ * against the role table (docs/users-and-keys.md, "Roles") by the route's area; the payments are read by the same code
  * the API-key endpoints use (src/payments/search.ts, findOwnPayment).
  */
 const TAG = 'Dashboard';
@@ -53,9 +53,9 @@ const DashboardPaymentDetail = PaymentRecordSchema.extend({
 const Me = z
   .object({
     user: UserRecord,
-    areas: z.array(z.string()).openapi({ description: 'The areas of spec 2.9 the user reaches (union of their roles)' }),
+    areas: z.array(z.string()).openapi({ description: 'The areas of the role table the user reaches (union of their roles)' }),
     disputeReminderHours: z.number().openapi({
-      description: 'DISPUTE_REMINDER_HOURS (contracts 12): a dispute due within this many hours is reminded of, and the dashboard marks it',
+      description: 'DISPUTE_REMINDER_HOURS: a dispute due within this many hours is reminded of, and the dashboard marks it',
     }),
   })
   .openapi('DashboardMe');

@@ -5,13 +5,13 @@ import { DisputeIdParams, DisputeListQuery, DisputeRecordSchema, EvidenceBody, t
 import { DomainError } from '../../domain/errors';
 import { pagedSchema } from '../../domain/paging';
 import type { Dispute } from '../../generated/prisma/client';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditRequest } from '../caller';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';
 
 /**
- * Disputes (contracts 12, docs/disputes.md): read by ADMIN, COMPLIANCE and FINANCE (the
+ * Disputes (docs/disputes.md): read by ADMIN, COMPLIANCE and FINANCE (the
  * 'disputes' area), answered by ADMIN and COMPLIANCE (the 'compliance' area); an API key 401,
  * another business's dispute 404. Every answer, refused or not, is in the audit log.
  */

@@ -1,4 +1,4 @@
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import type { ApiContext } from '../context';
 import { defineRoute } from '../route';
 import { z } from '../../domain/zod';

@@ -1,4 +1,4 @@
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { acquirerAccountRoutes } from './acquirerAccounts';
 import { accountNotificationRoutes } from './accountNotifications';
 import { acquirerNotificationRoutes } from './acquirerNotifications';

@@ -4,12 +4,12 @@ import { cancelPayment, capturePayment, syncStatus, voidPayment } from '../../pa
 import { toPaymentRecord } from '../../payments/record';
 import { CaptureBody, CreatePaymentBody, PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import { paymentViewOf } from '../../fees/visibility';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import type { ApiContext } from '../context';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
-/** In-store payments of spec 4.1 (write side), over the API key ('payments' scope). Rules: docs/payments.md. */
+/** In-store payments (write side), over the API key ('payments' scope). Rules: docs/payments.md. */
 const BASE = '/api/in-store/payments';
 const TAG = 'Payments';
 

@@ -2,10 +2,10 @@ import { pagedSchema } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import { BalanceRecord, balancesOf, findOwnPayout, listPayouts, PayoutIdParams, PayoutListQuery } from '../../payouts/queries';
 import { PayoutRecord } from '../../payouts/record';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { defineRoute } from '../route';
 
-/** Payouts and balances (contracts 13): ADMIN and FINANCE (the 'finance' area); another business's payout 404. */
+/** Payouts and balances (docs/payouts-and-fees.md): ADMIN and FINANCE (the 'finance' area); another business's payout 404. */
 const TAG = 'Fees and payouts';
 const common = { tag: TAG, auth: 'session', area: 'finance' } as const;
 

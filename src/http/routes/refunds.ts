@@ -4,13 +4,13 @@ import { z } from '../../domain/zod';
 import { findOwnPayment } from '../../payments/operations';
 import { CreateRefundBody, RefundRecordSchema, toRefundRecord } from '../../refunds/record';
 import { createRefund, findMerchantPayment, listRefunds } from '../../refunds/refunds';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditRequest } from '../caller';
 import { logWithPayment } from '../requestId';
 import { defineRoute } from '../route';
 
 /**
- * Refunds (contracts 7): created by signed-in ADMIN and FINANCE users (the 'finance' area), read
+ * Refunds (docs/refunds.md): created by signed-in ADMIN and FINANCE users (the 'finance' area), read
  * by every dashboard user that sees payments, and by API keys on the transactions side. Rules:
  * docs/refunds.md.
  */

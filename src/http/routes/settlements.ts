@@ -2,14 +2,14 @@ import { batchLineCount, batchLines, closeStoreBatch, findOwnBatch, linesCsv, li
 import { z } from '../../domain/zod';
 import { pageOf, pagedSchema } from '../../domain/paging';
 import { businessDate, dateRange, PagingQuery } from '../../domain/listQuery';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { callerOf } from '../caller';
 import { feeAudit } from '../../settlement/feeAudit';
 import { storesWaitingForSettlement } from '../../settlement/waiting';
 import { StoreByName } from '../../stores/schemas';
 import { defineRoute } from '../route';
 
-/** Settlement and reconciliation (contracts 8): dashboard users with ADMIN or FINANCE ('finance' area). */
+/** Settlement and reconciliation (docs/settlement.md): dashboard users with ADMIN or FINANCE ('finance' area). */
 const TAG = 'Settlements';
 const BASE = '/api/dashboard/settlements';
 
@@ -22,8 +22,7 @@ const Totals = z.object({
   refundAmount: amount,
   feeAmount: amount,
   chargebackAmount: amount.openapi({
-    description:
-      "Disputes' money (contracts 12): the CHARGEBACK lines' amounts minus the CHARGEBACK_REVERSAL lines'; 0 for batches closed before it was recorded",
+    description: "Disputes' money: the CHARGEBACK lines' amounts minus the CHARGEBACK_REVERSAL lines'; 0 for batches closed before it was recorded",
   }),
   expectedFeeAmount: amount.openapi({
     description:
@@ -65,17 +64,14 @@ const Line = z
     reference: z.string().nullable(),
     amount,
     feeAmount: amount,
-    expectedFeeAmount: amount.nullable().openapi({ description: "A payment's fee under its account's cost contract (contracts 13); null without one" }),
+    expectedFeeAmount: amount.nullable().openapi({ description: "A payment's fee under its account's cost contract; null without one" }),
     netAmount: amount.openapi({
       description:
         'amount - feeAmount for a payment; minus the amount for a refund; minus the amount for a CHARGEBACK, plus it for a CHARGEBACK_REVERSAL (less any fee)',
     }),
     currency: z.string(),
     occurredAt: z.string(),
-    acquirerAccountId: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The acquirer account whose report carried it (contracts 10); null: the installation default' }),
+    acquirerAccountId: z.string().nullable().openapi({ description: 'The acquirer account whose report carried it; null: the installation default' }),
     disputeId: z.string().nullable().openapi({
       description:
         "A chargeback line's dispute (GET /api/dashboard/disputes/{id}): derived from the acquirer's id, so it names the dispute even when the report came before its notification; null on other lines",

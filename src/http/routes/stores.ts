@@ -20,16 +20,16 @@ import {
 import { pagingOfQuery, searchOfQuery, searchStores } from '../../stores/search';
 import { toStoreRecord, toTerminalRecord } from '../../stores/serializers';
 import { createStore, deleteStore, replaceStore } from '../../stores/writes';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { callerOf } from '../caller';
 import type { ApiContext } from '../context';
 import { ModeChoice, routesOn, type Surface } from '../surface';
 
 /**
- * Stores of spec 4.2 (their terminals: terminals.ts), declared once and mounted on two surfaces
+ * Stores (docs/stores-and-terminals.md; their terminals: terminals.ts), declared once and mounted on two surfaces
  * (src/http/surface.ts): the API key ('stores' scope) under /api/merchants/{merchantExternalId},
- * in the key's mode; the dashboard (contracts 9: OPERATIONS and ADMIN, the 'stores' area) under
+ * in the key's mode; the dashboard (OPERATIONS and ADMIN, the 'stores' area) under
  * /api/dashboard, where a signed-in user sees the business's live and test stores alike and a
  * store's own mode scopes its terminals and writes. Parse, call src/stores, answer; the rules
  * (validation, the delete guard's 409, serial numbers) are src/stores'. docs/stores-and-terminals.md.

@@ -1,6 +1,6 @@
 import { STRIPE_SIGNATURE_HEADER } from '../../acquirer/stripe/webhooks';
 import { relayStripeEvent } from '../../payments/stripeNotification';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { verifiedStripeEvent } from '../acquirerSignatures';
 import { ApiError } from '../errors';
 import { defineRoute } from '../route';

@@ -2,14 +2,14 @@ import { findTerminal } from '../../stores/lookup';
 import { DeleteQuery, ListQuery, TerminalInput } from '../../stores/schemas';
 import { listTerminals, pagingOfQuery } from '../../stores/search';
 import { createTerminal, deleteTerminal, replaceTerminal } from '../../stores/writes';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { answerArrayPage, ARRAY_PAGE_HEADERS_NOTE } from '../arrayPage';
 import { z } from '../../domain/zod';
 import { routesOn, type Surface } from '../surface';
 import { apiKeyStores, dashboardStores, storeRoutesOn, type StoreOwners } from './stores';
 
 /**
- * Terminals of spec 4.3, declared once and mounted on the surfaces of their stores (stores.ts):
+ * Terminals (docs/stores-and-terminals.md), declared once and mounted on the surfaces of their stores (stores.ts):
  * the API key ('stores' scope) and the dashboard (OPERATIONS and ADMIN). A store found by the
  * surface scopes its terminals. Parse, call src/stores, answer. Rules: docs/stores-and-terminals.md.
  */

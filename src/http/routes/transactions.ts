@@ -6,7 +6,7 @@ import { PaymentParams, PaymentRecordSchema } from '../../payments/schemas';
 import { HISTORY_SOURCES } from '../../../core/payment/statuses';
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import { paymentViewOf } from '../../fees/visibility';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { pagedSchema } from '../../domain/paging';
 import { z } from '../../domain/zod';
 import { logWithPayment } from '../requestId';
@@ -20,7 +20,7 @@ const ByPaymentParams = z.object({ paymentId: z.string().min(1).max(100) });
 
 const ListQuery = PaymentListQuery.extend({ merchantExternalId: z.string().min(1).optional() }).strict();
 
-/** The read side of payments (spec 4.1): parse, call src/payments/queries.ts, answer. */
+/** The read side of payments (docs/payments.md, "Reading payments"): parse, call src/payments/queries.ts, answer. */
 export const transactionRoutes: RouteModule = (router, registry) => {
   defineRoute(
     router,

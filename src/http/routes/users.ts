@@ -3,14 +3,14 @@ import { createUser, disableUser, getUser, listUsers, resetMfa, resetPassword, u
 import { confirmMfaEnrollment, startMfaEnrollment } from '../../users/mfaEnrollment';
 import { UserRecord } from '../../users/userRecord';
 import { usernameSchema } from '../../users/username';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { z } from '../../domain/zod';
 import { pageOf, pagedSchema } from '../../domain/paging';
 import { PagingQuery } from '../../domain/listQuery';
 import { defineRoute } from '../route';
 
 /**
- * User management (spec 4.5) with a dashboard session token. The area of each route is checked by
+ * User management (docs/users-and-keys.md, "Users") with a dashboard session token. The area of each route is checked by
  * the one auth middleware; PUT /api/users/{id} is open to everyone ('ownProfile') because anyone
  * may edit their own profile, and the rule "administrators for other users" is applied inside.
  * /api/users/me routes are declared before /api/users/{id} so 'me' is never taken for an id.

@@ -30,13 +30,13 @@ import {
   RedeliverBody,
   UpdateConfigBody,
 } from '../../webhooks/schemas';
-import type { RouteModule } from '../app';
+import type { RouteModule } from '../routeModule';
 import { auditSourceOf } from '../caller';
 import type { ApiContext } from '../context';
 import { ModeChoice, routesOn, type Surface } from '../surface';
 
 /**
- * Webhook configuration, history, attempts and manual redelivery (spec 4.4, contracts 2 and 9),
+ * Webhook configuration, history, attempts and manual redelivery (docs/webhooks.md),
  * declared once and mounted on two surfaces (src/http/surface.ts): the API key ('webhooks' scope)
  * under /api/webhooks, and the dashboard (ADMIN, the 'webhooks' area) under /api/dashboard/webhooks.
  * Parse, call src/webhooks/configs.ts, answer. A key sees only its business's destinations and

@@ -2,7 +2,7 @@ import { AcquirerRejectedError } from '../../../src/acquirer/port';
 import { parseReport, settlementItemsOfReport } from '../../../src/acquirer/adyen/settlement';
 
 /**
- * A dispute's money in Adyen's Payment accounting report (contracts 12, docs/disputes.md
+ * A dispute's money in Adyen's Payment accounting report (docs/disputes.md
  * "Settlement"): `Chargeback` and `SecondChargeback` debit it, `ChargebackReversed` credits it
  * back, each under the disputed payment's Psp and Merchant Reference with the dispute's own PSP
  * reference in Modification Psp Reference (the pspReference of Adyen's chargeback notifications).

@@ -39,7 +39,7 @@ import { translate } from '../../../src/acquirer/adyen/adapter';
 
 /**
  * The Adyen mapping (docs/acquirers.md, "Adyen Terminal API (cloud)") against Adyen's own material
- * in test/fixtures/adyen, copied from ../shared/acquirers/adyen (contracts 11): every fixture file maps to a port state (a file
+ * in test/fixtures/adyen (copied unchanged, its README names the sources): every fixture file maps to a port state (a file
  * without an entry below, or one that maps to none, fails), and every request we build validates
  * against TerminalAPI-v1.json.
  */

@@ -3,7 +3,7 @@ import { disputeChargesToRead, settlementItemsOf, settlementLinesOf, withDispute
 import examples from './stripe-examples.json';
 
 /**
- * A dispute's money in Stripe's balance (contracts 12, docs/disputes.md "Settlement"): an
+ * A dispute's money in Stripe's balance (docs/disputes.md, "Settlement: the dispute's money"): an
  * `adjustment` whose source is the dispute, `dispute` (the debit, negative, with Stripe's dispute
  * fee) or `dispute_reversal` (the credit back). Built from Stripe's own example objects.
  */

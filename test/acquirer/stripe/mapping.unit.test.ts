@@ -293,11 +293,11 @@ describe('the settlement period', () => {
 });
 
 describe('docs/acquirers.md', () => {
-  it('maps a Stripe state to every status of contracts 6-8', () => {
+  it('maps a Stripe state to every two-step, refund and settlement status', () => {
     const docs = fs.readFileSync(path.resolve(__dirname, '../../../docs/acquirers.md'), 'utf8');
     const table = docs.slice(docs.indexOf('### States: what Stripe says'), docs.indexOf('There is no `EXPIRED` bill at Stripe'));
     const statuses = [
-      // contracts 6: two-step payments
+      // two-step payments (docs/payments.md, "Two-step completion")
       'AUTHORIZED',
       'CAPTURED',
       'CANCELLED',
@@ -305,7 +305,7 @@ describe('docs/acquirers.md', () => {
       'capturedAmount',
       'PAYMENT_CAPTURED',
       'PAYMENT_CANCELLED',
-      // contracts 7: refunds
+      // refunds (docs/refunds.md)
       'PENDING',
       'SUCCEEDED',
       'FAILED',
@@ -313,7 +313,7 @@ describe('docs/acquirers.md', () => {
       'REFUNDED',
       'PAYMENT_REFUNDED',
       'PAYMENT_REFUND_FAILED',
-      // contracts 8: settlement
+      // settlement (docs/settlement.md)
       'SETTLED',
       'DISCREPANCY',
       'MISSING_FROM_REPORT',

@@ -5,7 +5,7 @@ import { STRIPE_PAYOUT_EVENTS, payoutNudgeOf } from '../../../src/acquirer/strip
 import examples from './stripe-examples.json';
 
 /**
- * Stripe's payouts as ours (contracts 13, docs/payouts-and-fees.md "Stripe's payouts"), on Stripe's
+ * Stripe's payouts as ours (docs/payouts-and-fees.md, "Stripe's payouts"), on Stripe's
  * own example objects (stripe-examples.json, from stripe-mock), through every payout status Stripe's
  * OpenAPI description names.
  */

@@ -110,7 +110,7 @@ describe('ACQUIRER=stripe', () => {
     }
   });
 
-  it("a payout event on the installation's path is ignored: the installation's Stripe balance is not one business's (contracts 13)", async () => {
+  it("a payout event on the installation's path is ignored: the installation's Stripe balance is not one business's", async () => {
     const payload = eventOf('evt_payout_installation', 'payout.paid', { ...examples.objects.payout, id: 'po_1Installation', status: 'paid' });
     expect((await send(payload, signed(payload))).status).toBe(200);
     await sleep(500);

@@ -1,5 +1,5 @@
 /**
- * The payout workflow's histories (contracts 13), committed under histories/ and replayed by
+ * The payout workflow's histories (docs/payouts-and-fees.md, "Payouts"), committed under histories/ and replayed by
  * payoutReplay.unit.test.ts: paid at once (reconciled with its batch), and in transit then failed.
  * scripts/replay/recordPayoutHistories.test.ts writes them
  * (npm run replay:record -- scripts/replay/recordPayoutHistories.test.ts).

@@ -16,7 +16,7 @@ export type { CardChoice, SimulatedDevice, StandInReversal, StandInTransaction, 
 export type { Customer } from './responses';
 
 /**
- * A loopback Adyen for the tests (contracts 11): the cloud device API (`/v1/merchants/{merchantAccount}/devices/{deviceId}/sync`,
+ * A loopback Adyen for the tests (docs/acquirers.md, "Adyen Terminal API (cloud)"): the cloud device API (`/v1/merchants/{merchantAccount}/devices/{deviceId}/sync`,
  * `/async`, `/status`, and `/v1/merchants/{merchantAccount}/connectedDevices`, the paths
  * @adyen/api-library's CloudDeviceApi sends under https://device-api-test.adyen.com) and Checkout's
  * modifications of a pre-authorisation (`/v72/payments/{paymentPspReference}/captures` and

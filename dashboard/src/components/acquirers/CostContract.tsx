@@ -5,7 +5,7 @@ import { getCostContract, replaceCostContract, type AcquirerAccount, type CostCo
 import { ErrorNote, when } from '../ui';
 
 /**
- * An account's cost contract (contracts 13): the version in force for a currency, and a form that
+ * An account's cost contract (docs/payouts-and-fees.md, "Cost contracts"): the version in force for a currency, and a form that
  * saves a new version from now on (earlier payments keep the fee they were given).
  */
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'JPY'];

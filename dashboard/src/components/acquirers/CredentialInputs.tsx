@@ -2,7 +2,7 @@ import { CREDENTIAL_FIELDS } from '../../acquirers/credentials';
 import type { AcquirerAccount } from '@in-store-payments/client';
 type AcquirerName = AcquirerAccount['acquirer'];
 
-/** The credentials fields of one acquirer (contracts 10); the sandbox needs none. */
+/** The credentials fields of one acquirer (docs/acquirers.md, "Accounts"); the sandbox needs none. */
 export function CredentialInputs({
   acquirer,
   value,

@@ -6,7 +6,7 @@ type AcquirerName = AcquirerAccount['acquirer'];
 import { ErrorNote } from '../ui';
 import { CredentialInputs } from './CredentialInputs';
 
-/** Adds an acquirer account (contracts 10): name, acquirer, mode, MID and that acquirer's credentials. */
+/** Adds an acquirer account (docs/acquirers.md, "Accounts"): name, acquirer, mode, MID and that acquirer's credentials. */
 export function NewAccountForm({ onCreated }: { onCreated: (account: AcquirerAccount) => void }) {
   const [name, setName] = useState('');
   const [acquirer, setAcquirer] = useState<AcquirerName>('sandbox');

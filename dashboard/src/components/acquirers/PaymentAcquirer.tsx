@@ -6,7 +6,7 @@ type Fields = Pick<Payment, 'acquirerAccountId' | 'acquirerName' | 'routeRule'>;
 import { Field } from '../ui';
 
 /**
- * Where a payment went (contracts 10): its account (by name for ADMIN, who may read the accounts;
+ * Where a payment went (docs/acquirers.md): its account (by name for ADMIN, who may read the accounts;
  * else its id; "Installation default" when null), the acquirer and the route rule that chose it.
  */
 export function PaymentAcquirer({ payment }: { payment: Fields }) {

@@ -7,7 +7,7 @@ import { ErrorNote, ModeSwitch } from '../ui';
 import { RoutesForm } from './RoutesForm';
 import { RoutesMeta } from './RoutesMeta';
 
-/** The routes of each mode (contracts 10): a live / test switch, the version in force and the rules' form. */
+/** The routes of each mode (docs/acquirers.md, "Routes and the decision"): a live / test switch, the version in force and the rules' form. */
 export function RoutesEditor() {
   const [mode, setMode] = useState<'live' | 'test'>('live');
   const client = useQueryClient();

@@ -8,7 +8,7 @@ import { money } from '../ui';
 import { ConfirmDialog } from './ConfirmDialog';
 
 /**
- * The answer of ADMIN and COMPLIANCE while the dispute is NEEDS_RESPONSE (contracts 12): the
+ * The answer of ADMIN and COMPLIANCE while the dispute is NEEDS_RESPONSE (docs/disputes.md, "The merchant's answers"): the
  * statement (`Statement`, 1-20000 characters, *Save statement*), then *Submit evidence* or *Accept
  * dispute*, each confirmed in a dialog (*Confirm submit*, *Confirm accept*). The acquirer receives
  * the saved statement, so Submit waits until the text typed is saved. Refusals in words.

@@ -3,7 +3,7 @@ import { Field, money, Status, when } from '../ui';
 import { ShownText } from './ShownText';
 
 /**
- * The evidence the service assembled from its own records when the dispute opened (contracts 12):
+ * The evidence the service assembled from its own records when the dispute opened (docs/disputes.md, "The evidence"):
  * receipt facts, terminal and serial, cashier, store and address, the payment's status history and
  * refunds. Every value is shown as text (references and cashier ids are typed by people).
  */

@@ -7,7 +7,7 @@ import { ErrorNote, Field, Status } from '../ui';
 import { DueTag } from './DueTag';
 
 /**
- * A payment's dispute (contracts 12): `disputeStatus` (its latest dispute's status) for every role,
+ * A payment's dispute (docs/disputes.md, "The payment side"): `disputeStatus` (its latest dispute's status) for every role,
  * and for those who read disputes a link to each of its disputes (GET /api/dashboard/disputes?paymentId=).
  */
 export function PaymentDisputes({ payment }: { payment: DashboardPaymentDetail }) {

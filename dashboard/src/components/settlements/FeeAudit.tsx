@@ -3,7 +3,7 @@ import { getSettlementFeeAudit, type GetSettlementFeeAuditData } from '@in-store
 import { ErrorNote, money } from '../ui';
 
 /**
- * The fee audit over the batches the filters select (contracts 13, issue 27): per currency what the
+ * The fee audit over the batches the filters select (docs/payouts-and-fees.md, issue 27): per currency what the
  * acquirers charged, what the cost contracts give, and the difference, what to claim back.
  */
 export function FeeAudit({ query }: { query: GetSettlementFeeAuditData['query'] }) {

@@ -1,10 +1,12 @@
-import { NativeConnection, Worker, type WorkerDeploymentOptions, type WorkerPlugin } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../activities';
-import { workerDeploymentOptions } from './temporal/workerVersioning';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from './temporal/workflowsPath';
+import { Worker, type WorkerDeploymentOptions } from '@temporalio/worker';
+import { createActivities } from './index';
+import type { ActivityDeps } from './deps';
+import type { WorkerDeps, WorkerFactory } from '../src/temporal/worker';
+import { workerDeploymentOptions } from '../src/temporal/workerVersioning';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../src/temporal/workflowsPath';
 
 /** The Temporal worker: runs payment and webhook workflows and their activities. */
-export async function createWorker(deps: ActivityDeps & { connection: NativeConnection; plugins?: WorkerPlugin[] }): Promise<Worker> {
+export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
@@ -32,3 +34,6 @@ const versioning = (config: ActivityDeps['config']): { workerDeploymentOptions?:
   const options = workerDeploymentOptions(config);
   return options ? { workerDeploymentOptions: options } : {};
 };
+
+/** The factory the service loads by path (src/temporal/worker.ts): the compiler holds this module to it. */
+const _factory: WorkerFactory = createWorker;
