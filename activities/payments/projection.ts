@@ -7,6 +7,7 @@ import { expectedFeeAtCapture } from '../../src/fees/contracts';
 import type { Db } from '../../src/db/client';
 import { disputesOfPayment as disputesOf, type PaymentDisputeFacts } from '../../src/disputes/chargebacks';
 import type { ActivityDeps } from '../deps';
+import { nudgeBill } from '../../src/bills/workflowCalls';
 import { type AcquirerResolver, resolverOf } from '../../src/acquirer/resolver';
 
 export interface RecordStatusEventInput {
@@ -15,6 +16,8 @@ export interface RecordStatusEventInput {
   fields: ProjectedFields;
   /** A refund decided by this status event: its row changes in the same transaction. */
   refund?: DecidedRefund;
+  /** The payment's bill, told of the status event once it is written (docs/bills.md). */
+  billId?: string;
 }
 
 /** Refund ids one message may name: the sweep hands over at most 200 at a time. */
@@ -55,7 +58,7 @@ export interface RecordRefundInput {
 export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<AcquirerResolver, 'knownTakenBy'> = resolverOf(deps)) {
   const { db } = deps;
   return {
-    async recordStatusEvent({ paymentId, event, fields, refund }: RecordStatusEventInput): Promise<void> {
+    async recordStatusEvent({ paymentId, event, fields, refund, billId }: RecordStatusEventInput): Promise<void> {
       const occurredAt = new Date(event.occurredAt);
       const expectedFee = event.status === 'CAPTURED' ? await expectedFeeOfCapture(db, paymentId, fields, resolver) : undefined;
       const [written] = await db.$transaction([
@@ -87,6 +90,8 @@ export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<A
       ]);
       // counted once per status event: a retried activity writes nothing and counts nothing
       if (written > 0) paymentStatusEvents.inc({ status: event.status });
+      // A nudge: the bill reads this row again. Sent on a retry too (the first may have been lost).
+      if (billId) await nudgeBill(deps, billId, paymentId);
     },
 
     /**

@@ -64,6 +64,8 @@ export interface PaymentWorkflowInput {
   deviceId: string;
   amount: string; // exact decimal text
   currency: string;
+  /** The bill it is a tender of (docs/bills.md); absent for a payment without a bill, and in runs from before bills. */
+  billId?: string;
   /** Modes sent to the device: the requested ones, or every mode when none was requested. */
   modes: PaymentMode[];
   paymentMethod: PaymentMode | null;

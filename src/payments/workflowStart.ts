@@ -32,6 +32,7 @@ export function workflowInputFromPayment(
     deviceId: p.deviceId ?? '',
     amount: p.amount.toFixed(),
     currency: p.currency,
+    ...(p.billId ? { billId: p.billId } : {}),
     modes: requested.length > 0 ? requested : [...PAYMENT_MODES],
     paymentMethod: (p.paymentMethod as PaymentMode | null) ?? null,
     ...receiptOf(p),

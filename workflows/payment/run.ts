@@ -163,6 +163,8 @@ export class PaymentRun {
           event: effect.event,
           fields: effect.fields,
           ...(effect.refund ? { refund: effect.refund } : {}),
+          // A tender's bill hears of each status event (docs/bills.md); a payment without a bill sends nothing more.
+          ...(this.input.billId ? { billId: this.input.billId } : {}),
         });
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
         silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;

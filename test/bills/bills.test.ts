@@ -1,0 +1,122 @@
+import { call, expectErrorShape } from '../support/http';
+import { startTestStack, type TestStack } from '../support/stack';
+import { addTerminal, createPayment, eventually, openShop, type Shop, sim, statusBecomes } from '../payments/helpers';
+
+/**
+ * Bills through the public API (docs/bills.md): created and found again by reference, split across
+ * two terminals, cash at the till, an over-payment refused, given back on cancel and at expiry,
+ * and BILL_* events once each.
+ */
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ VOID_WINDOW_MINUTES: '10', SWEEP_INTERVAL_SECONDS: '2' });
+});
+afterAll(() => stack?.stop());
+
+const uid = () => Math.random().toString(36).slice(2, 10);
+const createBill = (shop: Shop, over: Record<string, unknown> = {}) =>
+  call(stack.apiUrl, 'POST', '/api/in-store/bills', {
+    key: shop.key,
+    body: { merchantExternalId: shop.merchantExternalId, storeExternalId: shop.storeExternalId, reference: `table-${uid()}`, amount: 40, currency: 'EUR', ...over },
+  });
+const readBill = (shop: Shop, id: string) => call(stack.apiUrl, 'GET', `/api/in-store/bills/${id}`, { key: shop.key });
+const billBecomes = (shop: Shop, id: string, status: string, timeoutMs = 20_000) =>
+  eventually(async () => {
+    const r = await readBill(shop, id);
+    return r.body.status === status ? r.body : undefined;
+  }, timeoutMs);
+const billEvents = async (id: string) =>
+  (await stack.db.webhookEvent.findMany({ where: { eventType: { startsWith: 'BILL_' } }, orderBy: { createdAt: 'asc' } }))
+    .map((e) => JSON.parse(e.body!))
+    .filter((e) => e.data.bill.id === id);
+/** The bill's events once `last` is written (published after the row), read again a moment later so a duplicate shows. */
+const billEventsEndingWith = async (id: string, last: string) => {
+  await eventually(async () => ((await billEvents(id)).some((e) => e.eventType === last) ? true : undefined));
+  await new Promise((r) => setTimeout(r, 300));
+  return billEvents(id);
+};
+const pay = async (shop: Shop, paymentId: string) => {
+  await sim(stack).customer(shop.deviceId, { action: 'pay' });
+  await statusBecomes(stack, paymentId, 'CAPTURED');
+};
+
+it('create: 201 OPEN with expiresAt; the same reference again 200 with it; another amount 409; another business 404', async () => {
+  const shop = await openShop(stack);
+  const created = await createBill(shop, { reference: 'table-7', timeoutMinutes: 45 });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ reference: 'table-7', amount: 40, currency: 'EUR', paidAmount: 0, remainingAmount: 40, status: 'OPEN', tenders: [] });
+  expect(Date.parse(created.body.expiresAt) - Date.parse(created.body.createdAt)).toBe(45 * 60_000);
+  const again = await createBill(shop, { reference: 'table-7', timeoutMinutes: 45 });
+  expect(again.status).toBe(200);
+  expect(again.body.id).toBe(created.body.id);
+  expectErrorShape(await createBill(shop, { reference: 'table-7', amount: 41 }), 409);
+  const other = await openShop(stack);
+  expect((await readBill(other, created.body.id)).status).toBe(404);
+  const bad = await createBill(shop, { amount: 10.005 });
+  expectErrorShape(bad, 400);
+  expect(bad.body.message).toMatch(/amount/);
+  expect((await createBill(shop, { timeoutMinutes: 0 })).body.message).toMatch(/timeoutMinutes/);
+});
+
+it('split across two terminals with cash: the remainder enforced, sequence numbers assigned, BILL_PAID once', async () => {
+  const shop = await openShop(stack);
+  const till2 = await addTerminal(stack, shop);
+  const bill = (await createBill(shop, { amount: 40 })).body;
+  const a = await createPayment(stack, shop, { amount: 15, billId: bill.id });
+  expect(a.status).toBe(201);
+  expect(a.body.sequenceNumber).toBe(1);
+  // 25 remain, 15 held by the open tender on till 1: at most 25 less... what is left is 25.
+  const over = await createPayment(stack, till2, { amount: 26, billId: bill.id });
+  expectErrorShape(over, 400);
+  expect(over.body.message).toMatch(/^amount: must be at most 25/);
+  const b = await createPayment(stack, till2, { amount: 15, billId: bill.id });
+  expect(b.body.sequenceNumber).toBe(2);
+  expectErrorShape(await createPayment(stack, shop, { amount: 5, billId: bill.id, currency: 'USD' }), 400);
+  await pay(shop, a.body.id);
+  await pay(till2, b.body.id);
+  await eventually(async () => ((await readBill(shop, bill.id)).body.paidAmount === 30 ? true : undefined));
+  const cash = await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/tenders`, { key: shop.key, body: { method: 'CASH', amount: 10, reference: 'drawer 1' } });
+  expect(cash.status).toBe(201);
+  const paid = await billBecomes(shop, bill.id, 'PAID');
+  expect(paid).toMatchObject({ paidAmount: 40, remainingAmount: 0 });
+  expect(paid.tenders.map((t: { sequenceNumber: number; method: string; status: string }) => [t.sequenceNumber, t.method, t.status])).toEqual([
+    [1, 'CARD', 'CAPTURED'],
+    [2, 'CARD', 'CAPTURED'],
+    [3, 'CASH', 'RECEIVED'],
+  ]);
+  const events = await billEventsEndingWith(bill.id, 'BILL_PAID');
+  expect(events.map((e) => e.eventType)).toEqual(['BILL_PAID']);
+  expect(events[0].data.bill).toMatchObject({ amount: '40.00', paidAmount: '40.00', status: 'PAID', toReturnAtTill: [] });
+  expectErrorShape(await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/cancel`, { key: shop.key }), 409);
+});
+
+it('cancel: a captured tender voided, an open one cancelled, cash listed to hand back; CANCELLED and BILL_CANCELLED once', async () => {
+  const shop = await openShop(stack);
+  const till2 = await addTerminal(stack, shop);
+  const bill = (await createBill(shop, { amount: 50 })).body;
+  const a = await createPayment(stack, shop, { amount: 20, billId: bill.id });
+  await pay(shop, a.body.id);
+  const b = await createPayment(stack, till2, { amount: 20, billId: bill.id });
+  expect(b.body.status).toBe('AWAITING_TERMINAL');
+  await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/tenders`, { key: shop.key, body: { method: 'CASH', amount: 10 } });
+  const cancelling = await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/cancel`, { key: shop.key });
+  expect(cancelling.status).toBe(202);
+  expect(cancelling.body.status).toBe('CANCELLING');
+  const done = await billBecomes(shop, bill.id, 'CANCELLED', 30_000);
+  expect(done.tenders.map((t: { status: string }) => t.status)).toEqual(['CANCELLED', 'CANCELLED', 'RECEIVED']);
+  await statusBecomes(stack, a.body.id, 'CANCELLED');
+  const events = await billEventsEndingWith(bill.id, 'BILL_CANCELLED');
+  expect(events.map((e) => e.eventType)).toEqual(['BILL_CANCELLED']);
+  expect(events[0].data.bill.toReturnAtTill).toEqual([{ method: 'CASH', amount: '10.00', reference: null }]);
+  expectErrorShape(await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/cancel`, { key: shop.key }), 409);
+});
+
+it('expiry: a bill still OPEN at expiresAt is given back by the service, then EXPIRED and BILL_EXPIRED', async () => {
+  const shop = await openShop(stack);
+  const bill = (await createBill(shop, { amount: 30, timeoutMinutes: 1 })).body;
+  const a = await createPayment(stack, shop, { amount: 10, billId: bill.id });
+  await pay(shop, a.body.id);
+  const expired = await billBecomes(shop, bill.id, 'EXPIRED', 90_000);
+  expect(expired.tenders[0].status).toBe('CANCELLED');
+  expect((await billEventsEndingWith(bill.id, 'BILL_EXPIRED')).map((e) => e.eventType)).toEqual(['BILL_EXPIRED']);
+}, 120_000);
