@@ -45,7 +45,9 @@ export async function createBill(deps: BillDeps, principal: ApiKeyPrincipal, bod
     const open = await db.bill.findFirst({ where: { ...key, status: { in: NOT_FINAL } }, include: withTenders });
     if (!open) return undefined;
     if (!new Decimal(open.amount.toFixed()).eq(amount) || open.currency !== currency) {
-      throw conflict(`reference: bill ${open.id} with this reference is ${open.status} for ${open.amount.toFixed()} ${open.currency}; a new bill needs another reference`);
+      throw conflict(
+        `reference: bill ${open.id} with this reference is ${open.status} for ${open.amount.toFixed()} ${open.currency}; a new bill needs another reference`,
+      );
     }
     await start(deps, open);
     return { bill: toBillRecord(open), replayed: true };
@@ -119,7 +121,11 @@ export async function addTillTender(deps: BillDeps, principal: ApiKeyPrincipal, 
     h.executeUpdate(recordTillTenderUpdate, { args: [{ method: body.method, amount, reference: body.reference ?? null }] }),
   );
   if (!answered) throw conflict(`the bill is ${(await findOwnBill(deps.db, principal, id)).status}, not OPEN`);
-  await auditFor(deps.db, source, { action: 'BILL_TENDER_RECORDED', target: { type: 'bill', id: bill.id }, details: { method: body.method, amount, reference: body.reference ?? null } });
+  await auditFor(deps.db, source, {
+    action: 'BILL_TENDER_RECORDED',
+    target: { type: 'bill', id: bill.id },
+    details: { method: body.method, amount, reference: body.reference ?? null },
+  });
   return toBillRecord(await findOwnBill(deps.db, principal, id));
 }
 

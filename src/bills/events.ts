@@ -20,7 +20,12 @@ export function billEventId(billId: string, eventType: BillEventType): string {
  * "Events"): `data.bill` with its tenders and, on a bill given back, the cash and other tenders to
  * hand back at the till. Idempotent: the id derives from (bill, event type).
  */
-export async function publishBillEvent(deps: DispatchDeps & { config: Config; db: Db }, billId: string, eventType: BillEventType, state: BillState): Promise<string> {
+export async function publishBillEvent(
+  deps: DispatchDeps & { config: Config; db: Db },
+  billId: string,
+  eventType: BillEventType,
+  state: BillState,
+): Promise<string> {
   const b = await deps.db.bill.findUniqueOrThrow({ where: { id: billId }, include: { merchant: { select: { externalId: true } } } });
   const money = (v: string) => amountText(new Decimal(v), b.currency);
   const eventId = billEventId(b.id, eventType);
@@ -46,5 +51,12 @@ export async function publishBillEvent(deps: DispatchDeps & { config: Config; db
     toReturnAtTill: eventType === 'BILL_PAID' ? [] : tillTenders.map((t) => ({ method: t.method, amount: money(t.amount), reference: t.reference })),
   };
   const at = state.closedAt ? new Date(state.closedAt) : new Date();
-  return publishEvent(deps, { id: eventId, merchantId: b.merchantId, mode: b.mode, paymentId: null, eventType, body: billEventBody(eventId, eventType, b.merchant.externalId, at, bill) });
+  return publishEvent(deps, {
+    id: eventId,
+    merchantId: b.merchantId,
+    mode: b.mode,
+    paymentId: null,
+    eventType,
+    body: billEventBody(eventId, eventType, b.merchant.externalId, at, bill),
+  });
 }

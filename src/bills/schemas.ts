@@ -31,8 +31,10 @@ export type CreateBillBody = z.infer<typeof CreateBillBody>;
 
 export const TillTenderBody = z
   .strictObject({
-    method: z.enum(TILL_TENDER_METHODS, { error: 'must be CASH or OTHER' }).openapi({ description: 'CASH, or OTHER (a voucher, a gift card the till redeems itself)' }),
-    amount: amountSchema().openapi({ example: 15, description: "At most what remains of the bill less what its open tenders hold" }),
+    method: z
+      .enum(TILL_TENDER_METHODS, { error: 'must be CASH or OTHER' })
+      .openapi({ description: 'CASH, or OTHER (a voucher, a gift card the till redeems itself)' }),
+    amount: amountSchema().openapi({ example: 15, description: 'At most what remains of the bill less what its open tenders hold' }),
     reference: text(100).optional().openapi({ description: "The till's own reference of the tender" }),
   })
   .openapi('TillTenderRequest');

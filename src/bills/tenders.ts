@@ -27,14 +27,20 @@ export async function holdTender(deps: BillCallDeps & { db: Db }, principal: Api
   if (ask.storeExternalId !== bill.storeExternalId) throw invalid(`storeExternalId: must be the bill's store ${bill.storeExternalId}`);
   if (bill.status !== 'OPEN') throw conflict(`billId: the bill is ${bill.status}, not OPEN`);
   const tender = await askBill(deps, billId, (h) =>
-    h.executeUpdate(openTenderUpdate, { args: [{ paymentId: ask.paymentId, amount: ask.amount, ...(ask.sequenceNumber !== undefined ? { sequenceNumber: ask.sequenceNumber } : {}) }] }),
+    h.executeUpdate(openTenderUpdate, {
+      args: [{ paymentId: ask.paymentId, amount: ask.amount, ...(ask.sequenceNumber !== undefined ? { sequenceNumber: ask.sequenceNumber } : {}) }],
+    }),
   );
   if (!tender) throw conflict(`billId: the bill is ${(await findOwnBill(deps.db, principal, billId)).status}, not OPEN`);
   return tender;
 }
 
 /** After a tender's creation, whatever became of it: the bill reads the payment's row (none: its hold is freed). */
-export async function tenderCreated(deps: BillCallDeps & { logger: { warn: (o: object, m: string) => void } }, billId: string, paymentId: string): Promise<void> {
+export async function tenderCreated(
+  deps: BillCallDeps & { logger: { warn: (o: object, m: string) => void } },
+  billId: string,
+  paymentId: string,
+): Promise<void> {
   try {
     await nudgeBill(deps, billId, paymentId);
   } catch (err) {

@@ -136,7 +136,9 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
 
   if (body.billId) {
     if (reference !== null) {
-      const open = await db.payment.findFirst({ where: { merchantId: principal.merchantId, mode: principal.mode, billId: body.billId, reference, status: { in: [...OPEN_STATUSES] } } });
+      const open = await db.payment.findFirst({
+        where: { merchantId: principal.merchantId, mode: principal.mode, billId: body.billId, reference, status: { in: [...OPEN_STATUSES] } },
+      });
       if (open) return replay(deps, open, principal);
     }
     const tender = await holdTender(deps, principal, body.billId, {

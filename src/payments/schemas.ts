@@ -56,7 +56,10 @@ export const CreatePaymentBody = z
     billId: z
       .uuid({ error: 'must be a bill id (a UUID)' })
       .optional()
-      .openapi({ description: "The bill this payment is a tender of (docs/bills.md): at most what remains of it less what its open tenders hold; the bill's currency and store" }),
+      .openapi({
+        description:
+          "The bill this payment is a tender of (docs/bills.md): at most what remains of it less what its open tenders hold; the bill's currency and store",
+      }),
   })
   .superRefine((body, ctx) => {
     const currency = typeof body.currency === 'string' ? SUPPORTED_CURRENCIES[body.currency.toUpperCase()] : undefined;

@@ -17,7 +17,14 @@ const uid = () => Math.random().toString(36).slice(2, 10);
 const createBill = (shop: Shop, over: Record<string, unknown> = {}) =>
   call(stack.apiUrl, 'POST', '/api/in-store/bills', {
     key: shop.key,
-    body: { merchantExternalId: shop.merchantExternalId, storeExternalId: shop.storeExternalId, reference: `table-${uid()}`, amount: 40, currency: 'EUR', ...over },
+    body: {
+      merchantExternalId: shop.merchantExternalId,
+      storeExternalId: shop.storeExternalId,
+      reference: `table-${uid()}`,
+      amount: 40,
+      currency: 'EUR',
+      ...over,
+    },
   });
 const readBill = (shop: Shop, id: string) => call(stack.apiUrl, 'GET', `/api/in-store/bills/${id}`, { key: shop.key });
 const billBecomes = (shop: Shop, id: string, status: string, timeoutMs = 20_000) =>
@@ -75,7 +82,10 @@ it('split across two terminals with cash: the remainder enforced, sequence numbe
   await pay(shop, a.body.id);
   await pay(till2, b.body.id);
   await eventually(async () => ((await readBill(shop, bill.id)).body.paidAmount === 30 ? true : undefined));
-  const cash = await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/tenders`, { key: shop.key, body: { method: 'CASH', amount: 10, reference: 'drawer 1' } });
+  const cash = await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/tenders`, {
+    key: shop.key,
+    body: { method: 'CASH', amount: 10, reference: 'drawer 1' },
+  });
   expect(cash.status).toBe(201);
   const paid = await billBecomes(shop, bill.id, 'PAID');
   expect(paid).toMatchObject({ paidAmount: 40, remainingAmount: 0 });

@@ -15,11 +15,24 @@ const message = (grant: unknown, over: Partial<{ workflowId: string; name: strin
   ...over,
 });
 
-it('lists every money-moving update of the payment and dispute workflows, and no nudge', () => {
+it('lists every money-moving update of the payment, bill and dispute workflows, and no nudge', () => {
   expect([...GRANTED_MESSAGES].sort()).toEqual(
-    ['acceptDispute', 'cancel', 'capture', 'operatorClear', 'refund', 'saveDisputeEvidence', 'settle', 'submitDispute', 'void'].sort(),
+    [
+      'acceptDispute',
+      'cancel',
+      'capture',
+      'operatorClear',
+      'refund',
+      'saveDisputeEvidence',
+      'settle',
+      'submitDispute',
+      'void',
+      'openTender',
+      'recordTillTender',
+      'cancelBill',
+    ].sort(),
   );
-  for (const nudge of ['acquirerNotified', 'sweepNudge', 'disputeChanged', 'disputeNudge', 'syncStatus', 'placeBill'])
+  for (const nudge of ['acquirerNotified', 'sweepNudge', 'disputeChanged', 'disputeNudge', 'syncStatus', 'placeBill', 'tenderChanged'])
     expect(GRANTED_MESSAGES.has(nudge)).toBe(false);
 });
 

@@ -25,12 +25,15 @@ export const billRoutes: RouteModule = (router, registry) => {
       path: BASE,
       operationId: 'createBill',
       summary:
-        "Open a bill the customer pays by one or more tenders: card or QR payments naming its billId, and cash or other tenders the till took. 201 with the bill (OPEN, expiresAt set); the same reference in the same store while the bill is not final: 200 with that bill (header Idempotent-Replayed: true), 409 with another amount or currency",
+        'Open a bill the customer pays by one or more tenders: card or QR payments naming its billId, and cash or other tenders the till took. 201 with the bill (OPEN, expiresAt set); the same reference in the same store while the bill is not final: 200 with that bill (header Idempotent-Replayed: true), 409 with another amount or currency',
       tag: TAG,
       auth: 'apiKey',
       area: 'payments',
       body: CreateBillBody,
-      responses: { 201: { description: 'The bill (OPEN)', schema: BillRecordSchema }, 200: { description: 'The open bill with this reference', schema: BillRecordSchema } },
+      responses: {
+        201: { description: 'The bill (OPEN)', schema: BillRecordSchema },
+        200: { description: 'The open bill with this reference', schema: BillRecordSchema },
+      },
       errors: [403, 404, 409, 503],
     },
     async (ctx, { body }) => {
@@ -87,7 +90,7 @@ export const billRoutes: RouteModule = (router, registry) => {
     {
       method: 'post',
       path: `${BASE}/{id}/tenders`,
-      operationId: 'addBillTender',
+      operationId: 'createBillTender',
       summary:
         'Record cash or another tender the till took itself: counted toward the bill at once (201 with the bill). At most what remains less what open tenders hold (else 400 naming amount); a bill not OPEN: 409',
       tag: TAG,
