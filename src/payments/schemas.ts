@@ -53,13 +53,10 @@ export const CreatePaymentBody = z
     cashierId: text(100).optional(),
     customerMobile: text(40).optional(),
     customerEmail: z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters').optional(),
-    billId: z
-      .uuid({ error: 'must be a bill id (a UUID)' })
-      .optional()
-      .openapi({
-        description:
-          "The bill this payment is a tender of (docs/bills.md): at most what remains of it less what its open tenders hold; the bill's currency and store",
-      }),
+    billId: z.uuid({ error: 'must be a bill id (a UUID)' }).optional().openapi({
+      description:
+        "The bill this payment is a tender of (docs/bills.md): at most what remains of it less what its open tenders hold; the bill's currency and store",
+    }),
   })
   .superRefine((body, ctx) => {
     const currency = typeof body.currency === 'string' ? SUPPORTED_CURRENCIES[body.currency.toUpperCase()] : undefined;

@@ -92,7 +92,10 @@ describe('every workflow retry policy names the one constant', () => {
   it('no nonRetryableErrorTypes in workflows/ spells an acquirer refusal as a string of its own', () => {
     const root = path.join(__dirname, '../../workflows');
     const lists = files(root).flatMap((file) =>
-      [...fs.readFileSync(file, 'utf8').matchAll(/nonRetryableErrorTypes:\s*\[([^\]]*)\]/g)].map((m) => ({ file: path.relative(root, file), names: m[1].trim() })),
+      [...fs.readFileSync(file, 'utf8').matchAll(/nonRetryableErrorTypes:\s*\[([^\]]*)\]/g)].map((m) => ({
+        file: path.relative(root, file),
+        names: m[1].trim(),
+      })),
     );
     expect(lists.length).toBeGreaterThanOrEqual(6);
     for (const { file, names } of lists) {
