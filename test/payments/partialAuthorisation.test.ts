@@ -58,10 +58,11 @@ it('allowed: a 40.00 payment the card approves for 25.00 is CAPTURED for 25.00, 
   expect(event.eventType).toBe('PAYMENT_CAPTURED');
   expect((event.payload as { data: unknown }).data).toMatchObject({ amount: '25.00', requestedAmount: '40.00', status: 'CAPTURED' });
   expect(JSON.parse(event.body!).data).toMatchObject({ amount: '25.00', requestedAmount: '40.00' });
-  // The acquirer captured what it approved.
+  // The sandbox was told with the bill (over its HTTP API), and captured what it approved.
   expect((await sim(stack).device(shop.deviceId)).body.lastBill).toMatchObject({
     status: 'CAPTURED',
     amount: '40',
+    allowPartialAuthorisation: true,
     authorizedAmount: '25',
     capturedAmount: '25',
   });
@@ -94,6 +95,9 @@ it('not allowed (the default): the card with a smaller balance is REFUSED for in
     capturedAmount: null,
     refusalReason: 'declined at the terminal: insufficient funds',
   });
+  const lastBill = (await sim(stack).device(shop.deviceId)).body.lastBill;
+  expect(lastBill).toMatchObject({ status: 'DECLINED', errorMessage: 'insufficient funds' });
+  expect(lastBill).not.toHaveProperty('allowPartialAuthorisation');
   // false said out loud is the same
   const shop2 = await openShop(stack);
   const refused = await createPayment(stack, shop2, { amount: 40, allowPartialAuthorisation: false });
