@@ -162,3 +162,17 @@ it('bad input: allowPartialAuthorisation not a boolean is 400 naming it; approve
   // nothing happened: the bill still waits
   expect((await read(shop, created.body.id)).body.status).toBe('AWAITING_TERMINAL');
 });
+
+it('settlement reports and settles the approved amount: no discrepancy, gross 25 for a 40.00 payment approved for 25.00', async () => {
+  const shop = await openShop(stack);
+  const created = await createPayment(stack, shop, { amount: 40, allowPartialAuthorisation: true });
+  await sim(stack).customer(shop.deviceId, { action: 'pay', approvedAmount: 25 });
+  await statusBecomes(stack, created.body.id, 'CAPTURED');
+  const token = await financeOf(shop);
+  const closed = await call(stack.apiUrl, 'POST', '/api/dashboard/settlements', { token, body: { storeExternalId: shop.storeExternalId } });
+  expect(closed.status).toBe(201);
+  expect(closed.body.discrepancies).toEqual([]);
+  expect(closed.body.totals).toEqual([expect.objectContaining({ currency: 'EUR', paymentCount: 1, grossAmount: 25 })]);
+  await statusBecomes(stack, created.body.id, 'SETTLED');
+  expect((await read(shop, created.body.id)).body).toMatchObject({ status: 'SETTLED', amount: 25, requestedAmount: 40 });
+});
