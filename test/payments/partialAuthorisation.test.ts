@@ -1,7 +1,7 @@
 import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
 import { signedInUser } from '../users/helpers';
-import { createPayment, eventually, history, openShop, type Shop, sim, statusBecomes } from './helpers';
+import { createPayment, eventually, history, openShop, paymentAction, type Shop, sim, statusBecomes } from './helpers';
 
 /**
  * Partial authorisation (issue 42, point 3) on the real stack with the sandbox acquirer: a card that
@@ -175,4 +175,15 @@ it('settlement reports and settles the approved amount: no discrepancy, gross 25
   expect(closed.body.totals).toEqual([expect.objectContaining({ currency: 'EUR', paymentCount: 1, grossAmount: 25 })]);
   await statusBecomes(stack, created.body.id, 'SETTLED');
   expect((await read(shop, created.body.id)).body).toMatchObject({ status: 'SETTLED', amount: 25, requestedAmount: 40 });
+});
+
+it('a void reverses the partly approved capture: CANCELLED, previousStatus CAPTURED, the amounts unchanged', async () => {
+  const shop = await openShop(stack);
+  const created = await createPayment(stack, shop, { amount: 40, allowPartialAuthorisation: true });
+  await sim(stack).customer(shop.deviceId, { action: 'pay', approvedAmount: 25 });
+  await statusBecomes(stack, created.body.id, 'CAPTURED');
+  const voided = await paymentAction(stack, shop, created.body.id, 'void');
+  expect(voided.status).toBe(200);
+  expect(voided.body).toMatchObject({ status: 'CANCELLED', previousStatus: 'CAPTURED', amount: 25, requestedAmount: 40, capturedAmount: 25 });
+  expect((await sim(stack).device(shop.deviceId)).body.lastBill).toMatchObject({ voided: true, capturedAmount: '25' });
 });
