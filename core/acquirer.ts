@@ -32,6 +32,11 @@ export interface BillStatus {
   capturedAmount?: string;
   /** ISO timestamp of the completion of a two-step authorisation. */
   capturedAt?: string;
+  /**
+   * Exact decimal the card approved, when the acquirer says (a partial authorisation approves less
+   * than asked: a prepaid, gift or debit card with a smaller balance). Absent: all of it.
+   */
+  authorizedAmount?: string;
 }
 
 export interface SendBillRequest {
@@ -46,6 +51,11 @@ export interface SendBillRequest {
   pspReference: string;
   amount: string; // exact decimal as a string
   currency: string;
+  /**
+   * The card may approve less than `amount` (partial authorisation); absent or false: a card with
+   * a smaller balance declines. Absent in payments started before it was passed.
+   */
+  allowPartialAuthorisation?: boolean;
   reference?: string | null;
   modes: PaymentMode[]; // modes allowed for this bill (never empty)
   timeoutSeconds: number; // the device's own timeout

@@ -116,6 +116,8 @@ export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<A
           authorizedAt: p.authorizedAt?.toISOString() ?? null,
           capturedAmount: p.capturedAmount?.toFixed() ?? null,
           refundedAmount: p.refundedAmount.toFixed(),
+          // A partial authorisation: the approved amount and the amount asked.
+          ...(p.requestedAmount !== null ? { amount: p.amount.toFixed(), requestedAmount: p.requestedAmount.toFixed() } : {}),
         },
         sequence: p.historySequence,
         pendingRefunds: await pendingRefundsOf(db, paymentId),

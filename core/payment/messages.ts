@@ -63,6 +63,10 @@ export interface PaymentWorkflowInput {
   reference: string | null;
   deviceId: string;
   amount: string; // exact decimal text
+  /** The amount asked, once a card approved less (the row's requestedAmount); absent otherwise and in older runs. */
+  requestedAmount?: string;
+  /** The card may approve less than asked (partial authorisation); absent in runs started before it existed: false. */
+  allowPartialAuthorisation?: boolean;
   currency: string;
   /** The bill it is a tender of (docs/bills.md); absent for a payment without a bill, and in runs from before bills. */
   billId?: string;

@@ -23,8 +23,13 @@ export interface PaymentState {
   capturedAt: string | null;
   /** Set once by settlement (docs/settlement.md); absent in runs started before settlement existed. */
   settledAt?: string | null;
-  /** The payment's amount (exact decimal text); not projected, the row has it. */
+  /**
+   * The payment's amount (exact decimal text): what was asked, until a card approves less
+   * (partial authorisation), then what it approved. Projected only when it changes.
+   */
   amount: string;
+  /** The amount asked, once a card approved less than it (partial authorisation); absent otherwise. */
+  requestedAmount?: string;
   /** Two-step: when the acquirer approved the authorisation (its window runs from it). */
   authorizedAt: string | null;
   /** Exact decimal captured: the amount, or what a two-step completion took. */
@@ -96,7 +101,12 @@ export type ProjectedFields = Pick<
   | 'authorizedAt'
   | 'capturedAmount'
   | 'refundedAmount'
-> & { settledAt?: string | null };
+> & {
+  settledAt?: string | null;
+  /** Written once a card approved less than asked: the approved amount and the amount asked. */
+  amount?: string;
+  requestedAmount?: string;
+};
 
 /** A refund decided together with a status event: its row is written in the same transaction. */
 export interface DecidedRefund {
@@ -217,17 +227,25 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
     paymentMethod: bill.paymentMethod ?? state.paymentMethod,
     cardBrand: bill.cardBrand ?? null,
     last4: bill.last4 ?? null,
+    ...approved(state, bill),
   });
 
-  /** The acquirer captured the bill: at its capture time, for the amount it captured (all of it unless it says). */
-  const captured = (): TransitionResult =>
-    change(
+  /** The acquirer captured the bill: at its capture time, for the amount it captured (all it approved unless it says). */
+  const captured = (): TransitionResult => {
+    const sale = tender();
+    return change(
       state,
-      { status: 'CAPTURED', ...tender(), capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now, capturedAmount: bill.capturedAmount ?? state.amount },
+      {
+        status: 'CAPTURED',
+        ...sale,
+        capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now,
+        capturedAmount: bill.capturedAmount ?? sale.amount ?? state.amount,
+      },
       ref,
       source,
       ctx,
     );
+  };
 
   if (from === 'AUTHORIZED') {
     // Two-step: the capture, the release and the expiry of the window (or the device itself) decide; the acquirer reports which.
@@ -261,8 +279,9 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
       return unchanged;
     case 'AUTHORIZED':
       // Only a terminal linked two-step authorises: a one-step terminal's authorisation is completed at once.
+      // All the card approved: less than asked after a partial authorisation.
       if (state.twoStep === false && event.completion === undefined)
-        return { state, effects: [{ type: 'COMPLETE_AUTHORIZATION', amount: state.amount, acquirerRef: bill.acquirerRef }] };
+        return { state, effects: [{ type: 'COMPLETE_AUTHORIZATION', amount: approved(state, bill).amount ?? state.amount, acquirerRef: bill.acquirerRef }] };
       return change(state, { status: 'AUTHORIZED', ...tender(), authorizedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
     case 'CAPTURED':
       return captured();
@@ -290,6 +309,19 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
           return change(state, { status: 'CANCELLED', acquirerRef }, ref, source, ctx);
       }
   }
+}
+
+/**
+ * A partial authorisation: the card approved less than the payment's amount. The amount becomes
+ * what it approved and requestedAmount keeps what was asked; nothing changes when the acquirer
+ * names no amount, the whole amount or more, or once the sale was decided (a two-step completion
+ * answers from AUTHORIZED, where the amount is already the approved one).
+ */
+export function approved(state: PaymentState, bill: BillStatus): Partial<Pick<PaymentState, 'amount' | 'requestedAmount'>> {
+  if (bill.authorizedAmount === undefined || state.requestedAmount !== undefined) return {};
+  const authorized = new Decimal(bill.authorizedAmount);
+  if (authorized.lte(0) || authorized.gte(state.amount)) return {};
+  return { amount: authorized.toFixed(), requestedAmount: state.amount };
 }
 
 /** Builds the new state and its effects: one history entry, the status search attribute, the webhook event. */
@@ -331,6 +363,7 @@ export function projectedFields(s: PaymentState): ProjectedFields {
     previousStatus: s.previousStatus,
     capturedAt: s.capturedAt,
     ...(s.settledAt ? { settledAt: s.settledAt } : {}),
+    ...(s.requestedAmount !== undefined ? { amount: s.amount, requestedAmount: s.requestedAmount } : {}),
     authorizedAt: s.authorizedAt,
     capturedAmount: s.capturedAmount,
     refundedAmount: s.refundedAmount,

@@ -116,6 +116,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     currency,
     reference,
     sequenceNumber,
+    allowPartialAuthorisation: body.allowPartialAuthorisation ?? allowsPartialAuthorisationByDefault(body),
     requestedModes: body.requestedModes ?? [],
     // One requested mode is the tender from the start; an open choice starts as CARD and is corrected after payment.
     paymentMethod: body.requestedModes?.length === 1 ? body.requestedModes[0] : 'CARD',
@@ -196,6 +197,14 @@ async function insertAndPlace(
       if (attempt >= 3) throw unavailable('the terminal is busy with concurrent payments; retry with the same reference');
     }
   }
+}
+
+/**
+ * Whether a payment allows partial authorisation when its request does not say: false for now.
+ * The one place a later default changes (a tender of a bill will default to true).
+ */
+export function allowsPartialAuthorisationByDefault(_body: CreatePaymentBody): boolean {
+  return false;
 }
 
 function findOpenWithReference(db: Db, key: { merchantId: string; mode: string; reference: string | null; sequenceNumber: number | null }) {

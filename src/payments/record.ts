@@ -9,7 +9,11 @@ export interface PaymentRecord {
   id: string;
   pspReference: string;
   status: string;
+  /** What the card approved: the amount asked, or less after a partial authorisation. */
   amount: number;
+  /** The amount asked; equals amount unless a card approved less. */
+  requestedAmount: number;
+  allowPartialAuthorisation: boolean;
   currency: string;
   reference: string | null;
   sequenceNumber: number | null;
@@ -60,6 +64,8 @@ export function toPaymentRecord(p: Payment, view: PaymentView): PaymentRecord {
     status: p.status,
     // Decimal -> shortest exact decimal text -> JSON number (amounts have at most 4 decimals).
     amount: Number(p.amount.toFixed()),
+    requestedAmount: Number((p.requestedAmount ?? p.amount).toFixed()),
+    allowPartialAuthorisation: p.allowPartialAuthorisation,
     currency: p.currency,
     reference: p.reference,
     sequenceNumber: p.sequenceNumber,

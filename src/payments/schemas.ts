@@ -50,6 +50,10 @@ export const CreatePaymentBody = z
       .positive('must be greater than 0')
       .optional()
       .openapi({ description: 'How long the device waits for the customer; decimals allowed; default and bounds from configuration' }),
+    allowPartialAuthorisation: z.boolean({ error: 'must be a boolean' }).optional().openapi({
+      description:
+        'true: a card may approve less than the amount (a prepaid, gift or debit card with a smaller balance); the payment then ends CAPTURED (AUTHORIZED on a two-step terminal) with `amount` the approved amount and `requestedAmount` the amount asked. false: such a card is REFUSED. Default false',
+    }),
     cashierId: text(100).optional(),
     customerMobile: text(40).optional(),
     customerEmail: z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters').optional(),
@@ -92,7 +96,9 @@ export const PaymentRecordSchema = z
     id: z.string().openapi({ description: 'Opaque text; return unchanged, never parse as a number' }),
     pspReference: z.string(),
     status: z.enum(PAYMENT_STATUSES),
-    amount: z.number(),
+    amount: z.number().openapi({ description: 'What the card approved: the amount asked, or less after a partial authorisation' }),
+    requestedAmount: z.number().openapi({ description: 'The amount asked at creation; equals amount unless a card approved less (allowPartialAuthorisation)' }),
+    allowPartialAuthorisation: z.boolean().openapi({ description: 'As sent at creation (default false): whether a card may approve less than asked' }),
     currency: z.string(),
     reference: z.string().nullable(),
     sequenceNumber: z.number().int().nullable(),

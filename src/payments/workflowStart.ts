@@ -31,6 +31,8 @@ export function workflowInputFromPayment(
     reference: p.reference,
     deviceId: p.deviceId ?? '',
     amount: p.amount.toFixed(),
+    ...(p.requestedAmount !== null ? { requestedAmount: p.requestedAmount.toFixed() } : {}),
+    allowPartialAuthorisation: p.allowPartialAuthorisation,
     currency: p.currency,
     ...(p.billId ? { billId: p.billId } : {}),
     modes: requested.length > 0 ? requested : [...PAYMENT_MODES],

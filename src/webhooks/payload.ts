@@ -7,9 +7,10 @@ import { cardSummary, type EventType } from './events';
 /**
  * The event body (docs/webhooks.md, "What a delivery looks like"), built once when the event is recorded: WebhookEvent.body keeps its
  * exact bytes, which every attempt signs and sends unchanged; WebhookEvent.payload keeps the same
- * object as JSON for reading. The data fields, in the documented order:
- * amount is a decimal string, never a JSON number; cardSummary is masked (brand and
- * last four digits only).
+ * object as JSON for reading. The data fields, in the documented order (docs/webhooks.md), with
+ * requestedAmount after amount (issue 42: the amount asked; equal to amount unless a card approved
+ * less): amounts are decimal strings, never JSON numbers; cardSummary is masked
+ * (brand and last four digits only).
  */
 export const EVENT_DATA_FIELDS = ['pspReference', 'merchantReference', 'amount', 'currency', 'status', 'cardSummary', 'cardBrand', 'paymentMethod'] as const;
 
@@ -22,6 +23,8 @@ export interface EventRefund {
 }
 
 export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string | null> & {
+  /** The amount asked (a payment's events since issue 42; absent in events recorded before). */
+  requestedAmount?: string;
   /** The payment's history sequence: receivers order a payment's events by it (absent only on TEST). */
   sequence?: number;
   refund?: EventRefund;
@@ -88,7 +91,17 @@ export function serializeEventBody(body: unknown): Buffer {
     merchantExternalId: text(p.merchantExternalId),
     timestamp: text(p.timestamp),
     data: {
-      ...Object.fromEntries(EVENT_DATA_FIELDS.map((field) => [field, text(d[field])])),
+      // requestedAmount right after amount, in the events that carry it (recorded since issue 42).
+      ...Object.fromEntries(
+        EVENT_DATA_FIELDS.flatMap((field): [string, string | null][] =>
+          field === 'amount' && typeof d.requestedAmount === 'string'
+            ? [
+                [field, text(d[field])],
+                ['requestedAmount', d.requestedAmount],
+              ]
+            : [[field, text(d[field])]],
+        ),
+      ),
       ...(d.settlement && typeof d.settlement === 'object'
         ? { settlement: Object.fromEntries(SETTLEMENT_FIELDS.map((f) => [f, text((d.settlement as Record<string, unknown>)[f])])) }
         : {}),
@@ -114,7 +127,7 @@ export function bodyToSend(event: { body: string | null; payload: unknown }): Bu
 /** The payment's fields a payment event is built from (and stored by). */
 export type EventPayment = Pick<
   Payment,
-  'id' | 'merchantId' | 'mode' | 'pspReference' | 'reference' | 'amount' | 'currency' | 'cardBrand' | 'last4' | 'paymentMethod'
+  'id' | 'merchantId' | 'mode' | 'pspReference' | 'reference' | 'amount' | 'requestedAmount' | 'currency' | 'cardBrand' | 'last4' | 'paymentMethod'
 >;
 
 /** The body of a payment status event. */
@@ -137,6 +150,7 @@ export function paymentEventBody(
       merchantReference: payment.reference,
       // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
       amount: amountText(payment.amount, payment.currency),
+      requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
       currency: payment.currency,
       status: entry.status,
       cardSummary: cardSummary(payment.cardBrand, payment.last4),
@@ -171,6 +185,7 @@ export function disputeEventBody(
       pspReference: payment.pspReference,
       merchantReference: payment.reference,
       amount: amountText(payment.amount, payment.currency),
+      requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
       currency: payment.currency,
       status: payment.status,
       cardSummary: cardSummary(payment.cardBrand, payment.last4),

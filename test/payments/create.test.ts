@@ -32,6 +32,8 @@ describe('creating a payment', () => {
       pspReference: expect.stringMatching(/^PSP[0-9A-Z]{16}$/),
       status: 'AWAITING_TERMINAL',
       amount: 12.5,
+      requestedAmount: 12.5,
+      allowPartialAuthorisation: false,
       currency: 'EUR',
       reference: 'order-1',
       sequenceNumber: 2,

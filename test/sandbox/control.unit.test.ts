@@ -287,3 +287,69 @@ describe('sandbox notifications', () => {
     );
   });
 });
+
+describe('sandbox partial authorisation (pay with approvedAmount)', () => {
+  let sb: Sandbox;
+  let acquirer: HttpAcquirer;
+  withSandbox((started) => ({ sb, acquirer } = started));
+
+  it('a bill that allows it: the card approves the approvedAmount (captured on a one-step device, authorised on a two-step one)', async () => {
+    const d = newDevice();
+    const sent = await acquirer.sendBill(bill(d, { amount: '40.00', allowPartialAuthorisation: true }));
+    if (sent.outcome !== 'ON_DEVICE') throw new Error(sent.outcome);
+    const paid = await call(sb, 'POST', `/sim/devices/${d}/customer`, { action: 'pay', approvedAmount: '25.00' });
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ status: 'CAPTURED', allowPartialAuthorisation: true, authorizedAmount: '25', capturedAmount: '25' });
+    expect(await acquirer.getBillStatus(d, sent.acquirerRef)).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25', capturedAmount: '25' });
+
+    const two = newDevice();
+    await call(sb, 'PUT', `/sim/devices/${two}`, { twoStep: true });
+    const held = await acquirer.sendBill(bill(two, { amount: '40.00', allowPartialAuthorisation: true }));
+    if (held.outcome !== 'ON_DEVICE') throw new Error(held.outcome);
+    await call(sb, 'POST', `/sim/devices/${two}/customer`, { action: 'pay', approvedAmount: 25 });
+    expect(await acquirer.getBillStatus(two, held.acquirerRef)).toMatchObject({ state: 'AUTHORIZED', authorizedAmount: '25' });
+    // the completion takes at most what was approved
+    await expect(acquirer.completeAuthorization(two, held.acquirerRef, { amount: '25.01', captureReference: 'CAPTURE-1' })).rejects.toThrow(
+      /at most the authorised 25/,
+    );
+    expect(await acquirer.completeAuthorization(two, held.acquirerRef, { amount: '25', captureReference: 'CAPTURE-1' })).toMatchObject({
+      state: 'CAPTURED',
+      capturedAmount: '25',
+    });
+  });
+
+  it('a bill that does not allow it is DECLINED with insufficient funds', async () => {
+    const d = newDevice();
+    const sent = await acquirer.sendBill(bill(d, { amount: '40.00' }));
+    if (sent.outcome !== 'ON_DEVICE') throw new Error(sent.outcome);
+    const paid = await call(sb, 'POST', `/sim/devices/${d}/customer`, { action: 'pay', approvedAmount: '25' });
+    expect(paid.body).toMatchObject({ status: 'DECLINED', errorMessage: 'insufficient funds' });
+    expect(await acquirer.getBillStatus(d, sent.acquirerRef)).toMatchObject({ state: 'DECLINED', errorMessage: 'insufficient funds' });
+  });
+
+  it.each([[0], [-1], ['40'], [40.01], [25.001], ['abc'], [null]])(
+    'approvedAmount %p is 400 naming approvedAmount, the bill still waiting',
+    async (approvedAmount) => {
+      const d = newDevice();
+      await acquirer.sendBill(bill(d, { amount: '40.00', allowPartialAuthorisation: true }));
+      const res = await call(sb, 'POST', `/sim/devices/${d}/customer`, { action: 'pay', approvedAmount });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('approvedAmount');
+      expect((await call(sb, 'GET', `/sim/devices/${d}`)).body.currentBill).toMatchObject({ status: 'WAITING' });
+    },
+  );
+
+  it('approvedAmount in JPY must be whole; allowPartialAuthorisation in the send must be a boolean', async () => {
+    const d = newDevice();
+    await acquirer.sendBill(bill(d, { amount: '4000', currency: 'JPY', allowPartialAuthorisation: true }));
+    const res = await call(sb, 'POST', `/sim/devices/${d}/customer`, { action: 'pay', approvedAmount: 2500.5 });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/approvedAmount: must have at most 0 decimal places for JPY/);
+    const bad = await call(sb, 'POST', `/acquirer/v1/devices/${newDevice()}/bills`, {
+      ...bill('x', { allowPartialAuthorisation: 'yes' as never }),
+      deviceId: undefined,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('allowPartialAuthorisation');
+  });
+});

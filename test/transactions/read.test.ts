@@ -61,6 +61,8 @@ describe('GET /api/transactions/{id}', () => {
       pspReference: p.pspReference,
       status: 'CAPTURED',
       amount: 1234.56,
+      requestedAmount: 1234.56,
+      allowPartialAuthorisation: false,
       currency: 'EUR',
       reference: p.reference,
       sequenceNumber: null,

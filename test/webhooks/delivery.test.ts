@@ -88,6 +88,7 @@ describe('a payment event', () => {
         pspReference: payment.pspReference,
         merchantReference: payment.reference,
         amount: '12.50',
+        requestedAmount: '12.50',
         currency: 'EUR',
         status: 'CAPTURED',
         cardSummary: 'VISA **** 4242',
@@ -96,12 +97,13 @@ describe('a payment event', () => {
         sequence,
       },
     });
-    // Field order as docs/webhooks.md shows it, then the payment's history sequence (issue 10).
+    // Field order as docs/webhooks.md shows it (requestedAmount after amount), then the payment's history sequence (issue 10).
     expect(Object.keys(got!.body)).toEqual(['eventId', 'eventType', 'merchantExternalId', 'timestamp', 'data']);
     expect(Object.keys(got!.body.data)).toEqual([
       'pspReference',
       'merchantReference',
       'amount',
+      'requestedAmount',
       'currency',
       'status',
       'cardSummary',
@@ -160,7 +162,7 @@ describe('a payment event', () => {
     expect(verifyWebhookSignature(got!.rawBody, got!.headers['x-webhook-signature'] as string, config.secret)).toBe(true);
     expect(got!.body).toMatchObject({
       eventType,
-      data: { status, amount: '1200', currency: 'JPY', merchantReference: null, cardSummary: null, paymentMethod: null },
+      data: { status, amount: '1200', requestedAmount: '1200', currency: 'JPY', merchantReference: null, cardSummary: null, paymentMethod: null },
     });
   });
 

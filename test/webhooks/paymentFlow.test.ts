@@ -100,6 +100,7 @@ describe('PAYMENT_CAPTURED', () => {
         pspReference: payment.pspReference,
         merchantReference: payment.reference,
         amount: '42.10',
+        requestedAmount: '42.10',
         currency: 'EUR',
         status: 'CAPTURED',
         cardSummary: 'VISA **** 4242',

@@ -77,6 +77,19 @@ describe('address classification (ipaddr.js)', () => {
 });
 
 describe('the event body', () => {
+  it('carries requestedAmount right after amount when the stored event has it (issue 42); older events are sent without it', () => {
+    const stored = {
+      data: { status: 'CAPTURED', requestedAmount: '40.00', amount: '25.00' },
+      eventType: 'PAYMENT_CAPTURED',
+      eventId: 'evt_2',
+      merchantExternalId: 'm',
+      timestamp: 't',
+    };
+    const sent = JSON.parse(serializeEventBody(stored).toString('utf8'));
+    expect(Object.keys(sent.data).slice(0, 5)).toEqual(['pspReference', 'merchantReference', 'amount', 'requestedAmount', 'currency']);
+    expect(sent.data).toMatchObject({ amount: '25.00', requestedAmount: '40.00' });
+  });
+
   it('is rebuilt in the documented field order whatever order the stored JSON has', () => {
     const stored = {
       data: { status: 'CAPTURED', amount: '1.00', cardBrand: null },

@@ -297,6 +297,32 @@ describe('payment workflow (stubbed activities)', () => {
     expect(asked).toBe(3);
   });
 
+  it('partial authorisation, one-step terminal: the send allows it, the completion takes the approved amount, the projection gets both amounts', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ allowPartialAuthorisation: true }), bill('AUTHORIZED', { authorizedAmount: '6' }), {
+      // an acquirer whose completion does not repeat the approved amount (the workflow keeps the authorisation's)
+      completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),
+    });
+    await untilStatus(handle, 'CAPTURED');
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).toMatchObject({ amount: '10.00', allowPartialAuthorisation: true });
+    expect(lane.inputsOf(workflowId, 'completeAuthorization')[0]).toMatchObject({ amount: '6' });
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields).toMatchObject({ amount: '6', requestedAmount: '10.00', capturedAmount: '6' });
+    // a refund beyond what was approved is refused
+    expect(await refusalOf(handle.executeUpdate(refundUpdate, { args: [refundRequest('6.01')] }))).toBe('conflict');
+  });
+
+  it('partial authorisation, two-step terminal: AUTHORIZED for the approved amount; a capture of more is refused, a capture without amount takes it all', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true }), bill('AUTHORIZED', { authorizedAmount: '6.50' }), {
+      completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),
+    });
+    await untilStatus(handle, 'AUTHORIZED');
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).not.toHaveProperty('allowPartialAuthorisation');
+    expect(await refusalOf(handle.executeUpdate(captureUpdate, { args: [{ amount: '7.00' }] }))).toBe('invalid');
+    expect((await handle.executeUpdate(captureUpdate, { args: [{}] })).status).toBe('CAPTURED');
+    expect(lane.inputsOf(workflowId, 'completeAuthorization')[0]).toMatchObject({ amount: '6.5' });
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields).toMatchObject({ amount: '6.5', requestedAmount: '10.00', capturedAmount: '6.5' });
+  });
+
   it('two-step terminal: AUTHORIZED, then a capture of part of it completes it (CAPTURED)', async () => {
     const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true }), bill('AUTHORIZED'), {
       completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),

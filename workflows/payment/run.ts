@@ -88,6 +88,7 @@ export class PaymentRun {
       capturedAt: input.capturedAtMs !== null ? new Date(input.capturedAtMs).toISOString() : null,
       settledAt: input.settledAtMs ? new Date(input.settledAtMs).toISOString() : null,
       amount: input.amount,
+      ...(input.requestedAmount !== undefined ? { requestedAmount: input.requestedAmount } : {}),
       authorizedAt: input.authorizedAtMs ? new Date(input.authorizedAtMs).toISOString() : null,
       // Runs from before these fields: a captured payment captured all of its amount.
       capturedAmount: input.capturedAmount !== undefined ? input.capturedAmount : input.capturedAtMs !== null ? input.amount : null,
@@ -189,7 +190,10 @@ export class PaymentRun {
    */
   private async completeAtOnce(event: Extract<PaymentEvent, { type: 'BILL_OBSERVED' }>, amount: string, acquirerRef: string): Promise<void> {
     const completed = await this.complete(amount, acquirerRef);
-    if (completed) return this.apply({ ...event, bill: completed, completion: 'ANSWERED' });
+    // The completed bill as approved: an acquirer whose completion does not repeat the approved amount keeps the authorisation's.
+    const authorizedAmount = completed?.authorizedAmount ?? event.bill.authorizedAmount;
+    if (completed)
+      return this.apply({ ...event, bill: { ...completed, ...(authorizedAmount !== undefined ? { authorizedAmount } : {}) }, completion: 'ANSWERED' });
     // Runs from before this patch left the unanswered completion to the authorisation window.
     const follow = patched(PATCHES.oneStepCompletionFollowed.id);
     if (follow) this.pendingCapture = amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers

@@ -84,6 +84,8 @@ export async function place(run: PaymentRun): Promise<void> {
     pspReference: run.pspReference,
     amount: input.amount,
     currency: input.currency,
+    // Absent in runs started before it existed: a card with a smaller balance declines.
+    ...(input.allowPartialAuthorisation ? { allowPartialAuthorisation: true } : {}),
     reference: input.reference,
     modes: input.modes,
     timeoutSeconds: Math.max(1, (run.terminalDeadlineMs - Date.now()) / 1000),

@@ -19,7 +19,7 @@ export function registerTwoStepHandlers(run: PaymentRun): void {
       // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
       const refusal = captureRefusal(run.state, run.inFlight(), request?.amount);
       if (refusal) throw refused(refusal);
-      const amount = request.amount ?? run.input.amount;
+      const amount = request.amount ?? run.state.amount; // all the card approved (less than asked after a partial authorisation)
       run.pendingCapture = amount; // before any await: a second capture is refused by the validator
       const bill = await run.complete(amount);
       if (!bill) {

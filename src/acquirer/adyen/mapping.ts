@@ -88,12 +88,15 @@ const headerOf = (category: MessageCategory, serviceId: string, deviceId: string
 
 /**
  * What we tell Adyen's acquiring side with the sale (SaleToAcquirerData, as the library encodes
- * it): a two-step terminal's bill is a pre-authorisation (`authorisationType=PreAuth`), and our
- * ids go along as metadata so Adyen's reports and notifications name our payment.
+ * it): a two-step terminal's bill is a pre-authorisation (`authorisationType=PreAuth`), a payment
+ * that allows partial authorisation carries the tender option `AllowPartialAuthorisation` (Adyen's
+ * "Partial payments" and "Use tender options" guides: tender options go in SaleToAcquirerData), and
+ * our ids go along as metadata so Adyen's reports and notifications name our payment.
  */
 function saleToAcquirerDataOf(request: SendBillRequest): string {
   return SaleToAcquirerDataParser.toBase64({
     ...(request.twoStep === true ? { authorisationType: 'PreAuth' } : {}),
+    ...(request.allowPartialAuthorisation === true ? { tenderOption: 'AllowPartialAuthorisation' } : {}),
     metadata: { ispPaymentId: request.paymentId, ispPspReference: request.pspReference, ...(request.reference ? { ispReference: request.reference } : {}) },
   });
 }
@@ -321,7 +324,11 @@ export function billStatusOfPayment(payment: PaymentResponse, acquirerRef: strin
     const status: BillStatus = { acquirerRef, state: twoStep ? 'AUTHORIZED' : 'CAPTURED', ...cardOf(payment) };
     const decidedAt = iso(payment.PaymentResult?.PaymentAcquirerData?.AcquirerTransactionID?.TimeStamp ?? transaction.TimeStamp);
     if (decidedAt) status.decidedAt = decidedAt;
-    if (!twoStep && amounts.Currency) status.capturedAmount = fromAdyenAmount(amounts.AuthorizedAmount, amounts.Currency);
+    if (amounts.Currency) {
+      // What the card approved: less than asked after a partial authorisation (AllowPartialAuthorisation).
+      status.authorizedAmount = fromAdyenAmount(amounts.AuthorizedAmount, amounts.Currency);
+      if (!twoStep) status.capturedAmount = status.authorizedAmount;
+    }
     return status;
   }
   const state: BillState = response?.Result === Result.Partial ? 'ERROR' : failureStateOf(response?.ErrorCondition);

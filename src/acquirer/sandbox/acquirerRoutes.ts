@@ -18,6 +18,7 @@ const sendBillSchema = z.strictObject({
   pspReference: z.string().min(1).max(200),
   amount: z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code'),
+  allowPartialAuthorisation: z.boolean('must be a boolean').optional(),
   reference: z.string().max(200).nullable().optional(),
   modes: z.array(modeSchema).min(1, 'must name at least one mode'),
   timeoutSeconds: z.number().positive('must be greater than zero').max(86_400, 'must be at most 86400'),

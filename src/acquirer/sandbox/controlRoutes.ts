@@ -106,6 +106,8 @@ const customerSchema = z.discriminatedUnion(
         .string()
         .regex(/^\d{4}$/, 'must be four digits')
         .optional(),
+      // The card approves only this much (a partial authorisation); below the amount, checked against the bill.
+      approvedAmount: amountSchema.optional(),
     }),
     z.strictObject({ action: z.enum(['decline', 'cancel', 'error']) }),
   ],

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
+import { minorUnitsOf } from '../../money/currencies';
 import type {
   BillState,
   BillStatus,
@@ -68,7 +69,12 @@ export interface SandboxEvent {
   batchReference?: string;
 }
 
-export type CustomerAction = { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string } | { action: 'decline' | 'cancel' | 'error' };
+/** `approvedAmount`: the card approves only that much (below the bill's amount: a partial authorisation, or a decline when the bill does not allow one). */
+export type CustomerAction =
+  { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string; approvedAmount?: string } | { action: 'decline' | 'cancel' | 'error' };
+
+/** What the sandbox says when a card's balance is below the amount and the payment does not allow a partial authorisation. */
+export const INSUFFICIENT_FUNDS = 'insufficient funds';
 
 export interface DeviceView extends DeviceSettings {
   deviceId: string;
@@ -202,6 +208,7 @@ export class SandboxEngine {
       if (!bill.modes.includes(mode)) {
         throw new SandboxError(409, `mode ${mode} is not allowed for this bill (allowed: ${bill.modes.join(', ')})`);
       }
+      if (act.approvedAmount !== undefined) checkApprovedAmount(act.approvedAmount, bill);
       bill.paymentMethod = mode;
       if (mode === 'CARD') {
         bill.cardBrand = act.cardBrand ?? 'VISA';
@@ -211,8 +218,15 @@ export class SandboxEngine {
         if (act.cardBrand !== undefined) bill.cardBrand = act.cardBrand;
         if (act.last4 !== undefined) bill.last4 = act.last4;
       }
-      if (!device.twoStep) bill.capturedAmount = bill.amount;
-      this.decide(device, bill, device.twoStep ? 'AUTHORIZED' : 'CAPTURED', now);
+      if (act.approvedAmount !== undefined && !bill.allowPartialAuthorisation) {
+        // The card's balance is below the amount and the payment takes nothing less: declined.
+        bill.errorMessage = INSUFFICIENT_FUNDS;
+        this.decide(device, bill, 'DECLINED', now);
+      } else {
+        if (act.approvedAmount !== undefined) bill.authorizedAmount = new Decimal(act.approvedAmount).toFixed();
+        if (!device.twoStep) bill.capturedAmount = bill.authorizedAmount ?? bill.amount;
+        this.decide(device, bill, device.twoStep ? 'AUTHORIZED' : 'CAPTURED', now);
+      }
     } else if (act.action === 'decline') {
       this.decide(device, bill, 'DECLINED', now);
     } else if (act.action === 'cancel') {
@@ -287,6 +301,7 @@ export class SandboxEngine {
       pspReference: req.pspReference,
       amount: req.amount,
       currency: req.currency,
+      ...(req.allowPartialAuthorisation ? { allowPartialAuthorisation: true } : {}),
       reference: req.reference ?? null,
       ...(req.receipt ? { receipt: req.receipt } : {}),
       modes,
@@ -366,8 +381,9 @@ export class SandboxEngine {
     const bill = this.deviceBill(deviceId, acquirerRef);
     if (bill.state === 'CAPTURED' && bill.captureReference !== undefined) return billStatus(bill);
     if (bill.state !== 'AUTHORIZED') throw new SandboxError(409, `only an AUTHORIZED bill can be completed; this one is ${bill.state}`);
-    if (new Decimal(req.amount).gt(bill.amount) || new Decimal(req.amount).lte(0)) {
-      throw new SandboxError(409, `the completion amount ${req.amount} must be greater than 0 and at most the authorised ${bill.amount}`);
+    const authorised = bill.authorizedAmount ?? bill.amount;
+    if (new Decimal(req.amount).gt(authorised) || new Decimal(req.amount).lte(0)) {
+      throw new SandboxError(409, `the completion amount ${req.amount} must be greater than 0 and at most the authorised ${authorised}`);
     }
     bill.state = 'CAPTURED';
     bill.capturedAmount = new Decimal(req.amount).toFixed();
@@ -532,7 +548,17 @@ function billStatus(b: Bill): SandboxBillStatus {
     decidedAt: b.decidedAt,
     capturedAmount: b.capturedAmount,
     capturedAt: b.capturedAt,
+    ...(b.authorizedAmount !== undefined ? { authorizedAmount: b.authorizedAmount } : {}),
   };
+}
+
+/** A card's approval below the bill's amount: positive, less than the amount, in the currency's minor unit (400 naming the field). */
+function checkApprovedAmount(approvedAmount: string, bill: Bill): void {
+  const approved = new Decimal(approvedAmount);
+  if (approved.decimalPlaces() > minorUnitsOf(bill.currency)) {
+    throw new SandboxError(400, `approvedAmount: must have at most ${minorUnitsOf(bill.currency)} decimal places for ${bill.currency}`);
+  }
+  if (approved.gte(bill.amount)) throw new SandboxError(400, `approvedAmount: must be less than the bill's amount ${bill.amount}`);
 }
 
 function refundStatus(r: SandboxRefund): RefundStatus {

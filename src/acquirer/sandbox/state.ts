@@ -63,6 +63,10 @@ export interface Bill {
   pspReference: string;
   amount: string; // exact decimal, never a float
   currency: string;
+  /** The card may approve less than the amount (the service's allowPartialAuthorisation). */
+  allowPartialAuthorisation?: boolean;
+  /** Exact decimal the card approved, when less than the amount (a partial authorisation). */
+  authorizedAmount?: string;
   reference: string | null;
   /** What the receipt prints besides the amount: cashier and customer contact, as the service sent them. */
   receipt?: ReceiptDetails;

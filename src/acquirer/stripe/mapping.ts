@@ -72,8 +72,16 @@ export function unsupportedModes(modes: PaymentMode[]): SendBillResult | null {
 }
 
 /**
+ * Partial authorisation on a card_present PaymentIntent (`payment_method_options.card_present.
+ * request_partial_authorization`, `if_available` or `never`, as Stripe's Terminal SDKs name it:
+ * CardPresentRequestPartialAuthorization). stripe-node 22.6 does not type it yet.
+ */
+type CardPresentPartialOption = { request_partial_authorization?: 'if_available' | 'never' };
+
+/**
  * Placing a bill, step 1: a card_present PaymentIntent, manual capture when the bill's terminal is
- * two-step (`terminal:link --two-step`, passed through the port), automatic otherwise.
+ * two-step (`terminal:link --two-step`, passed through the port), automatic otherwise; a payment
+ * that allows partial authorisation asks for it where the card's issuer offers it.
  */
 export function paymentIntentParams(request: SendBillRequest): Stripe.PaymentIntentCreateParams {
   const metadata: Record<string, string> = {
@@ -87,6 +95,14 @@ export function paymentIntentParams(request: SendBillRequest): Stripe.PaymentInt
     currency: request.currency.toLowerCase(),
     payment_method_types: ['card_present'],
     capture_method: request.twoStep === true ? 'manual' : 'automatic',
+    ...(request.allowPartialAuthorisation === true
+      ? {
+          payment_method_options: {
+            card_present: { request_partial_authorization: 'if_available' } as Stripe.PaymentIntentCreateParams.PaymentMethodOptions.CardPresent &
+              CardPresentPartialOption,
+          },
+        }
+      : {}),
     description: request.reference ? `${request.pspReference} ${request.reference}` : request.pspReference,
     metadata,
   };
@@ -187,6 +203,8 @@ export function billStatusOf(pi: ReadablePaymentIntent, action: Stripe.Terminal.
     const brand = brandOf(card?.brand);
     if (brand) status.cardBrand = brand;
     if (card?.last4) status.last4 = card.last4;
+    // What the card approved (the charge's amount_authorized): less than asked after a partial authorisation.
+    if (typeof card?.amount_authorized === 'number' && charge?.currency) status.authorizedAmount = fromStripeAmount(card.amount_authorized, charge.currency);
     status.decidedAt = new Date((charge?.created ?? pi.created) * 1000).toISOString();
   }
   if (state === 'ERROR' || state === 'DECLINED') {

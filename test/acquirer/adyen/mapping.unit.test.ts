@@ -172,6 +172,7 @@ describe('every fixture maps to a port state', () => {
       cardBrand: 'MC',
       last4: '1111',
       decidedAt: '2019-04-29T09:19:51.000Z',
+      authorizedAmount: '1.00',
       capturedAmount: '1.00',
     });
     // The same approval of a pre-authorisation is held, not paid.
@@ -251,6 +252,28 @@ describe('requests', () => {
     expectValid(paymentRequestOf(bill({ twoStep: true, receipt: { cashierId: 'c-7' } }), NOW));
     expect(acquirerRefOf(bill({ twoStep: true }))).toBe('pay_01JABCDEF:preauth');
     expect(parseBillRef('pay_01JABCDEF:preauth')).toEqual({ paymentId: 'pay_01JABCDEF', twoStep: true });
+  });
+
+  it('partial authorisation: the tender option AllowPartialAuthorisation in SaleToAcquirerData when allowed; none otherwise', () => {
+    const data = (b: SendBillRequest) => SaleToAcquirerDataParser.parse(paymentRequestOf(b, NOW).SaleToPOIRequest.PaymentRequest!.SaleData.SaleToAcquirerData!);
+    expect(data(bill({ allowPartialAuthorisation: true }))).toMatchObject({ tenderOption: 'AllowPartialAuthorisation' });
+    expect(data(bill({ allowPartialAuthorisation: true, twoStep: true }))).toMatchObject({
+      tenderOption: 'AllowPartialAuthorisation',
+      authorisationType: 'PreAuth',
+    });
+    expect(data(bill())).not.toHaveProperty('tenderOption');
+    expect(data(bill({ allowPartialAuthorisation: false }))).not.toHaveProperty('tenderOption');
+    expectValid(paymentRequestOf(bill({ allowPartialAuthorisation: true }), NOW));
+  });
+
+  it('partial authorisation: an approval for less than asked reads the AuthorizedAmount as approved (and captured, one-step)', () => {
+    const json = read('fixtures/clouddevice/payment-sync-success.json') as CloudDeviceApiResponse;
+    json.SaleToPOIResponse!.PaymentResponse!.PaymentResult!.AmountsResp = { AuthorizedAmount: 0.4, Currency: 'EUR' };
+    const pair = pairOf(json.SaleToPOIResponse!.MessageHeader);
+    expect(paymentAnswerOf(json, pair, 'pay_1')).toMatchObject({ state: 'CAPTURED', authorizedAmount: '0.40', capturedAmount: '0.40' });
+    const held = paymentAnswerOf(json, pair, billRefOf({ paymentId: 'pay_1', twoStep: true }));
+    expect(held).toMatchObject({ state: 'AUTHORIZED', authorizedAmount: '0.40' });
+    expect(held).not.toHaveProperty('capturedAmount');
   });
 
   it('TransactionStatusRequest names the original SaleID/ServiceID in a pair of its own', () => {

@@ -52,6 +52,27 @@ describe('the Stripe adapter against stripe-mock', () => {
     expect(status).toEqual({ acquirerRef: expect.stringMatching(/^pi_/), state: 'ERROR' });
   });
 
+  it('partial authorisation: asked on the PaymentIntent (card_present request_partial_authorization), and the approved amount read from its charge', async () => {
+    recorder.requests.length = 0;
+    await stripe.sendBill({ ...bill, paymentId: 'pay-partial', amount: '40.00', modes: ['CARD'], allowPartialAuthorisation: true });
+    await stripe.sendBill({ ...bill, paymentId: 'pay-whole', modes: ['CARD'] });
+    const [partial, whole] = posted('/v1/payment_intents');
+    expect(partial).toMatchObject({ amount: '4000', 'payment_method_options[card_present][request_partial_authorization]': 'if_available' });
+    expect(Object.keys(whole).filter((k) => k.startsWith('payment_method_options'))).toEqual([]);
+    // stripe-mock answers its fixed example, never a partial approval: the charge is shaped as Stripe documents one (amount_authorized below the amount).
+    const charge = {
+      id: 'ch_partial',
+      object: 'charge',
+      created: 1_700_000_000,
+      currency: 'eur',
+      amount: 4000,
+      payment_method_details: { type: 'card_present', card_present: { brand: 'visa', last4: '4242', amount_authorized: 2500 } },
+    };
+    recorder.answer = paymentIntentIn('succeeded', { amount: 4000, amount_received: 2500, latest_charge: charge });
+    expect(await stripe.getBillStatus(READER, PI)).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00', cardBrand: 'VISA', last4: '4242' });
+    recorder.answer = null;
+  });
+
   it("two-step follows the terminal's configuration, not the reader's metadata", async () => {
     // A reader marked two-step in its Stripe metadata: the terminal (one-step) decides.
     recorder.answer = (req, body) => (req.path === `/v1/terminal/readers/${READER}` ? { ...body, metadata: { isp_two_step: 'true' } } : body);

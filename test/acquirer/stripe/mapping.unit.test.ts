@@ -82,6 +82,14 @@ describe('placing a bill', () => {
     });
   });
 
+  it('asks for partial authorisation where the payment allows it (card_present request_partial_authorization if_available), never otherwise', () => {
+    expect(paymentIntentParams({ ...request, allowPartialAuthorisation: true }).payment_method_options).toEqual({
+      card_present: { request_partial_authorization: 'if_available' },
+    });
+    expect(paymentIntentParams({ ...request, allowPartialAuthorisation: false })).not.toHaveProperty('payment_method_options');
+    expect(paymentIntentParams(request)).not.toHaveProperty('payment_method_options');
+  });
+
   it("is manual capture when the bill's terminal is two-step, whatever the reader's metadata says", () => {
     expect(paymentIntentParams({ ...request, twoStep: true }).capture_method).toBe('manual');
     expect(paymentIntentParams({ ...request, twoStep: false }).capture_method).toBe('automatic');
@@ -166,6 +174,20 @@ describe('reading a bill: every PaymentIntent status of Stripe OpenAPI descripti
       last4: '4242',
       decidedAt: new Date(charge.created * 1000).toISOString(),
     });
+  });
+
+  it("a partly approved bill carries what the card approved (the charge's card_present.amount_authorized)", () => {
+    const charge = exampleCharge();
+    charge.currency = 'eur';
+    charge.payment_method_details = {
+      type: 'card_present',
+      card_present: { brand: 'visa', last4: '4242', amount_authorized: 2500 },
+    } as Stripe.Charge.PaymentMethodDetails;
+    expect(billStatusOf(examplePi({ status: 'requires_capture', latest_charge: charge }), null)).toMatchObject({
+      state: 'AUTHORIZED',
+      authorizedAmount: '25.00',
+    });
+    expect(billStatusOf(examplePi({ status: 'succeeded', latest_charge: charge }), null)).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00' });
   });
 
   it('an action of another PaymentIntent says nothing about this bill', () => {

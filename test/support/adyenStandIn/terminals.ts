@@ -21,6 +21,10 @@ export interface StandInTransaction extends PaymentFacts {
   state: TransactionState;
   /** SaleToAcquirerData asked for a pre-authorisation (`authorisationType=PreAuth`). */
   preAuth: boolean;
+  /** SaleToAcquirerData carried the tender option AllowPartialAuthorisation: a smaller balance is approved, not declined. */
+  partialAllowed: boolean;
+  /** The amount asked, once a card approved less (`amount` is then what it approved, as Adyen's AuthorizedAmount). */
+  requestedAmount?: number;
   /** Taken on the device without a request from the sale system (offlinePayment). */
   offline: boolean;
   /** The whole answer (`{ SaleToPOIResponse }`) once decided. */
@@ -59,6 +63,12 @@ export interface StandInReversal {
 export interface CardChoice {
   cardBrand?: string;
   last4?: string;
+  /**
+   * The card's available balance (major units). Below the amount, `pay` is approved for the balance
+   * when the sale allowed partial authorisation (AuthorizedAmount below RequestedAmount), and
+   * declined as Adyen declines it otherwise (the mock terminal's 124 "Not enough balance" answer).
+   */
+  balance?: number;
 }
 
 export interface SimulatedDevice {
@@ -144,8 +154,13 @@ export class Terminals {
     if (!tx) throw new Error(`no transaction is waiting on ${poiid}`);
     // Without a card named, a decline keeps the fixture's card; an approval shows the success fixture's (mc, 3511).
     const chosen = card.cardBrand || card.last4 ? { brand: card.cardBrand ?? 'mc', last4: card.last4 ?? '3511' } : undefined;
+    const short = action === 'pay' && card.balance !== undefined && card.balance < tx.amount;
+    if (short && tx.partialAllowed) {
+      tx.requestedAmount = tx.amount;
+      tx.amount = card.balance!; // what Adyen authorised: captures, reversals and reports work on it
+    }
     const facts: PaymentFacts = { ...tx, card: chosen };
-    const digits = answer.declineDigits(tx.amount);
+    const digits = short && !tx.partialAllowed ? '124' : answer.declineDigits(tx.amount);
     const [state, response]: [TransactionState, any] =
       action === 'pay' && digits
         ? ['DECLINED', answer.declined(facts, digits)]
@@ -201,6 +216,7 @@ export class Terminals {
     const amounts = req.PaymentTransaction.AmountsReq;
     const preAuth = preAuthAsked(req.SaleData.SaleToAcquirerData);
     const tx = this.newTransaction(operation, merchantAccount, poiid, h, req.SaleData.SaleTransactionID, amounts.RequestedAmount, amounts.Currency, preAuth);
+    tx.partialAllowed = partialAllowed(req.SaleData.SaleToAcquirerData);
     this.seen.set(key(h.SaleID, h.ServiceID), { category: 'Payment', tx });
     const device = this.device(poiid);
     device.transactions.push(tx);
@@ -239,6 +255,7 @@ export class Terminals {
       mode,
       state: 'WAITING',
       preAuth,
+      partialAllowed: false,
       offline: false,
       reversedAmount: 0,
       modifications: [],
@@ -336,6 +353,18 @@ function preAuthAsked(data: string | undefined): boolean {
   if (/(^|&)authorisationType=PreAuth(&|$)/.test(data)) return true;
   try {
     return JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.authorisationType === 'PreAuth';
+  } catch {
+    return false;
+  }
+}
+
+/** SaleToAcquirerData's tender options (`tenderOption`, comma-separated) name AllowPartialAuthorisation, in either format. */
+function partialAllowed(data: string | undefined): boolean {
+  if (!data) return false;
+  const named = (options: unknown) => typeof options === 'string' && options.split(',').some((o) => o.trim() === 'AllowPartialAuthorisation');
+  if (/(^|&)tenderOption=/.test(data)) return named(new URLSearchParams(data).get('tenderOption'));
+  try {
+    return named(JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.tenderOption);
   } catch {
     return false;
   }
