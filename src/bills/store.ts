@@ -38,13 +38,14 @@ export async function recordBill(db: Db, billId: string, state: BillState): Prom
 export async function readTender(db: Db, billId: string, paymentId: string): Promise<TenderNews | null> {
   const p = await db.payment.findFirst({ where: { id: paymentId, billId } });
   if (!p) return null;
+  // `amount` is what the card approved (partial authorisation), `requestedAmount` what was asked (null: the same).
   const decided = p.capturedAmount ?? p.amount;
   return {
     paymentId: p.id,
     status: p.status as TenderStatus,
     method: (p.paymentMethod as TenderMethod | null) ?? null,
     amount: decided.toFixed(),
-    requestedAmount: p.amount.toFixed(),
+    requestedAmount: (p.requestedAmount ?? p.amount).toFixed(),
     refundedAmount: p.refundedAmount.toFixed(),
     tipAmount: '0',
   };

@@ -200,11 +200,11 @@ async function insertAndPlace(
 }
 
 /**
- * Whether a payment allows partial authorisation when its request does not say: false for now.
- * The one place a later default changes (a tender of a bill will default to true).
+ * Whether a payment allows partial authorisation when its request does not say: a tender of a bill
+ * does (docs/bills.md), any other payment does not.
  */
-export function allowsPartialAuthorisationByDefault(_body: CreatePaymentBody): boolean {
-  return false;
+export function allowsPartialAuthorisationByDefault(body: CreatePaymentBody): boolean {
+  return body.billId !== undefined;
 }
 
 function findOpenWithReference(db: Db, key: { merchantId: string; mode: string; reference: string | null; sequenceNumber: number | null }) {

@@ -100,6 +100,21 @@ it('split across two terminals with cash: the remainder enforced, sequence numbe
   expectErrorShape(await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/cancel`, { key: shop.key }), 409);
 });
 
+it('a card approving less than asked: the tender counts what it approved, the rest stays owed', async () => {
+  const shop = await openShop(stack);
+  const bill = (await createBill(shop, { amount: 40 })).body;
+  const a = await createPayment(stack, shop, { amount: 40, billId: bill.id });
+  expect(a.body.allowPartialAuthorisation).toBe(true);
+  await sim(stack).customer(shop.deviceId, { action: 'pay', approvedAmount: 25 });
+  await statusBecomes(stack, a.body.id, 'CAPTURED');
+  const after = await eventually(async () => {
+    const r = await readBill(shop, bill.id);
+    return r.body.paidAmount === 25 ? r.body : undefined;
+  });
+  expect(after).toMatchObject({ status: 'OPEN', remainingAmount: 15 });
+  expect(after.tenders[0]).toMatchObject({ status: 'CAPTURED', amount: 25, requestedAmount: 40 });
+});
+
 it('cancel: a captured tender voided, an open one cancelled, cash listed to hand back; CANCELLED and BILL_CANCELLED once', async () => {
   const shop = await openShop(stack);
   const till2 = await addTerminal(stack, shop);
