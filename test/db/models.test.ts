@@ -2,6 +2,7 @@
  * Every Prisma model written and read back with every field against the migrated database, so the
  * hand-written migration SQL and prisma/schema.prisma cannot drift apart unnoticed.
  */
+import crypto from 'node:crypto';
 import { createDb, isUniqueViolation, type Db } from '../../src/db/client';
 import { listMigrations } from '../../src/db/migrate';
 import { uniqueId } from '../support/fixtures';
@@ -442,4 +443,55 @@ it('round-trips a compliance alert; one OPEN per type and target (migration 0025
   // resolved, a new one may open
   await db.complianceAlert.update({ where: { id: created.id }, data: { status: 'RESOLVED', resolvedAt: now } });
   await db.complianceAlert.create({ data: { id: crypto.randomUUID(), ...alert } });
+});
+
+it('round-trips a bill and its tenders (migration 0030); one bill per reference, store and mode while not final; a payment names its bill', async () => {
+  const merchant = await db.merchant.create({ data: { externalId: uniqueId('m'), name: 'Bills Ltd' } });
+  const at = new Date('2026-11-28T10:00:00.000Z');
+  const bill = {
+    id: crypto.randomUUID(),
+    merchantId: merchant.id,
+    storeId: null,
+    storeExternalId: 'store-b',
+    mode: 'test',
+    reference: 'table-9',
+    amount: '40.5',
+    currency: 'EUR',
+    status: 'OPEN',
+    paidAmount: '10',
+    timeoutMinutes: 30,
+    expiresAt: at,
+    closedAt: null,
+    workflowId: 'bill-x',
+  };
+  await db.bill.create({ data: bill });
+  const tender = {
+    billId: bill.id,
+    sequenceNumber: 1,
+    paymentId: null,
+    method: 'CASH',
+    status: 'RECEIVED',
+    amount: '10',
+    requestedAmount: '10',
+    refundedAmount: '0',
+    tipAmount: '0',
+    reference: 'drawer 1',
+  };
+  await db.billTender.create({ data: tender });
+  const read = await db.bill.findUniqueOrThrow({ where: { id: bill.id }, include: { tenders: true } });
+  expect({ ...read, amount: read.amount.toFixed(), paidAmount: read.paidAmount.toFixed() }).toMatchObject({ ...bill, amount: '40.5', paidAmount: '10' });
+  expect(
+    read.tenders.map((t) => ({
+      ...t,
+      amount: t.amount.toFixed(),
+      requestedAmount: t.requestedAmount.toFixed(),
+      refundedAmount: t.refundedAmount.toFixed(),
+      tipAmount: t.tipAmount.toFixed(),
+    })),
+  ).toEqual([expect.objectContaining(tender)]);
+  const again = { ...bill, id: crypto.randomUUID(), workflowId: 'bill-y' };
+  const err = await db.bill.create({ data: again }).catch((e: unknown) => e);
+  expect(isUniqueViolation(err)).toBe(true);
+  await db.bill.update({ where: { id: bill.id }, data: { status: 'PAID', closedAt: at } });
+  await db.bill.create({ data: again }); // a final bill frees its reference
 });
