@@ -19,7 +19,9 @@ export const BILL_REFUND_CREATOR = 'system:bill';
  * idempotency key.
  */
 export async function giveBackTender(deps: OperationDeps, billId: string, paymentId: string, step: GiveBackStep): Promise<void> {
-  const payment = await deps.db.payment.findFirstOrThrow({ where: { id: paymentId, billId }, include: { merchant: { select: { externalId: true } } } });
+  const payment = await deps.db.payment.findFirst({ where: { id: paymentId, billId }, include: { merchant: { select: { externalId: true } } } });
+  // A hold whose payment was never created (its creation failed before the row): nothing to give back; the bill reads no row and frees it.
+  if (!payment) throw ApplicationFailure.nonRetryable(`no payment ${paymentId} was created for bill ${billId}`, BILL_STEP_REFUSED);
   const caller: ApiKeyPrincipal = {
     kind: 'apiKey',
     merchantId: payment.merchantId,

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import { billWorkflowId, openTenderUpdate } from '../../core/bill/messages';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { addTerminal, createPayment, eventually, openShop, type Shop, sim, statusBecomes } from '../payments/helpers';
@@ -95,3 +97,13 @@ it('a two-step authorisation is released; an acquirer that cannot be reached kee
   const history = await stack.db.paymentHistory.findMany({ where: { paymentId: a.body.id, status: 'CANCELLED' } });
   expect(history).toHaveLength(1);
 }, 90_000);
+
+it('a hold whose payment was never created (the creating process died in between) does not stop the give-back', async () => {
+  const shop = await openShop(stack);
+  const bill = (await createBill(shop, { amount: 20 })).body;
+  // What an API process leaves behind when it dies after the bill held the tender and before the payment row.
+  await stack.client.workflow.getHandle(billWorkflowId(bill.id)).executeUpdate(openTenderUpdate, { args: [{ paymentId: crypto.randomUUID(), amount: '10' }] });
+  expect((await cancel(shop, bill.id)).status).toBe(202);
+  const done = await billBecomes(shop, bill.id, 'CANCELLED');
+  expect(done.tenders[0].status).toBe('FAILED');
+});
