@@ -1,19 +1,8 @@
-import type { Client } from '@temporalio/client';
-import type { Acquirers } from '../src/acquirer/acquirers';
-import type { AcquirerPort } from '../src/acquirer/port';
-import type { Config } from '../src/config';
-import type { Db } from '../src/db/client';
-import type { Logger } from '../src/logger';
+import type { WorkerDeps } from '../src/temporal/worker';
 
-/** What activities reach: every side effect of a workflow goes through these. */
-export interface ActivityDeps {
-  config: Config;
-  db: Db;
-  /** The live acquirer (ACQUIRER). */
-  acquirer: AcquirerPort;
-  /** Test payments' and live payments' acquirers (a payment's acquirerName says which took it). */
-  acquirers: Acquirers;
-  logger: Logger;
-  /** For activities that start or signal other workflows (webhook deliveries, sweep). */
-  temporal: Client;
-}
+/**
+ * What activities reach: every side effect of a workflow goes through these. The worker's own
+ * dependencies (src/temporal/worker.ts, what the service hands a worker) less its connection and
+ * plugins, which only the worker itself uses: one list of what a worker gets, in one place.
+ */
+export type ActivityDeps = Omit<WorkerDeps, 'connection' | 'plugins'>;

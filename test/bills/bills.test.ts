@@ -1,6 +1,7 @@
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { addTerminal, createPayment, eventually, openShop, type Shop, sim, statusBecomes } from '../payments/helpers';
+import { bills } from './helpers';
 
 /**
  * Bills through the public API (docs/bills.md): created and found again by reference, split across
@@ -13,35 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const uid = () => Math.random().toString(36).slice(2, 10);
-const createBill = (shop: Shop, over: Record<string, unknown> = {}) =>
-  call(stack.apiUrl, 'POST', '/api/in-store/bills', {
-    key: shop.key,
-    body: {
-      merchantExternalId: shop.merchantExternalId,
-      storeExternalId: shop.storeExternalId,
-      reference: `table-${uid()}`,
-      amount: 40,
-      currency: 'EUR',
-      ...over,
-    },
-  });
-const readBill = (shop: Shop, id: string) => call(stack.apiUrl, 'GET', `/api/in-store/bills/${id}`, { key: shop.key });
-const billBecomes = (shop: Shop, id: string, status: string, timeoutMs = 20_000) =>
-  eventually(async () => {
-    const r = await readBill(shop, id);
-    return r.body.status === status ? r.body : undefined;
-  }, timeoutMs);
-const billEvents = async (id: string) =>
-  (await stack.db.webhookEvent.findMany({ where: { eventType: { startsWith: 'BILL_' } }, orderBy: { createdAt: 'asc' } }))
-    .map((e) => JSON.parse(e.body!))
-    .filter((e) => e.data.bill.id === id);
-/** The bill's events once `last` is written (published after the row), read again a moment later so a duplicate shows. */
-const billEventsEndingWith = async (id: string, last: string) => {
-  await eventually(async () => ((await billEvents(id)).some((e) => e.eventType === last) ? true : undefined));
-  await new Promise((r) => setTimeout(r, 300));
-  return billEvents(id);
-};
+const b = () => bills(stack);
+const createBill = (shop: Shop, over: Record<string, unknown> = {}) => b().create(shop, over);
+const readBill = (shop: Shop, id: string) => b().read(shop, id);
+const billBecomes = (shop: Shop, id: string, status: string, timeoutMs = 20_000) => b().becomes(shop, id, status, timeoutMs);
+const billEventsEndingWith = (id: string, last: string) => b().eventsEndingWith(id, last);
 const pay = async (shop: Shop, paymentId: string) => {
   await sim(stack).customer(shop.deviceId, { action: 'pay' });
   await statusBecomes(stack, paymentId, 'CAPTURED');

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { billWorkflowId, openTenderUpdate } from '../../core/bill/messages';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
-import { addTerminal, createPayment, eventually, openShop, type Shop, sim, statusBecomes } from '../payments/helpers';
+import { addTerminal, createPayment, openShop, type Shop, sim, statusBecomes } from '../payments/helpers';
+import { bills } from './helpers';
 
 /**
  * A bill's tenders at the edges (docs/bills.md): two tills racing on one bill never over-pay it;
@@ -17,26 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const uid = () => Math.random().toString(36).slice(2, 10);
-const createBill = (shop: Shop, over: Record<string, unknown> = {}) =>
-  call(stack.apiUrl, 'POST', '/api/in-store/bills', {
-    key: shop.key,
-    body: {
-      merchantExternalId: shop.merchantExternalId,
-      storeExternalId: shop.storeExternalId,
-      reference: `table-${uid()}`,
-      amount: 40,
-      currency: 'EUR',
-      ...over,
-    },
-  });
-const readBill = (shop: Shop, id: string) => call(stack.apiUrl, 'GET', `/api/in-store/bills/${id}`, { key: shop.key });
-const cancel = (shop: Shop, id: string) => call(stack.apiUrl, 'POST', `/api/in-store/bills/${id}/cancel`, { key: shop.key });
-const billBecomes = (shop: Shop, id: string, status: string, timeoutMs = 30_000) =>
-  eventually(async () => {
-    const r = await readBill(shop, id);
-    return r.body.status === status ? r.body : undefined;
-  }, timeoutMs);
+const b = () => bills(stack);
+const createBill = (shop: Shop, over: Record<string, unknown> = {}) => b().create(shop, over);
+const readBill = (shop: Shop, id: string) => b().read(shop, id);
+const cancel = (shop: Shop, id: string) => b().cancel(shop, id);
+const billBecomes = (shop: Shop, id: string, status: string, timeoutMs = 30_000) => b().becomes(shop, id, status, timeoutMs);
 
 it('two tills tendering the whole bill at the same moment: one is held, the other refused naming amount', async () => {
   const shop = await openShop(stack);
