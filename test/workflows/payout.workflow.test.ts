@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { payoutNudgeSignal, type PayoutSync, type PayoutWorkflowInput, payoutWorkflowId } from '../../core/payout/messages';
-import { eventually, startWorkflowLane, type WorkflowLane } from './env';
+import { eventually, startWorkflowLane, type Stubs, type WorkflowLane } from './env';
 
 /**
  * The payout workflow's states on a real Temporal server, its activities stubbed
@@ -15,11 +15,11 @@ beforeAll(async () => {
 afterAll(() => lane?.teardown());
 
 /** Starts a payout whose looks answer `looks` in turn (the last one repeats). */
-async function payout(looks: PayoutSync[], over: Partial<PayoutWorkflowInput> = {}) {
+async function payout(looks: PayoutSync[], over: Partial<PayoutWorkflowInput> = {}, stubs: Stubs = {}) {
   const payoutId = randomUUID();
   const workflowId = payoutWorkflowId(payoutId);
   let look = 0;
-  lane.stub(workflowId, { syncPayout: () => looks[Math.min(look++, looks.length - 1)] });
+  lane.stub(workflowId, { syncPayout: () => looks[Math.min(look++, looks.length - 1)], ...stubs });
   const input = {
     payoutId,
     merchantId: 'm-1',
@@ -71,12 +71,17 @@ describe('payout workflow (stubbed activities)', () => {
   });
 
   it('a balance payout watched after PAID: a later failure is announced (PAYOUT_FAILED) before the run ends', async () => {
-    const { workflowId, handle } = await payout([PAID, { status: 'FAILED', reconciledWithBatch: true }], {
-      pays: 'BALANCE',
-      paidWatchMs: 30_000,
-    } as Partial<PayoutWorkflowInput>);
+    // The notification of the failure arrives while PAYOUT_PAID is still being announced: it is not lost.
+    let signalled!: () => void;
+    const afterSignal = new Promise<void>((r) => (signalled = r));
+    const { workflowId, handle } = await payout(
+      [PAID, { status: 'FAILED', reconciledWithBatch: true }],
+      { pays: 'BALANCE', paidWatchMs: 30_000 } as Partial<PayoutWorkflowInput>,
+      { publishPayoutEvent: () => afterSignal },
+    );
     await eventually(() => published(workflowId).length === 1);
     await handle.signal(payoutNudgeSignal);
+    signalled();
     await handle.result();
     expect(published(workflowId)).toEqual(['PAYOUT_PAID', 'PAYOUT_FAILED']);
   });

@@ -1,4 +1,4 @@
-import { type ActivityOptions, condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
+import { type ActivityOptions, condition, continueAsNew, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { ACQUIRER_REJECTED } from '../../core/acquirerFailure';
 import { payoutNudgeSignal, type PayoutWorkflowInput } from '../../core/payout/messages';
@@ -17,6 +17,9 @@ export const PAYOUT_ACTIVITY_OPTIONS = {
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ACQUIRER_REJECTED] },
 } satisfies ActivityOptions;
 const act = proxyActivities<Activities>(PAYOUT_ACTIVITY_OPTIONS);
+
+/** Patch: the watch after PAID keeps a nudge that came while PAID was read and announced. */
+export const PAYOUT_WATCH_KEEPS_NUDGE = 'payout-watch-keeps-nudge';
 
 /** Looks before the history is handed to a fresh run. */
 const LOOKS_PER_RUN = 200;
@@ -60,7 +63,9 @@ autoUpgradeWhenVersioned(payoutWorkflow);
  */
 async function watchAfterPaid(input: PayoutWorkflowInput, watchMs: number, nudged: () => boolean, clear: () => void): Promise<void> {
   const until = Date.now() + watchMs;
-  clear();
+  // A notification that came while PAID was being read or announced is news after that read: it is
+  // kept, so the watch re-reads at once. Runs from before this forgot it (and slept to the watch's end).
+  if (!patched(PAYOUT_WATCH_KEEPS_NUDGE)) clear();
   while (Date.now() < until && (await condition(nudged, until - Date.now()))) {
     clear();
     const seen = await act.syncPayout(input);
