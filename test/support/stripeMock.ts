@@ -19,13 +19,18 @@ export async function startStripeMock(): Promise<StripeMock> {
   const out = execFileSync(process.execPath, [path.join(root, 'scripts/install-stripe-mock.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const binary = /stripe-mock: (\S+)\s*$/.exec(out.trim())?.[1];
   if (!binary) throw new Error(`stripe-mock not installed: ${out}`);
-  const child: ChildProcess = spawn(binary, ['-http-addr', '127.0.0.1:0', '-strict-version-check'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Both listeners on ports of their own: stripe-mock opens HTTPS on 12112 unless told otherwise,
+  // and a second instance (two test files at once) would exit on that port after printing its HTTP address.
+  const child: ChildProcess = spawn(binary, ['-http-addr', '127.0.0.1:0', '-https-addr', '127.0.0.1:0', '-strict-version-check'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
-      const m = /Listening for HTTP at address: (127\.0\.0\.1:\d+)/.exec(seen);
-      if (m) resolve(`http://${m[1]}`);
+      const http = /Listening for HTTP at address: (127\.0\.0\.1:\d+)/.exec(seen);
+      // Ready once both listeners are up: a listener that cannot bind makes it exit instead.
+      if (http && /Listening for HTTPS at address:/.test(seen)) resolve(`http://${http[1]}`);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
