@@ -45,3 +45,17 @@ export function availableOf(amount: string, tenders: readonly BillTender[]): Dec
 
 /** The next sequence number: one past the highest taken. */
 export const nextSequenceNumber = (tenders: readonly BillTender[]): number => tenders.reduce((n, t) => Math.max(n, t.sequenceNumber), 0) + 1;
+
+/**
+ * A cash or other tender the till records again under the same reference (a retry after a lost
+ * answer): the tender already recorded, or undefined when the reference is new or absent. `same`
+ * tells whether the repeat matches it (method and amount); a mismatch is refused, never added.
+ */
+export function repeatedTillTender(
+  tenders: readonly { paymentId: string | null; reference: string | null; method: string | null; amount: Decimal.Value }[],
+  ask: { method: string; amount: Decimal.Value; reference: string | null },
+): { same: boolean } | undefined {
+  if (ask.reference === null) return undefined;
+  const found = tenders.find((t) => t.paymentId === null && t.reference === ask.reference);
+  return found && { same: found.method === ask.method && new Decimal(found.amount).eq(ask.amount) };
+}

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { giveBackStepOf, type BillStatus, type TenderMethod, type TenderStatus, type TillTenderMethod, TILL_TENDER_STATUS } from './statuses';
-import { availableOf, type BillTender, nextSequenceNumber, paidOf } from './tenders';
+import { availableOf, type BillTender, nextSequenceNumber, paidOf, repeatedTillTender } from './tenders';
 
 /**
  * Where a bill goes on each event (docs/bills.md): one pure function `(state, event) -> (state,
@@ -61,6 +61,11 @@ export type BillOutcome = { state: BillState; effects: BillEffect[]; refusal?: u
 export const initialBillState = (amount: string): BillState => ({ status: 'OPEN', amount, tenders: [], givingBackAs: null, closedAt: null });
 
 const notOpen = (state: BillState): BillRefusal => ({ kind: 'conflict', message: `the bill is ${state.status}, not OPEN` });
+export const referenceTaken = (reference: string): BillRefusal => ({
+  kind: 'conflict',
+  field: 'reference',
+  message: `tender ${reference} of this bill was recorded with another method or amount`,
+});
 
 /** A new tender's amount: at most what is left once open tenders' holds are counted. */
 function amountRefusal(state: BillState, amount: string): BillRefusal | undefined {
@@ -113,6 +118,9 @@ export function billTransition(state: BillState, event: BillEvent): BillOutcome 
       return { state: { ...state, tenders: [...state.tenders, tender] }, effects: [{ type: 'RECORD' }] };
     }
     case 'TILL_TENDER': {
+      // A till's retry after a lost answer is the same tender: its reference names it (docs/bills.md).
+      const repeat = repeatedTillTender(state.tenders, event);
+      if (repeat) return repeat.same ? unchanged : { refusal: referenceTaken(event.reference!) };
       if (state.status !== 'OPEN') return { refusal: notOpen(state) };
       const refused = amountRefusal(state, event.amount);
       if (refused) return { refusal: refused };

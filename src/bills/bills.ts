@@ -12,7 +12,9 @@ import { checkAmount } from '../payments/operations';
 import { billWorkflowId, cancelBillUpdate, recordTillTenderUpdate } from '../../core/bill/messages';
 import { type BillRecord, type BillRow, toBillRecord } from './record';
 import type { BillListQuery, CreateBillBody, TillTenderBody } from './schemas';
-import { askBill, type BillCallDeps, startBillWorkflow } from './workflowCalls';
+import { askBill, type BillCallDeps, refusalError, startBillWorkflow } from './workflowCalls';
+import { repeatedTillTender } from '../../core/bill/tenders';
+import { referenceTaken } from '../../core/bill/transition';
 
 /**
  * Bills over the API key (docs/bills.md): create, read, list, a tender taken at the till, cancel.
@@ -116,6 +118,12 @@ export async function listBills(db: Db, principal: Pick<ApiKeyPrincipal, 'mercha
 export async function addTillTender(deps: BillDeps, principal: ApiKeyPrincipal, source: AuditSource, id: string, body: TillTenderBody): Promise<BillRecord> {
   const bill = await findOwnBill(deps.db, principal, id);
   const amount = checkAmount(body.amount, bill.currency);
+  // The same reference again (a retry after a lost answer) is the tender already recorded, whatever the bill became since.
+  const repeat = repeatedTillTender(bill.tenders, { method: body.method, amount, reference: body.reference ?? null });
+  if (repeat) {
+    if (!repeat.same) throw refusalError(referenceTaken(body.reference!));
+    return toBillRecord(bill);
+  }
   if (bill.status !== 'OPEN') throw conflict(`the bill is ${bill.status}, not OPEN`);
   const answered = await askBill(deps, bill.id, (h) =>
     h.executeUpdate(recordTillTenderUpdate, { args: [{ method: body.method, amount, reference: body.reference ?? null }] }),

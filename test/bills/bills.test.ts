@@ -75,6 +75,20 @@ it('split across two terminals with cash: the remainder enforced, sequence numbe
   expect(events.map((e) => e.eventType)).toEqual(['BILL_PAID']);
   expect(events[0].data.bill).toMatchObject({ amount: '40.00', paidAmount: '40.00', status: 'PAID', toReturnAtTill: [] });
   expectErrorShape(await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/cancel`, { key: shop.key }), 409);
+  // The till sends its cash again (its answer was lost): the same tender, not a second one; another amount under that reference: 409.
+  const again = await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/tenders`, {
+    key: shop.key,
+    body: { method: 'CASH', amount: 10, reference: 'drawer 1' },
+  });
+  expect(again.status).toBe(201);
+  expect(again.body).toMatchObject({ status: 'PAID', paidAmount: 40 });
+  expect(again.body.tenders).toHaveLength(3);
+  const other = await call(stack.apiUrl, 'POST', `/api/in-store/bills/${bill.id}/tenders`, {
+    key: shop.key,
+    body: { method: 'CASH', amount: 9, reference: 'drawer 1' },
+  });
+  expectErrorShape(other, 409);
+  expect(other.body.message).toMatch(/^reference: tender drawer 1 of this bill was recorded with another method or amount/);
 });
 
 it('a card approving less than asked: the tender counts what it approved, the rest stays owed', async () => {
