@@ -4,7 +4,7 @@ import { eventTypeForStatus } from '../../src/webhooks/events';
 import type { TrackedPayment } from './cashiers';
 import type { FaultRecord } from './faults';
 import { request, sleep } from '../../support/http';
-import type { ChaosReceiver } from './receiver';
+import type { ChaosReceiver, ReceivedEvent } from './receiver';
 import type { Shop } from '../../support/shop';
 import { isFinal } from '../../core/payment/statuses';
 
@@ -94,8 +94,21 @@ export async function waitSettled(apiUrl: string, shop: Shop, tracked: Map<strin
   }
 }
 
+/** A fault's blocking window: from the injection until the part is back, plus its recovery time. */
+export interface BlockingWindow {
+  kind: string;
+  startedAt: number;
+  endedAt: number;
+}
+
+export function blockingWindows(faults: FaultRecord[]): BlockingWindow[] {
+  return faults
+    .filter((f) => f.blocking)
+    .map((f) => ({ kind: f.kind, startedAt: f.startedAt, endedAt: f.windowMs !== undefined ? f.startedAt + f.windowMs : f.endedAt + f.recoveryMs }));
+}
+
 /** Total length of the parts of [from, to] covered by the windows. */
-function overlap(from: number, to: number, windows: { startedAt: number; endedAt: number }[]): number {
+export function overlap(from: number, to: number, windows: { startedAt: number; endedAt: number }[]): number {
   const sorted = windows
     .map((w) => [Math.max(from, w.startedAt), Math.min(to, w.endedAt)] as const)
     .filter(([a, b]) => b > a)
@@ -121,10 +134,7 @@ export async function readPayments(
   const listed = (await listAll(apiUrl, shop)) ?? [];
   const listedIds = new Set(listed.map((p) => p.id));
   const ids = [...new Set([...tracked.keys(), ...listedIds])];
-  // A blocking window lasts from the injection until the part is back, plus its recovery time.
-  const blocking = faults
-    .filter((f) => f.blocking)
-    .map((f) => ({ kind: f.kind, startedAt: f.startedAt, endedAt: f.windowMs !== undefined ? f.startedAt + f.windowMs : f.endedAt + f.recoveryMs }));
+  const blocking = blockingWindows(faults);
   const views: PaymentView[] = [];
   // A few at a time: enough to be quick, few enough not to be a load test of its own.
   for (let i = 0; i < ids.length; i += 8) {
@@ -260,7 +270,14 @@ export interface Findings {
   badSignatures: number;
 }
 
-export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>, bills: SandboxBill[], receiver: ChaosReceiver): Findings {
+/** `elsewhere`: events judged by another part of the run (the bill business's, ./billAnalysis.ts). */
+export function judge(
+  views: PaymentView[],
+  tracked: Map<string, TrackedPayment>,
+  bills: SandboxBill[],
+  receiver: ChaosReceiver,
+  elsewhere: (e: ReceivedEvent) => boolean = () => false,
+): Findings {
   const count = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
   const acknowledgedByStatus: Record<string, number> = {};
   for (const t of tracked.values()) count(acknowledgedByStatus, t.statusAtCreate);
@@ -315,7 +332,7 @@ export function judge(views: PaymentView[], tracked: Map<string, TrackedPayment>
   const idsByKey = new Map<string, string[]>();
   for (const e of receiver.events.values()) {
     // A business's own events (a payout of a daily close, a compliance alert) are about no payment.
-    if (/^(PAYOUT|COMPLIANCE)_/.test(e.eventType)) continue;
+    if (/^(PAYOUT|COMPLIANCE)_/.test(e.eventType) || elsewhere(e)) continue;
     const v = e.pspReference ? known.get(e.pspReference) : undefined;
     if (!v) {
       eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for an unknown payment ${e.pspReference}` });

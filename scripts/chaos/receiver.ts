@@ -5,10 +5,14 @@ import { LoopbackReceiver, type ReceivedRequest, type ReceiverAnswer } from '../
 export interface ReceivedEvent {
   eventId: string;
   eventType: string;
+  /** The business the event is about. */
+  merchantExternalId: string;
   pspReference: string | null;
   status: string | null;
   /** `data.refund.id` of a refund event, else null. */
   refundId: string | null;
+  /** `data.bill` of a bill event (BILL_PAID, BILL_CANCELLED, BILL_EXPIRED), else null. */
+  bill: { id: string; status: string; toReturnAtTill: { method: string; amount: string; reference: string | null }[] } | null;
   /** First arrival (ms since epoch). */
   firstAt: number;
   /** How many times it arrived (duplicates are allowed: a lost 2xx is retried). */
@@ -26,10 +30,12 @@ export class ChaosReceiver extends LoopbackReceiver {
   /** eventIds that arrived with different payments (pspReference) or types: must never happen. */
   readonly conflicts: { eventId: string; first: string; other: string }[] = [];
   badSignatures = 0;
-  secret = '';
+  /** The webhook secrets of the run's businesses (the payments' and the bills'): a delivery must verify under one. */
+  secrets: string[] = [];
 
   protected override answer({ headers, rawBody }: ReceivedRequest): ReceiverAnswer {
-    if (!verifyWebhookSignature(rawBody, headers['x-webhook-signature'] as string | undefined, this.secret)) {
+    const signature = headers['x-webhook-signature'] as string | undefined;
+    if (!this.secrets.some((secret) => verifyWebhookSignature(rawBody, signature, secret))) {
       this.badSignatures += 1;
       return { status: 401, body: 'bad signature' };
     }
@@ -38,27 +44,29 @@ export class ChaosReceiver extends LoopbackReceiver {
   }
 
   private record(raw: Buffer): void {
-    let body: { eventId?: string; eventType?: string; data?: { pspReference?: string; status?: string; refund?: { id?: string } } };
+    let body: { eventId?: string; eventType?: string; merchantExternalId?: string; data?: { pspReference?: string; status?: string; refund?: { id?: string }; bill?: ReceivedEvent['bill'] } };
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
       return;
     }
     const eventId = String(body.eventId ?? '');
-    const key = `${body.eventType}:${body.data?.pspReference ?? ''}`;
+    const key = `${body.eventType}:${body.data?.pspReference ?? body.data?.bill?.id ?? ''}`;
     const seen = this.events.get(eventId);
     if (seen) {
       seen.deliveries += 1;
-      const seenKey = `${seen.eventType}:${seen.pspReference ?? ''}`;
+      const seenKey = `${seen.eventType}:${seen.pspReference ?? seen.bill?.id ?? ''}`;
       if (seenKey !== key) this.conflicts.push({ eventId, first: seenKey, other: key });
       return;
     }
     this.events.set(eventId, {
       eventId,
       eventType: String(body.eventType ?? ''),
+      merchantExternalId: String(body.merchantExternalId ?? ''),
       pspReference: body.data?.pspReference ?? null,
       status: body.data?.status ?? null,
       refundId: body.data?.refund?.id ?? null,
+      bill: body.data?.bill ?? null,
       firstAt: Date.now(),
       deliveries: 1,
     });

@@ -1,4 +1,6 @@
 import type { Findings, TimedPayment } from './analysis';
+import type { BillFindings } from './billAnalysis';
+import type { BillLoadStats } from './bills';
 import type { LoadStats } from './cashiers';
 import type { FaultRecord } from './faults';
 import type { RefundFindings } from './refundAnalysis';
@@ -18,6 +20,27 @@ export interface RefundPhase {
   load: RefundLoadStats;
   findings: RefundFindings;
   durationMs: number;
+}
+
+/** The bill business's part of the payment phase (docs/operations-chaos.md, "Bills"). */
+export interface BillPhase {
+  load: BillLoadStats;
+  findings: BillFindings;
+}
+
+function billTargets(b: BillFindings): Target[] {
+  const zero = (name: string, list: unknown[]): Target => ({ name, value: list.length, target: '0', ok: list.length === 0 });
+  return [
+    { name: 'bills paid', value: b.paid, target: '> 0', ok: b.paid > 0 },
+    { name: 'bills given back (cancelled or expired)', value: b.givenBack, target: '> 0', ok: b.givenBack > 0 },
+    zero('bills not final (left OPEN or CANCELLING)', b.notFinal),
+    zero('bills over-paid or paid other than their amount', b.overPaid),
+    zero('bills given back only in part', b.halfGivenBack),
+    zero('bill tenders given back twice', b.givenBackTwice),
+    zero('abandoned bills not given back', b.abandonedNotGivenBack),
+    zero('bills given back late', b.late),
+    zero('bill events missing, doubled or wrong', b.eventsWrong),
+  ];
 }
 
 /** Lines of the worker's log that report a nondeterminism error, with the workflow ids they name. */
@@ -52,6 +75,7 @@ export interface ChaosReport {
   eventsUndelivered: number;
   adyen: AdyenPhase | null;
   refunds: (Omit<RefundPhase, 'faults' | 'findings'> & { faults: FaultRow[]; findings: RefundFindings }) | null;
+  bills: BillPhase | null;
   nondeterminism: NondeterminismSeen;
   targets: Target[];
   ok: boolean;
@@ -108,6 +132,7 @@ export function buildReport(args: {
   load: LoadStats;
   findings: Findings;
   refunds: RefundPhase | null;
+  bills: BillPhase | null;
   nondeterminism: NondeterminismSeen;
   adyen: AdyenPhase | null;
 }): ChaosReport {
@@ -130,6 +155,7 @@ export function buildReport(args: {
     { name: 'deliveries with a bad signature', value: f.badSignatures, target: '0', ok: f.badSignatures === 0 },
     ...(args.refunds ? refundTargets(args.refunds.findings) : []),
     ...(args.adyen ? adyenTargets(args.adyen) : []),
+    ...(args.bills ? billTargets(args.bills.findings) : []),
   ];
   const rf = args.refunds?.findings;
   return {
@@ -158,6 +184,12 @@ export function buildReport(args: {
           findings: Object.fromEntries(
             Object.entries(args.refunds.findings).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v]),
           ) as unknown as RefundFindings,
+        }
+      : null,
+    bills: args.bills
+      ? {
+          load: args.bills.load,
+          findings: Object.fromEntries(Object.entries(args.bills.findings).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v])) as unknown as BillFindings,
         }
       : null,
     nondeterminism: args.nondeterminism,
@@ -262,6 +294,14 @@ export function formatReport(r: ChaosReport): string {
     );
     lines.push(`refunds whose request was answered 503 at least once (known symptom, not a failure): ${rf.rowsAnswered503}`);
   }
+  if (r.bills) {
+    const { load, findings: bf } = r.bills;
+    lines.push('');
+    lines.push(
+      `bills: ${bf.bills} (${byStatus(bf.byStatus)}); scripts: ${byStatus(load.scripts)}; tender answers: ${byStatus(load.tenderAnswers)}; races with both tenders accepted: ${load.racesBothAccepted}; calls given up: ${load.givenUp}`,
+    );
+    lines.push(`longest give-back after expiry or cancel (net of fault windows): ${secs(bf.longestGiveBackMs)} s`);
+  }
   lines.push(
     `nondeterminism errors in the worker's log: ${r.nondeterminism.lines}${r.nondeterminism.workflowIds.length ? ` (workflows ${r.nondeterminism.workflowIds.join(', ')})` : ''}`,
   );
@@ -277,6 +317,15 @@ export function formatReport(r: ChaosReport): string {
       lines.push(`refund problem ${name}:`);
       for (const p of (list as Record<string, string>[]).slice(0, 5))
         lines.push(`  payment ${p.paymentId}${p.refundId ? ` refund ${p.refundId}` : ''}${p.tag ? ` request ${p.tag}` : ''}: ${p.why}`);
+    }
+    if (lists.length) lines.push('');
+  }
+  if (r.bills) {
+    // A bill miss is printed with examples too.
+    const lists = Object.entries(r.bills.findings).filter(([, v]) => Array.isArray(v) && v.length > 0) as [string, { reference: string; script: string; billId: string; why: string }[]][];
+    for (const [name, list] of lists) {
+      lines.push(`bill problem ${name}:`);
+      for (const p of list.slice(0, 5)) lines.push(`  bill ${p.reference} (${p.script}, ${p.billId}): ${p.why}`);
     }
     if (lists.length) lines.push('');
   }

@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server|cluster] [--cashiers N] [--no-refunds | --refunds-only] [--keep] [--verbose]`
+ * `npm run chaos -- [--short] [--out FILE] [--database embedded|postgresql] [--temporal dev|server|cluster] [--cashiers N] [--bill-tills N] [--no-refunds | --refunds-only] [--keep] [--verbose]`
  *
  * The fault suite of issue 6. Starts its own stack as separate processes (Temporal: the dev server,
  * or with `--temporal server` the Temporal server on PostgreSQL of `npm run temporal-server`, or
@@ -13,14 +13,19 @@
  * refunds captured payments (partial, concurrent, slow to decide, retried with the same
  * Idempotency-Key) while the worker and the API are killed and the acquirer is unreachable, and the
  * run checks every refund was decided once, at the acquirer as in the service, and as the client
- * was told. Exit code 0 when every target is
+ * was told. Beside the payments, a business of its own takes bills through the same faults (split
+ * across two tills, partly approved, raced for, cancelled, walked away from), and the run checks
+ * none was over-paid or left half given back, and each abandoned one was given back once, on time.
+ * Exit code 0 when every target is
  * met, 1 when one is missed, 2 when the run itself failed. docs/operations-chaos.md explains it.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
+import { blockingWindows, judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
+import { judgeBills, readBills, waitBillEvents } from './billAnalysis';
+import { BillLoad } from './bills';
 import { ChaosAdyen } from './adyen';
 import { Cashiers } from './cashiers';
 import { type FaultRecord, type FaultStep, runFaults } from './faults';
@@ -63,6 +68,8 @@ if (temporal !== 'dev' && database !== 'postgresql') {
 const cashierCount = Number(arg('cashiers') ?? (short ? 4 : 8));
 /** Tills of the chaos business's adyen store (its account's terminals at the Adyen stand-in); 0: none. */
 const adyenTills = Number(arg('adyen-tills') ?? (short ? 2 : 4));
+/** Tills of the chaos run's bill business, two to a bill runner (./bills.ts); 0: no bills. */
+const billTills = 2 * Math.floor(Number(arg('bill-tills') ?? (short ? 4 : 6)) / 2);
 const refundsOnly = flag('refunds-only');
 const withRefunds = !flag('no-refunds');
 const timeoutMinutes = Number(arg('terminal-timeout-minutes') ?? 0.2);
@@ -203,9 +210,15 @@ async function main(): Promise<number> {
     say(`stack ready: api ${stack.apiUrl}, sandbox ${stack.sandboxUrl}, temporal ${stack.temporalAddress}`);
     await receiver.start();
     const shop = await openShop({ name: 'chaos', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: cashierCount, receiverUrl: receiver.url });
-    receiver.secret = shop.webhookSecret;
+    receiver.secrets.push(shop.webhookSecret);
     say(`shop ${shop.merchantExternalId}: ${shop.tills.length} tills, webhook receiver ${receiver.url}`);
     const adyenShop = adyen ? await adyen.openStore({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, shop, tills: adyenTills }) : null;
+    const billShop =
+      billTills > 0 ? await openShop({ name: 'chaos-bills', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: billTills, receiverUrl: receiver.url }) : null;
+    if (billShop) {
+      receiver.secrets.push(billShop.webhookSecret);
+      say(`bill business ${billShop.merchantExternalId}: ${billShop.tills.length} tills, two to a bill runner`);
+    }
     if (adyenShop) say(`adyen store ${adyenShop.storeExternalId}: ${adyenShop.tills.length} Adyen terminals at the stand-in ${adyen!.standIn.url}`);
 
     // The load runs through warm-up, faults and tail; a hard cap bounds it whatever happens.
@@ -241,12 +254,15 @@ async function main(): Promise<number> {
       log: say,
       otherAcquirers: adyen && adyenShop ? [{ setReachable: (on: boolean) => adyen.setReachable(adyenShop.tills, on) }] : [],
     };
+    const billLoad = billShop
+      ? new BillLoad({ apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, shop: billShop, loadEndsAt: () => loadEndsAt, log: (l) => childLog('bills', l) })
+      : null;
     const tracked = cashiers.payments; // and the adyen cashiers' payments, once their load is done
     let faults: FaultRecord[] = [];
     if (refundsOnly) {
       say('--refunds-only: no payment phase');
     } else {
-      const load = Promise.all([cashiers.run(), adyenCashiers?.run()]);
+      const load = Promise.all([cashiers.run(), adyenCashiers?.run(), billLoad?.run()]);
       await sleep(PLAN.warmupMs);
       try {
         faults = await runFaults(faultContext, PLAN.steps, () => false);
@@ -267,7 +283,16 @@ async function main(): Promise<number> {
     const views = await readPayments(stack.apiUrl, shop, tracked, faults, timing);
     await waitEvents(views, receiver, Date.now() + 60_000, say);
     const adyenBills = adyen && adyenShop ? adyen.bills(adyenShop.tills) : [];
-    const findings = judge(views, tracked, [...readSandboxBills(stack.dataDir), ...adyenBills], receiver);
+    // The bill business's events are judged with its bills.
+    const findings = judge(views, tracked, [...readSandboxBills(stack.dataDir), ...adyenBills], receiver, (e) => e.merchantExternalId === billShop?.merchantExternalId);
+    // The bills settle by their own expiry (up to two minutes after the load) while the refund phase runs.
+    const billsSettled =
+      billLoad && billShop
+        ? readBills(stack.apiUrl, billShop, [...billLoad.bills.values()], Date.now() + 4 * 60_000, say).then(async (billViews) => {
+            await waitBillEvents(billViews, receiver, Date.now() + 60_000, say);
+            return billViews;
+          })
+        : null;
     const adyenIds = new Set(adyenCashiers?.payments.keys() ?? []);
     // After the payments are judged: refunds change their statuses and raise events of their own.
     const refunds = withRefunds
@@ -281,6 +306,8 @@ async function main(): Promise<number> {
           nondeterminism,
         )
       : null;
+    const billViews = await billsSettled;
+    const bills = billLoad && billViews ? { load: billLoad.stats, findings: judgeBills(billViews, stack.dataDir, receiver, blockingWindows(faults)) } : null;
     const report = buildReport({
       database,
       temporal,
@@ -293,6 +320,7 @@ async function main(): Promise<number> {
       load: cashiers.stats,
       findings,
       refunds,
+      bills,
       nondeterminism,
       adyen: adyenCashiers
         ? {
