@@ -141,16 +141,19 @@ export function judgeBills(views: BillView[], dataDir: string, receiver: ChaosRe
       for (const ab of acquirerBills.filter((x) => x.paymentId === t.paymentId)) {
         const confirmedVoids = voids.filter((x) => x.acquirerRef === ab.acquirerRef && x.state === 'CONFIRMED').length;
         const succeeded = refunds.filter((r) => r.acquirerRef === ab.acquirerRef && r.state === 'SUCCEEDED');
-        if (confirmedVoids + succeeded.length > 1) f.givenBackTwice.push(problem(`tender ${t.paymentId}: ${confirmedVoids} void(s) and ${succeeded.length} refund(s)`));
+        if (confirmedVoids + succeeded.length > 1)
+          f.givenBackTwice.push(problem(`tender ${t.paymentId}: ${confirmedVoids} void(s) and ${succeeded.length} refund(s)`));
         if (ab.state === 'CAPTURED' && !ab.voided) kept = kept.plus(new Decimal(ab.capturedAmount ?? ab.amount).minus(sum(succeeded.map((r) => r.amount))));
         if (ab.state === 'AUTHORIZED') kept = kept.plus(ab.authorizedAmount ?? ab.amount);
       }
     }
     const cash = sum(b.cash.map((c) => c.amount));
-    if (kept.plus(cash).gt(b.amount)) f.overPaid.push(problem(`${kept.plus(cash).toFixed(2)} kept (cash ${cash.toFixed(2)}) on a bill of ${b.amount.toFixed(2)}`));
+    if (kept.plus(cash).gt(b.amount))
+      f.overPaid.push(problem(`${kept.plus(cash).toFixed(2)} kept (cash ${cash.toFixed(2)}) on a bill of ${b.amount.toFixed(2)}`));
     if (status === 'PAID') {
       f.paid += 1;
-      if (!kept.plus(cash).eq(b.amount)) f.overPaid.push(problem(`PAID, but the acquirer keeps ${kept.toFixed(2)} and the till ${cash.toFixed(2)} of ${b.amount.toFixed(2)}`));
+      if (!kept.plus(cash).eq(b.amount))
+        f.overPaid.push(problem(`PAID, but the acquirer keeps ${kept.toFixed(2)} and the till ${cash.toFixed(2)} of ${b.amount.toFixed(2)}`));
     } else {
       f.givenBack += 1;
       if (kept.gt(0)) f.halfGivenBack.push(problem(`${status}, the acquirer still keeps ${kept.toFixed(2)}`));
@@ -159,7 +162,8 @@ export function judgeBills(views: BillView[], dataDir: string, receiver: ChaosRe
       if (from && to) {
         const net = Math.max(0, to - from - overlap(from, to, blocking));
         f.longestGiveBackMs = Math.max(f.longestGiveBackMs ?? 0, net);
-        if (net > GIVE_BACK_BOUND_MS) f.late.push(problem(`${status} ${Math.round(net / 1000)} s (net) after ${status === 'EXPIRED' ? 'its expiry' : 'its cancel'}`));
+        if (net > GIVE_BACK_BOUND_MS)
+          f.late.push(problem(`${status} ${Math.round(net / 1000)} s (net) after ${status === 'EXPIRED' ? 'its expiry' : 'its cancel'}`));
       }
     }
     if (b.script === 'expire' && status !== 'EXPIRED') f.abandonedNotGivenBack.push(problem(`walked away from, ended ${status}`));
@@ -169,7 +173,8 @@ export function judgeBills(views: BillView[], dataDir: string, receiver: ChaosRe
     for (const e of events) {
       const toReturn = (e.bill?.toReturnAtTill ?? []).map((c) => `${c.reference}:${new Decimal(c.amount).toFixed(2)}`).sort();
       const expected = status === 'PAID' ? [] : b.cash.map((c) => `${c.reference}:${c.amount.toFixed(2)}`).sort();
-      if (toReturn.join() !== expected.join()) f.eventsWrong.push(problem(`${e.eventType} toReturnAtTill ${toReturn.join() || 'empty'}, the till took ${expected.join() || 'none'}`));
+      if (toReturn.join() !== expected.join())
+        f.eventsWrong.push(problem(`${e.eventType} toReturnAtTill ${toReturn.join() || 'empty'}, the till took ${expected.join() || 'none'}`));
     }
   }
   return f;

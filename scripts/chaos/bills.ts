@@ -184,7 +184,12 @@ export class BillLoad {
 
   private async cash(bill: TrackedBill, amount: Decimal, label: string): Promise<void> {
     const reference = `${bill.reference}-${label}`;
-    const res = await this.send('POST', `${this.opts.apiUrl}/api/in-store/bills/${bill.id}/tenders`, { method: 'CASH', amount: money(amount), reference }, `cash ${reference}`);
+    const res = await this.send(
+      'POST',
+      `${this.opts.apiUrl}/api/in-store/bills/${bill.id}/tenders`,
+      { method: 'CASH', amount: money(amount), reference },
+      `cash ${reference}`,
+    );
     if (res.status === 201) bill.cash.push({ amount, reference });
   }
 

@@ -44,7 +44,12 @@ export class ChaosReceiver extends LoopbackReceiver {
   }
 
   private record(raw: Buffer): void {
-    let body: { eventId?: string; eventType?: string; merchantExternalId?: string; data?: { pspReference?: string; status?: string; refund?: { id?: string }; bill?: ReceivedEvent['bill'] } };
+    let body: {
+      eventId?: string;
+      eventType?: string;
+      merchantExternalId?: string;
+      data?: { pspReference?: string; status?: string; refund?: { id?: string }; bill?: ReceivedEvent['bill'] };
+    };
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {

@@ -189,7 +189,9 @@ export function buildReport(args: {
     bills: args.bills
       ? {
           load: args.bills.load,
-          findings: Object.fromEntries(Object.entries(args.bills.findings).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v])) as unknown as BillFindings,
+          findings: Object.fromEntries(
+            Object.entries(args.bills.findings).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v]),
+          ) as unknown as BillFindings,
         }
       : null,
     nondeterminism: args.nondeterminism,
@@ -322,7 +324,10 @@ export function formatReport(r: ChaosReport): string {
   }
   if (r.bills) {
     // A bill miss is printed with examples too.
-    const lists = Object.entries(r.bills.findings).filter(([, v]) => Array.isArray(v) && v.length > 0) as [string, { reference: string; script: string; billId: string; why: string }[]][];
+    const lists = Object.entries(r.bills.findings).filter(([, v]) => Array.isArray(v) && v.length > 0) as [
+      string,
+      { reference: string; script: string; billId: string; why: string }[],
+    ][];
     for (const [name, list] of lists) {
       lines.push(`bill problem ${name}:`);
       for (const p of list.slice(0, 5)) lines.push(`  bill ${p.reference} (${p.script}, ${p.billId}): ${p.why}`);

@@ -214,7 +214,9 @@ async function main(): Promise<number> {
     say(`shop ${shop.merchantExternalId}: ${shop.tills.length} tills, webhook receiver ${receiver.url}`);
     const adyenShop = adyen ? await adyen.openStore({ apiUrl: stack.apiUrl, databaseUrl: stack.databaseUrl, shop, tills: adyenTills }) : null;
     const billShop =
-      billTills > 0 ? await openShop({ name: 'chaos-bills', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: billTills, receiverUrl: receiver.url }) : null;
+      billTills > 0
+        ? await openShop({ name: 'chaos-bills', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: billTills, receiverUrl: receiver.url })
+        : null;
     if (billShop) {
       receiver.secrets.push(billShop.webhookSecret);
       say(`bill business ${billShop.merchantExternalId}: ${billShop.tills.length} tills, two to a bill runner`);
@@ -284,7 +286,13 @@ async function main(): Promise<number> {
     await waitEvents(views, receiver, Date.now() + 60_000, say);
     const adyenBills = adyen && adyenShop ? adyen.bills(adyenShop.tills) : [];
     // The bill business's events are judged with its bills.
-    const findings = judge(views, tracked, [...readSandboxBills(stack.dataDir), ...adyenBills], receiver, (e) => e.merchantExternalId === billShop?.merchantExternalId);
+    const findings = judge(
+      views,
+      tracked,
+      [...readSandboxBills(stack.dataDir), ...adyenBills],
+      receiver,
+      (e) => e.merchantExternalId === billShop?.merchantExternalId,
+    );
     // The bills settle by their own expiry (up to two minutes after the load) while the refund phase runs.
     const billsSettled =
       billLoad && billShop

@@ -1,7 +1,7 @@
 import { nameSchema } from '../domain/names';
 import { z } from '../domain/zod';
+import { currencyCode } from '../domain/fields';
 import { MAX_AMOUNT } from '../money/amount';
-import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { PaymentModeSchema } from '../payments/schemas';
 import { ACQUIRER_KINDS } from './credentials';
 import { DEFAULT_RULE, INSTALLATION_RULE } from './decision';
@@ -67,7 +67,6 @@ export const AccountRecord = z
   .openapi('AcquirerAccount');
 export type AccountRecord = z.infer<typeof AccountRecord>;
 
-const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
 const bound = z.number({ error: 'must be a number' }).min(0, 'must be 0 or more').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`);
 /** A condition list: left out to match anything; given, it names at least one value. */
 const oneOrMore = <T extends z.ZodType>(item: T, max: number) =>
@@ -77,10 +76,7 @@ export const RouteMatch = z
   .strictObject({
     storeExternalIds: oneOrMore(z.string().max(100, 'must be at most 100 characters'), 1000).optional(),
     currencies: oneOrMore(
-      z
-        .string({ error: currencyMessage })
-        .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
-        .transform((v) => v.toUpperCase()),
+      currencyCode().transform((v) => v.toUpperCase()),
       50,
     ).optional(),
     paymentModes: oneOrMore(PaymentModeSchema, 2).optional(),

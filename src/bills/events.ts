@@ -7,7 +7,6 @@ import type { DispatchDeps } from '../webhooks/dispatch';
 import { billEventBody } from '../webhooks/payload';
 import { publishEvent } from '../webhooks/publish';
 import { paidOf } from '../../core/bill/tenders';
-import { TILL_TENDER_METHODS } from '../../core/bill/statuses';
 import type { BillEventType, BillState } from '../../core/bill/transition';
 
 /** Each bill event once per bill: its id derives from both. */
@@ -29,7 +28,8 @@ export async function publishBillEvent(
   const b = await deps.db.bill.findUniqueOrThrow({ where: { id: billId }, include: { merchant: { select: { externalId: true } } } });
   const money = (v: string) => amountText(new Decimal(v), b.currency);
   const eventId = billEventId(b.id, eventType);
-  const tillTenders = state.tenders.filter((t) => (TILL_TENDER_METHODS as readonly (string | null)[]).includes(t.method) && t.paymentId === null);
+  // Tenders the till took itself (no payment): only the till can hand them back.
+  const tillTenders = state.tenders.filter((t) => t.paymentId === null);
   const bill = {
     id: b.id,
     reference: b.reference,

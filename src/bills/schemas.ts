@@ -1,23 +1,18 @@
 import { z } from '../domain/zod';
+import { currencyCode, requiredText } from '../domain/fields';
 import { PagingQuery } from '../domain/listQuery';
 import { amountSchema } from '../money/amount';
-import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { BILL_STATUSES, TENDER_METHODS, TILL_TENDER_METHODS } from '../../core/bill/statuses';
 
 /** Request and response schemas of bills (docs/bills.md). Bodies are strict: an unknown field is a 400. */
-const text = (max: number) => z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
 
 export const CreateBillBody = z
   .strictObject({
-    merchantExternalId: text(200).openapi({ description: "The business identifier; must be the API key's own business" }),
-    storeExternalId: text(200).openapi({ description: 'A registered store of the business' }),
-    reference: text(100).openapi({ description: "The till's own bill reference: the same create again, while the bill is not final, finds it" }),
+    merchantExternalId: requiredText(200).openapi({ description: "The business identifier; must be the API key's own business" }),
+    storeExternalId: requiredText(200).openapi({ description: 'A registered store of the business' }),
+    reference: requiredText(100).openapi({ description: "The till's own bill reference: the same create again, while the bill is not final, finds it" }),
     amount: amountSchema().openapi({ example: 40, description: "What the customer owes, greater than zero, at most the currency's minor-unit decimals" }),
-    currency: z
-      .string({ error: currencyMessage })
-      .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
-      .openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies (any case on input)' }),
+    currency: currencyCode().openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies (any case on input)' }),
     timeoutMinutes: z
       .number({ error: 'must be an integer' })
       .int('must be an integer')
@@ -35,7 +30,7 @@ export const TillTenderBody = z
       .enum(TILL_TENDER_METHODS, { error: 'must be CASH or OTHER' })
       .openapi({ description: 'CASH, or OTHER (a voucher, a gift card the till redeems itself)' }),
     amount: amountSchema().openapi({ example: 15, description: 'At most what remains of the bill less what its open tenders hold' }),
-    reference: text(100).optional().openapi({ description: "The till's own reference of the tender" }),
+    reference: requiredText(100).optional().openapi({ description: "The till's own reference of the tender" }),
   })
   .openapi('TillTenderRequest');
 export type TillTenderBody = z.infer<typeof TillTenderBody>;
@@ -43,7 +38,7 @@ export type TillTenderBody = z.infer<typeof TillTenderBody>;
 export const BillParams = z.object({ id: z.uuid({ error: 'must be a bill id (a UUID)' }) });
 
 export const BillListQuery = PagingQuery.extend({
-  storeExternalId: text(200).optional(),
+  storeExternalId: requiredText(200).optional(),
   status: z.enum(BILL_STATUSES, { error: `must be one of ${BILL_STATUSES.join(', ')}` }).optional(),
 });
 export type BillListQuery = z.infer<typeof BillListQuery>;

@@ -5,8 +5,8 @@ import { conflict, invalid } from '../domain/errors';
 import type { Bill } from '../generated/prisma/client';
 import { BILL_REFUSED, BILL_WORKFLOW_TYPE, type BillWorkflowInput, billWorkflowId, tenderChangedSignal } from '../../core/bill/messages';
 import type { BillRefusal } from '../../core/bill/transition';
-import { ACQUIRER_RETRY_MAX_MS } from '../../core/payment/messages';
-import { withInFlightRetry } from '../payments/workflowCalls';
+import { acquirerRetryMaxMs } from '../payments/workflowStart';
+import { isCompletedWorkflowError, withInFlightRetry } from '../payments/workflowCalls';
 
 /**
  * Talking to a bill's workflow from the API (docs/bills.md). The workflow is started once, at
@@ -26,7 +26,7 @@ export function billWorkflowInput(bill: Bill, config: Config): BillWorkflowInput
     currency: bill.currency,
     expiresAtMs: bill.expiresAt.getTime(),
     // One sweep cycle at most between give-back passes, as a payment retries the acquirer.
-    retryMaxMs: Math.min(ACQUIRER_RETRY_MAX_MS, Math.max(1000, Math.round(config.SWEEP_INTERVAL_SECONDS * 1000))),
+    retryMaxMs: acquirerRetryMaxMs(config),
   };
 }
 
@@ -53,7 +53,7 @@ export async function askBill<R>(deps: BillCallDeps, billId: string, send: (bill
       if (cause?.type === BILL_REFUSED) throw refusalError(cause.details?.[0] as BillRefusal);
       throw err;
     }
-    if (err instanceof WorkflowNotFoundError || /already completed/i.test(`${(err as Error)?.message ?? ''}`)) return undefined;
+    if (err instanceof WorkflowNotFoundError || isCompletedWorkflowError(err)) return undefined;
     throw err;
   }
 }

@@ -1,15 +1,12 @@
 import Decimal from 'decimal.js';
 import { z } from '../domain/zod';
+import { currencyCode } from '../domain/fields';
 import { MAX_AMOUNT } from '../money/amount';
-import { isSupportedCurrency, minorUnitsOf, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
+import { minorUnitsOf } from '../money/currencies';
 import { PaymentModeSchema } from '../payments/schemas';
 
 /** Request and answer shapes of cost contracts (docs/payouts-and-fees.md, "Cost contracts"). Money and percentages are JSON numbers in, exact decimals kept. */
-const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
-const Currency = z
-  .string({ error: currencyMessage })
-  .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
-  .transform((v) => v.toUpperCase());
+const Currency = currencyCode().transform((v) => v.toUpperCase());
 const decimalsOf = (n: number) => new Decimal(n.toString()).decimalPlaces();
 const money = z.number({ error: 'must be a number' }).min(0, 'must be 0 or more').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`);
 

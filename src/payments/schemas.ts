@@ -1,7 +1,8 @@
 import Decimal from 'decimal.js';
 import { z } from '../domain/zod';
+import { currencyCode, requiredText } from '../domain/fields';
 import { amountSchema } from '../money/amount';
-import { isSupportedCurrency, SUPPORTED_CURRENCIES, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
+import { SUPPORTED_CURRENCIES } from '../money/currencies';
 import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
 import { DISPUTE_STATUSES } from '../../core/dispute/statuses';
 
@@ -10,9 +11,6 @@ import { DISPUTE_STATUSES } from '../../core/dispute/statuses';
  * body is strict (an unknown field is a 400). Rules that need configuration (the timeout bounds)
  * are checked by the creation service, with the same message style.
  */
-
-const text = (max: number) => z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
 
 export const PaymentModeSchema = z.enum(PAYMENT_MODES as unknown as ['CARD', 'QR_CODE'], { error: 'must be CARD or QR_CODE' });
 
@@ -23,15 +21,14 @@ export function decimalPlaces(n: number): number {
 
 export const CreatePaymentBody = z
   .strictObject({
-    merchantExternalId: text(200).openapi({ description: "The business identifier; must be the API key's own business" }),
-    storeExternalId: text(200).openapi({ description: 'A registered store of the business' }),
-    terminalExternalId: text(200).openapi({ description: 'A terminal of that store, linked to its device' }),
+    merchantExternalId: requiredText(200).openapi({ description: "The business identifier; must be the API key's own business" }),
+    storeExternalId: requiredText(200).openapi({ description: 'A registered store of the business' }),
+    terminalExternalId: requiredText(200).openapi({ description: 'A terminal of that store, linked to its device' }),
     amount: amountSchema().openapi({ example: 12.5, description: "Greater than zero, at most the currency's minor-unit decimals (2 for EUR, 0 for JPY)" }),
-    currency: z
-      .string({ error: currencyMessage })
-      .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
-      .openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies (any case on input)' }),
-    reference: text(100).optional().openapi({ description: "The caller's own bill reference; protects creation against duplicates while the payment is open" }),
+    currency: currencyCode().openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies (any case on input)' }),
+    reference: requiredText(100)
+      .optional()
+      .openapi({ description: "The caller's own bill reference; protects creation against duplicates while the payment is open" }),
     sequenceNumber: z
       .number({ error: 'must be a positive integer' })
       .int('must be a positive integer')
@@ -54,8 +51,8 @@ export const CreatePaymentBody = z
       description:
         'true: a card may approve less than the amount (a prepaid, gift or debit card with a smaller balance); the payment then ends CAPTURED (AUTHORIZED on a two-step terminal) with `amount` the approved amount and `requestedAmount` the amount asked. false: such a card is REFUSED. Default false',
     }),
-    cashierId: text(100).optional(),
-    customerMobile: text(40).optional(),
+    cashierId: requiredText(100).optional(),
+    customerMobile: requiredText(40).optional(),
     customerEmail: z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters').optional(),
     billId: z.uuid({ error: 'must be a bill id (a UUID)' }).optional().openapi({
       description:

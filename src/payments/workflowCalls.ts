@@ -136,7 +136,7 @@ function isUnprocessedUpdate(err: unknown): boolean {
 }
 
 /** The server's answer to an update sent to a workflow that completed meanwhile. */
-function isCompletedWorkflowError(err: unknown): boolean {
+export function isCompletedWorkflowError(err: unknown): boolean {
   const text = `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`;
   return /workflow execution already completed|workflow execution is already completed/i.test(text);
 }

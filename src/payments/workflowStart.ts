@@ -45,7 +45,7 @@ export function workflowInputFromPayment(
       voidWindowMs: Math.round(config.VOID_WINDOW_MINUTES * 60_000),
       voidConfirmTimeoutMs: Math.round(config.VOID_CONFIRM_TIMEOUT_SECONDS * 1000),
       placementWaitMs: Math.round(config.PAYMENT_PLACEMENT_WAIT_SECONDS * 1000),
-      acquirerRetryMaxMs: Math.min(ACQUIRER_RETRY_MAX_MS, Math.max(1000, Math.round(config.SWEEP_INTERVAL_SECONDS * 1000))),
+      acquirerRetryMaxMs: acquirerRetryMaxMs(config),
       authorizationWindowMs: Math.round(config.AUTHORIZATION_WINDOW_MINUTES * 60_000),
       refundConfirmTimeoutMs: Math.round(config.REFUND_CONFIRM_TIMEOUT_SECONDS * 1000),
     },
@@ -102,4 +102,9 @@ function receiptOf(p: Payment): { receipt?: ReceiptDetails } {
     ...(p.customerEmail ? { customerEmail: p.customerEmail } : {}),
   };
   return Object.keys(receipt).length > 0 ? { receipt } : {};
+}
+
+/** The longest pause between a workflow's tries at an unreachable acquirer: one sweep cycle, at least a second, at most ACQUIRER_RETRY_MAX_MS. */
+export function acquirerRetryMaxMs(config: Pick<Config, 'SWEEP_INTERVAL_SECONDS'>): number {
+  return Math.min(ACQUIRER_RETRY_MAX_MS, Math.max(1000, Math.round(config.SWEEP_INTERVAL_SECONDS * 1000)));
 }

@@ -1,6 +1,6 @@
 import { z } from '../domain/zod';
+import { currencyCode } from '../domain/fields';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../domain/listQuery';
-import { isSupportedCurrency, SUPPORTED_CURRENCY_CODES } from '../money/currencies';
 import { Metadata } from './metadata';
 import { normalizeCountry, normalizeTimeZone } from './places';
 
@@ -38,11 +38,7 @@ const TimeZone = z
   .refine((v) => normalizeTimeZone(v) !== undefined, 'must be an IANA time zone id such as Europe/Berlin')
   .openapi({ example: 'Europe/Berlin' });
 
-const currencyMessage = `must be one of the supported currencies ${SUPPORTED_CURRENCY_CODES.join(', ')}`;
-const Currency = z
-  .string({ error: currencyMessage })
-  .refine((v) => isSupportedCurrency(v.toUpperCase()), currencyMessage)
-  .openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies; stored upper case' });
+const Currency = currencyCode().openapi({ example: 'EUR', description: 'ISO 4217, one of the supported currencies; stored upper case' });
 
 const Mcc = z
   .string({ error: 'must be a string of exactly 4 digits' })

@@ -50,7 +50,10 @@ describe('tenders of one bill', () => {
     expect(refusalOf(state, { type: 'TILL_TENDER', method: 'CASH', amount: '1.00', reference: null })).toMatchObject({ kind: 'conflict' });
     // The till's retry under the same reference is the tender it recorded: nothing added, even on a PAID bill.
     expect(apply(state, { type: 'TILL_TENDER', method: 'CASH', amount: '15', reference: 'drawer 2' }).state.tenders).toHaveLength(2);
-    expect(refusalOf(state, { type: 'TILL_TENDER', method: 'OTHER', amount: '15.00', reference: 'drawer 2' })).toMatchObject({ kind: 'conflict', field: 'reference' });
+    expect(refusalOf(state, { type: 'TILL_TENDER', method: 'OTHER', amount: '15.00', reference: 'drawer 2' })).toMatchObject({
+      kind: 'conflict',
+      field: 'reference',
+    });
   });
 
   it('a refused or cancelled tender frees what it held; a tip never counts toward the bill', () => {
