@@ -172,7 +172,16 @@ export function abortRequestOf(deviceId: string, acquirerRef: string): CloudDevi
  * A reversal of a captured payment (`original`: its POITransactionID, from a status read). Without
  * an amount it reverses the whole payment (a void); with `amount` it is a referenced refund of that
  * much. Its SaleTransactionID is our void or refund reference, its ServiceID derived from it.
+ *
+ * A refund names its currency as Adyen's referenced-refund material shows a partial refund:
+ * `"ReversedAmount": 6.00` with `"SaleData": { "SaleToAcquirerData": "currency=EUR", ... }`
+ * (Adyen's partial referenced refund request, docs.adyen.com/unified-commerce/referenced-refunds;
+ * the Terminal API guide's "Referenced refund", partial refund tab, asks for the same two fields).
+ * ReversedAmount is a bare number, so without the currency Adyen is left to assume it.
  */
+/** A referenced refund's SaleToAcquirerData: `currency=EUR`, the key=value form Adyen's partial refund example uses. */
+export const refundAcquirerDataOf = (currency: string): string => new URLSearchParams({ currency: currency.toUpperCase() }).toString();
+
 export function reversalRequestOf(
   deviceId: string,
   original: TransactionIDType,
@@ -186,7 +195,10 @@ export function reversalRequestOf(
       ReversalRequest: {
         OriginalPOITransaction: { POITransactionID: { TransactionID: original.TransactionID, TimeStamp: original.TimeStamp } },
         ReversalReason: ReversalReason.MerchantCancel,
-        SaleData: { SaleTransactionID: { TransactionID: reference, TimeStamp: now } },
+        SaleData: {
+          SaleTransactionID: { TransactionID: reference, TimeStamp: now },
+          ...(reversal.kind === 'refund' ? { SaleToAcquirerData: refundAcquirerDataOf(reversal.currency) } : {}),
+        },
         ...(reversal.kind === 'refund' ? { ReversedAmount: toAdyenAmount(reversal.amount, reversal.currency) } : {}),
       },
     },

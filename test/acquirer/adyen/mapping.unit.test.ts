@@ -296,7 +296,7 @@ describe('requests', () => {
     expect((message.MessageHeader as { ServiceID: string }).ServiceID).toBe(serviceIdOf('abort', 'pay_01JABCDEF'));
   });
 
-  it('ReversalRequest: the whole payment (void) without an amount, a referenced refund with ReversedAmount', () => {
+  it('ReversalRequest: the whole payment (void) without an amount, a referenced refund with ReversedAmount and its currency', () => {
     const voided = expectValid(reversalRequestOf('V400m-123456789', ORIGINAL, { kind: 'void', voidReference: 'VOID-1' }, NOW));
     expect(voided.ReversalRequest).toEqual({
       OriginalPOITransaction: { POITransactionID: { TransactionID: ORIGINAL.TransactionID, TimeStamp: ORIGINAL.TimeStamp.toISOString() } },
@@ -306,8 +306,16 @@ describe('requests', () => {
     const refunded = expectValid(
       reversalRequestOf('V400m-123456789', ORIGINAL, { kind: 'refund', refundReference: 'REF-1', amount: '5.5', currency: 'EUR' }, NOW),
     );
-    expect(refunded.ReversalRequest).toMatchObject({ ReversedAmount: 5.5 });
+    // Adyen's partial referenced refund: ReversedAmount, and the currency in SaleData.SaleToAcquirerData ("currency=EUR").
+    expect(refunded.ReversalRequest).toEqual({
+      OriginalPOITransaction: { POITransactionID: { TransactionID: ORIGINAL.TransactionID, TimeStamp: ORIGINAL.TimeStamp.toISOString() } },
+      ReversalReason: 'MerchantCancel',
+      SaleData: { SaleTransactionID: { TransactionID: 'REF-1', TimeStamp: NOW.toISOString() }, SaleToAcquirerData: 'currency=EUR' },
+      ReversedAmount: 5.5,
+    });
     expect((refunded.MessageHeader as { ServiceID: string }).ServiceID).toBe(serviceIdOf('refund', 'REF-1'));
+    const jpy = reversalRequestOf('V400m-123456789', ORIGINAL, { kind: 'refund', refundReference: 'REF-2', amount: '300', currency: 'jpy' }, NOW);
+    expect(jpy.SaleToPOIRequest.ReversalRequest?.SaleData?.SaleToAcquirerData).toBe('currency=JPY');
   });
 
   it('ServiceIDs: 10 alphanumeric characters, the same for the same id, different across kinds', () => {

@@ -164,7 +164,8 @@ export function transactionStatus(header: any, reference: any, found: any | 'InP
 export function reversal(
   header: any,
   outcome:
-    { poiTransactionId: TransactionID; pspReference: string; originalPsp: string; amount: number } | { error: 'NotFound' | 'NotAllowed'; message: string },
+    | { poiTransactionId: TransactionID; pspReference: string; originalPsp: string; amount: number }
+    | { error: 'NotFound' | 'NotAllowed' | 'MessageFormat'; message: string },
 ): any {
   const doc = adyenFile(FIXTURE.reversal);
   const r = doc.SaleToPOIResponse;

@@ -290,7 +290,13 @@ describe('status, abort, reversal', () => {
         (m) => {
           m.ReversalRequest.OriginalPOITransaction.POITransactionID = original;
           delete m.ReversalRequest.SaleData; // optional in the schema
-          if (amount !== undefined) m.ReversalRequest.ReversedAmount = amount;
+          if (amount !== undefined) {
+            m.ReversalRequest.ReversedAmount = amount;
+            m.ReversalRequest.SaleData = {
+              SaleTransactionID: { TransactionID: `REFUND-${amount}`, TimeStamp: new Date().toISOString() },
+              SaleToAcquirerData: 'currency=EUR',
+            };
+          }
         },
         poiid,
       );
@@ -310,6 +316,37 @@ describe('status, abort, reversal', () => {
       ['refund', 10],
       ['void', 20],
     ]);
+    expect(standIn.invalid).toEqual([]);
+  });
+
+  test('a referenced refund (ReversedAmount) without its currency in SaleToAcquirerData, or in another currency, is refused and refunds nothing', async () => {
+    const poiid = 'V400m-reversal2';
+    standIn.autoCustomer(poiid, 'pay');
+    const paid = (await send('sync', payment(30, poiid), HEADERS, poiid)).json;
+    standIn.autoCustomer(poiid, null);
+    const original = paymentResponse(paid).POIData.POITransactionID;
+    const refund = (saleToAcquirerData: string | undefined) =>
+      message(
+        'reversal/reversalRequest.json',
+        (m) => {
+          m.ReversalRequest.OriginalPOITransaction.POITransactionID = original;
+          m.ReversalRequest.ReversedAmount = 5;
+          if (saleToAcquirerData === undefined) delete m.ReversalRequest.SaleData.SaleToAcquirerData;
+          else m.ReversalRequest.SaleData.SaleToAcquirerData = saleToAcquirerData;
+        },
+        poiid,
+      );
+    const result = async (data: string | undefined) => (await send('sync', refund(data), HEADERS, poiid)).json.SaleToPOIResponse.ReversalResponse.Response;
+    expect(await result(undefined)).toMatchObject({
+      Result: 'Failure',
+      ErrorCondition: 'MessageFormat',
+      AdditionalResponse: expect.stringContaining('currency'),
+    });
+    expect(await result('tenderOption=ReceiptHandler')).toMatchObject({ Result: 'Failure', ErrorCondition: 'MessageFormat' });
+    expect(await result('currency=USD')).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed', AdditionalResponse: expect.stringContaining('USD') });
+    expect(standIn.device(poiid).reversals).toEqual([]);
+    expect(await result('tenderOption=ReceiptHandler&currency=EUR')).toMatchObject({ Result: 'Success' });
+    expect(standIn.device(poiid).reversals.map((r) => [r.kind, r.amount])).toEqual([['refund', 5]]);
     expect(standIn.invalid).toEqual([]);
   });
 });
@@ -596,7 +633,7 @@ describe('Checkout modifications of a pre-authorisation (capture, cancel)', () =
         'reversal/reversalRequest.json',
         (m) => {
           m.ReversalRequest.OriginalPOITransaction.POITransactionID = tx.poiTransactionId;
-          delete m.ReversalRequest.SaleData;
+          m.ReversalRequest.SaleData.SaleToAcquirerData = 'currency=EUR';
           m.ReversalRequest.ReversedAmount = amount;
         },
         poiid,

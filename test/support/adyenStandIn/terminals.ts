@@ -312,8 +312,17 @@ export class Terminals {
     const reversible = tx?.preAuth ? (tx.captured ?? 0) : (tx?.amount ?? 0);
     const remaining = tx ? round(reversible - tx.reversedAmount) : 0;
     const amount = req.ReversedAmount ?? remaining;
+    // Adyen's partial referenced refund names its currency in SaleData.SaleToAcquirerData (`currency=EUR`) next to ReversedAmount.
+    const currency = req.ReversedAmount === undefined ? undefined : currencyOf(req.SaleData?.SaleToAcquirerData);
     let doc: any;
-    if (!tx) doc = answer.reversal(h, { error: 'NotFound', message: `Original transaction ${original} not found` });
+    if (req.ReversedAmount !== undefined && !currency)
+      doc = answer.reversal(h, {
+        error: 'MessageFormat',
+        message: 'A refund with ReversedAmount needs its currency in SaleData.SaleToAcquirerData (currency=...)',
+      });
+    else if (!tx) doc = answer.reversal(h, { error: 'NotFound', message: `Original transaction ${original} not found` });
+    else if (currency && currency !== tx.currency)
+      doc = answer.reversal(h, { error: 'NotAllowed', message: `Currency ${currency} is not the original transaction's (${tx.currency})` });
     else if (tx.state !== 'APPROVED') doc = answer.reversal(h, { error: 'NotAllowed', message: `Original transaction is ${tx.state}` });
     else if (tx.preAuth && tx.cancelled) doc = answer.reversal(h, { error: 'NotAllowed', message: 'Original pre-authorisation is cancelled' });
     else if (tx.preAuth && tx.captured === undefined)
@@ -355,6 +364,18 @@ function preAuthAsked(data: string | undefined): boolean {
     return JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.authorisationType === 'PreAuth';
   } catch {
     return false;
+  }
+}
+
+/** The `currency` SaleToAcquirerData names, in either format (`currency=EUR&...`, or base64 JSON). */
+function currencyOf(data: string | undefined): string | undefined {
+  if (!data) return undefined;
+  if (/(^|&)currency=/.test(data)) return new URLSearchParams(data).get('currency') || undefined;
+  try {
+    const named = JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.currency;
+    return typeof named === 'string' && named ? named : undefined;
+  } catch {
+    return undefined;
   }
 }
 
