@@ -23,6 +23,7 @@ import {
   refundStatusOf,
   reversalOf,
   reversalRequestOf,
+  reversibleTransactionOf,
   sendBillResultOf,
   statusReadOf,
   toAdyenAmount,
@@ -32,6 +33,7 @@ import {
   wordsOf,
   type MessageRef,
   type Pair,
+  type StatusRead,
 } from '../../../src/acquirer/adyen/mapping';
 import { SALE_ID, billRefOf, parseBillRef, readServiceIdOf, serviceIdOf } from '../../../src/acquirer/adyen/references';
 import { rebase } from '../../../src/acquirer/adyen/transport';
@@ -274,6 +276,29 @@ describe('requests', () => {
     const held = paymentAnswerOf(json, pair, billRefOf({ paymentId: 'pay_1', twoStep: true }));
     expect(held).toMatchObject({ state: 'AUTHORIZED', authorizedAmount: '0.40' });
     expect(held).not.toHaveProperty('capturedAmount');
+  });
+
+  it('partial authorisation: Result Partial ("partially approved", Adyen) is an approval of the AuthorizedAmount, never a refusal or an error', () => {
+    const json = read('fixtures/clouddevice/payment-sync-success.json') as CloudDeviceApiResponse;
+    const payment = json.SaleToPOIResponse!.PaymentResponse!;
+    payment.Response.Result = 'Partial' as never;
+    payment.PaymentResult!.AmountsResp = { AuthorizedAmount: 25, Currency: 'EUR' };
+    const pair = pairOf(json.SaleToPOIResponse!.MessageHeader);
+    const paid = paymentAnswerOf(json, pair, 'pay_1');
+    expect(paid).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00', capturedAmount: '25.00' });
+    expect(paid).not.toHaveProperty('errorMessage');
+    expect(paymentAnswerOf(json, pair, billRefOf({ paymentId: 'pay_1', twoStep: true }))).toMatchObject({ state: 'AUTHORIZED', authorizedAmount: '25.00' });
+    // a status read finds the same, and the partially approved payment is the one a void or refund reverses
+    const found: StatusRead = { found: 'payment', payment };
+    expect(billStatusOfRead(found, 'pay_1')).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00' });
+    expect(reversibleTransactionOf(found)).toBe(payment.POIData!.POITransactionID);
+    // a partial approval that names no amount, no currency or nothing approved proves nothing: not believed (read again)
+    for (const amounts of [{ AuthorizedAmount: 25 }, { AuthorizedAmount: 0, Currency: 'EUR' }]) {
+      payment.PaymentResult!.AmountsResp = amounts as never;
+      expect(() => paymentAnswerOf(json, pair, 'pay_1')).toThrow(UntrustedAnswerError);
+    }
+    delete (payment.PaymentResult as { AmountsResp?: unknown }).AmountsResp;
+    expect(() => paymentAnswerOf(json, pair, 'pay_1')).toThrow(UntrustedAnswerError);
   });
 
   it('TransactionStatusRequest names the original SaleID/ServiceID in a pair of its own', () => {

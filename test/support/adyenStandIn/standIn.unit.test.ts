@@ -196,6 +196,37 @@ describe('payments as the mock terminal answers them', () => {
     expect(standIn.invalid).toEqual([]);
   });
 
+  test('a card with less than asked: Result Partial and the balance as AuthorizedAmount when the sale allowed partial authorisation, else Not enough balance', async () => {
+    const partial = (tenderOption: string) => {
+      const req = payment(40);
+      req.SaleToPOIRequest.PaymentRequest.SaleData.SaleToAcquirerData = `tenderOption=${tenderOption}`;
+      return req;
+    };
+    let { answer } = await pending(partial('ReceiptHandler,AllowPartialAuthorisation'));
+    standIn.customer(POIID, 'pay', { balance: 25 });
+    let body = paymentResponse((await answer).json);
+    expect(body.Response.Result).toBe('Partial');
+    expect(body.PaymentResult.AmountsResp).toEqual({ AuthorizedAmount: 25, Currency: 'EUR' });
+    expect(standIn.device(POIID).transactions.at(-1)).toMatchObject({ state: 'APPROVED', amount: 25, requestedAmount: 40, partialAllowed: true });
+
+    ({ answer } = await pending(partial('ReceiptHandler')));
+    standIn.customer(POIID, 'pay', { balance: 25 });
+    body = paymentResponse((await answer).json);
+    expect(body.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Refusal' });
+    expect(standIn.device(POIID).transactions.at(-1)).toMatchObject({ state: 'DECLINED', amount: 40, partialAllowed: false });
+
+    // what Adyen says does not happen, for tests of it: a partial approval of a sale that did not allow it
+    ({ answer } = await pending(partial('ReceiptHandler')));
+    standIn.customer(POIID, 'pay', { balance: 25, partialEvenIfNotAllowed: true });
+    expect(paymentResponse((await answer).json).Response.Result).toBe('Partial');
+
+    // the whole amount approved stays a Success
+    ({ answer } = await pending(partial('AllowPartialAuthorisation')));
+    standIn.customer(POIID, 'pay', { balance: 50 });
+    expect(paymentResponse((await answer).json).Response.Result).toBe('Success');
+    expect(standIn.invalid).toEqual([]);
+  });
+
   test('a customer decline and cancel answer Refusal and Cancel', async () => {
     for (const [action, condition] of [
       ['decline', 'Refusal'],

@@ -69,6 +69,12 @@ export interface CardChoice {
    * declined as Adyen declines it otherwise (the mock terminal's 124 "Not enough balance" answer).
    */
   balance?: number;
+  /**
+   * Tests only: approve the balance even though the sale did not allow partial authorisation.
+   * Adyen says this does not happen (the tender option is what asks the issuer for the available
+   * amount); it lets a test show what the service does if it ever did.
+   */
+  partialEvenIfNotAllowed?: boolean;
 }
 
 export interface SimulatedDevice {
@@ -155,12 +161,13 @@ export class Terminals {
     // Without a card named, a decline keeps the fixture's card; an approval shows the success fixture's (mc, 3511).
     const chosen = card.cardBrand || card.last4 ? { brand: card.cardBrand ?? 'mc', last4: card.last4 ?? '3511' } : undefined;
     const short = action === 'pay' && card.balance !== undefined && card.balance < tx.amount;
-    if (short && tx.partialAllowed) {
+    const partial = short && (tx.partialAllowed || card.partialEvenIfNotAllowed === true);
+    if (partial) {
       tx.requestedAmount = tx.amount;
       tx.amount = card.balance!; // what Adyen authorised: captures, reversals and reports work on it
     }
     const facts: PaymentFacts = { ...tx, card: chosen };
-    const digits = short && !tx.partialAllowed ? '124' : answer.declineDigits(tx.amount);
+    const digits = short && !partial ? '124' : answer.declineDigits(tx.amount);
     const [state, response]: [TransactionState, any] =
       action === 'pay' && digits
         ? ['DECLINED', answer.declined(facts, digits)]
