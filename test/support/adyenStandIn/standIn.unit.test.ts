@@ -704,7 +704,7 @@ describe('report downloads (the daily Payment accounting report)', () => {
       'Markup (SC)': '0.06',
       'Commission (SC)': '0.10',
       'Payable (SC)': '19.64',
-      'Terminal ID': poiid,
+      'Unique Terminal Id': poiid,
     });
     expect(feesOf(12.34, 'EUR')).toMatchObject({ interchange: '0.10', schemeFees: '0.02', markup: '0.04', commission: '0.10', total: '0.26' });
     expect(feesOf(1500, 'JPY')).toMatchObject({ interchange: '12', schemeFees: '3', markup: '5', commission: '10', total: '30', payable: '1470' });
