@@ -26,7 +26,7 @@ it('a void: one ReversalRequest of the whole amount, the payment CANCELLED from 
   expect(s.standIn.device(poiid).reversals.map((r) => [r.kind, r.amount])).toEqual([['void', 20]]);
 });
 
-it('a partial refund: one referenced ReversalRequest with ReversedAmount, the payment PARTIALLY_REFUNDED', async () => {
+it('a partial refund: one referenced ReversalRequest with ReversedAmount and its currency (SaleToAcquirerData currency=EUR), the payment PARTIALLY_REFUNDED', async () => {
   const { poiid, id } = await paid(30);
   const refund = await refundAs(s, id, 12.5);
   expect(refund.status).toBeLessThan(300);
@@ -36,4 +36,6 @@ it('a partial refund: one referenced ReversalRequest with ReversedAmount, the pa
   expect(reversals.map((r) => [r.kind, r.amount])).toEqual([['refund', 12.5]]);
   const request = s.standIn.requests.find((r) => r.body?.SaleToPOIRequest?.ReversalRequest && r.deviceId === poiid);
   expect(request?.body.SaleToPOIRequest.ReversalRequest.ReversedAmount).toBe(12.5);
+  // Adyen's partial referenced refund: the currency in SaleData.SaleToAcquirerData; the stand-in refuses a refund without it.
+  expect(request?.body.SaleToPOIRequest.ReversalRequest.SaleData.SaleToAcquirerData).toBe('currency=EUR');
 });

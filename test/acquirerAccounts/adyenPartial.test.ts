@@ -1,5 +1,5 @@
 import { call } from '../support/http';
-import { createPayment, statusBecomes } from '../payments/helpers';
+import { createPayment, paymentAction, statusBecomes } from '../payments/helpers';
 import { adyenTill, readPayment, refundAs, withAdyenStack } from './adyenStack';
 
 /**
@@ -25,6 +25,8 @@ it('allowed: the card with 25.00 of a 40.00 payment is approved for 25.00: CAPTU
   expect(created.body).toMatchObject({ status: 'AWAITING_TERMINAL', acquirerName: 'adyen' });
   const tx = s.standIn.customer(poiid, 'pay', { cardBrand: 'visa', last4: '4242', balance: 25 });
   expect(tx).toMatchObject({ state: 'APPROVED', amount: 25, requestedAmount: 40, partialAllowed: true });
+  // Adyen's answer to a partial approval: Result Partial ("partially approved"), the approved amount as AuthorizedAmount
+  expect(tx.response.SaleToPOIResponse.PaymentResponse.Response.Result).toBe('Partial');
   expect(tx.response.SaleToPOIResponse.PaymentResponse.PaymentResult.AmountsResp).toEqual({ AuthorizedAmount: 25, Currency: 'EUR' });
   await statusBecomes(s.stack, created.body.id, 'CAPTURED');
   expect((await readPayment(s, created.body.id)).body).toMatchObject({ status: 'CAPTURED', amount: 25, requestedAmount: 40, capturedAmount: 25 });
@@ -47,6 +49,21 @@ it('not allowed: the same card is declined as Adyen declines it (Not enough bala
   expect(refused.refusalReason).toMatch(/Not enough balance/);
   expect((await readPayment(s, created.body.id)).body).toMatchObject({ amount: 40, requestedAmount: 40 });
   expect(tenderOptionOf(tx)).toBeUndefined();
+});
+
+it('not allowed, yet partially approved (Adyen says it does not happen): recorded as what Adyen approved, never REFUSED or ERROR, and voidable', async () => {
+  const { shop, poiid } = await adyenTill(s);
+  const created = await createPayment(s.stack, shop, { amount: 40 });
+  const tx = s.standIn.customer(poiid, 'pay', { balance: 25, partialEvenIfNotAllowed: true });
+  expect(tx).toMatchObject({ state: 'APPROVED', amount: 25, requestedAmount: 40, partialAllowed: false });
+  expect(tenderOptionOf(tx)).toBeUndefined();
+  await statusBecomes(s.stack, created.body.id, 'CAPTURED');
+  // the payment says what was taken and what was asked, so the till sees 15.00 still unpaid
+  expect((await readPayment(s, created.body.id)).body).toMatchObject({ status: 'CAPTURED', amount: 25, requestedAmount: 40, capturedAmount: 25 });
+  // and the merchant, who did not want a partial payment, voids what was approved
+  expect((await paymentAction(s.stack, shop, created.body.id, 'void')).status).toBe(200);
+  await statusBecomes(s.stack, created.body.id, 'CANCELLED');
+  expect(s.standIn.device(poiid).reversals.map((r) => [r.kind, r.amount])).toEqual([['void', 25]]);
 });
 
 it('two-step: the pre-authorisation approved for less is AUTHORIZED for it, and its capture takes the approved amount', async () => {

@@ -172,7 +172,16 @@ export function abortRequestOf(deviceId: string, acquirerRef: string): CloudDevi
  * A reversal of a captured payment (`original`: its POITransactionID, from a status read). Without
  * an amount it reverses the whole payment (a void); with `amount` it is a referenced refund of that
  * much. Its SaleTransactionID is our void or refund reference, its ServiceID derived from it.
+ *
+ * A refund names its currency as Adyen's referenced-refund material shows a partial refund:
+ * `"ReversedAmount": 6.00` with `"SaleData": { "SaleToAcquirerData": "currency=EUR", ... }`
+ * (Adyen's partial referenced refund request, docs.adyen.com/unified-commerce/referenced-refunds;
+ * the Terminal API guide's "Referenced refund", partial refund tab, asks for the same two fields).
+ * ReversedAmount is a bare number, so without the currency Adyen is left to assume it.
  */
+/** A referenced refund's SaleToAcquirerData: `currency=EUR`, the key=value form Adyen's partial refund example uses. */
+export const refundAcquirerDataOf = (currency: string): string => new URLSearchParams({ currency: currency.toUpperCase() }).toString();
+
 export function reversalRequestOf(
   deviceId: string,
   original: TransactionIDType,
@@ -186,7 +195,10 @@ export function reversalRequestOf(
       ReversalRequest: {
         OriginalPOITransaction: { POITransactionID: { TransactionID: original.TransactionID, TimeStamp: original.TimeStamp } },
         ReversalReason: ReversalReason.MerchantCancel,
-        SaleData: { SaleTransactionID: { TransactionID: reference, TimeStamp: now } },
+        SaleData: {
+          SaleTransactionID: { TransactionID: reference, TimeStamp: now },
+          ...(reversal.kind === 'refund' ? { SaleToAcquirerData: refundAcquirerDataOf(reversal.currency) } : {}),
+        },
         ...(reversal.kind === 'refund' ? { ReversedAmount: toAdyenAmount(reversal.amount, reversal.currency) } : {}),
       },
     },
@@ -308,17 +320,36 @@ function failureStateOf(condition: string | undefined): BillState {
 }
 
 /**
+ * An approval: `Success`, or `Partial`, which Adyen's "Handle responses" guide
+ * (docs.adyen.com/point-of-sale/error-scenarios) defines as "The transaction amount has been
+ * partially approved" (a partial authorisation, AllowPartialAuthorisation): the card approved
+ * AmountsResp.AuthorizedAmount, less than asked. Either is an approval of what was authorised,
+ * never a refusal or an unknown outcome.
+ */
+const isApproval = (r: Response | undefined | null): boolean => r?.Result === Result.Success || r?.Result === Result.Partial;
+
+/**
  * A PaymentResponse (from a status read, or an event notification) as the bill's status. An
- * approval must carry its POI transaction and the authorised amount; one that does not is not
- * believed (UntrustedAnswerError), never CAPTURED.
+ * approval (Success or Partial) must carry its POI transaction and the authorised amount; one
+ * that does not is not believed (UntrustedAnswerError), never CAPTURED.
+ *
+ * A partial approval of a payment that did not allow it (no tender option sent) should not
+ * happen: the tender option is what asks the issuer for the available amount instead of a
+ * decline. The read cannot tell (it names only the acquirer reference), so it is read the same
+ * way, as an approval of what Adyen authorised: the payment's amount becomes that and its
+ * requestedAmount keeps what was asked (docs/acquirers.md, "Partial authorisation"), which is
+ * what Adyen holds or captured; a refusal or an error would hide money Adyen took.
  */
 export function billStatusOfPayment(payment: PaymentResponse, acquirerRef: string): BillStatus {
   const response = payment.Response;
-  if (response?.Result === Result.Success) {
+  if (isApproval(response)) {
     const transaction = payment.POIData?.POITransactionID;
     const amounts = payment.PaymentResult?.AmountsResp;
     if (!transaction?.TransactionID || typeof amounts?.AuthorizedAmount !== 'number') {
-      throw new UntrustedAnswerError('a successful payment without its POI transaction or authorised amount');
+      throw new UntrustedAnswerError(`an approved (${response?.Result}) payment without its POI transaction or authorised amount`);
+    }
+    if (response?.Result === Result.Partial && (!amounts.Currency || !(amounts.AuthorizedAmount > 0))) {
+      throw new UntrustedAnswerError('a partially approved payment without a positive authorised amount and its currency');
     }
     const twoStep = parseBillRef(acquirerRef).twoStep;
     const status: BillStatus = { acquirerRef, state: twoStep ? 'AUTHORIZED' : 'CAPTURED', ...cardOf(payment) };
@@ -331,7 +362,7 @@ export function billStatusOfPayment(payment: PaymentResponse, acquirerRef: strin
     }
     return status;
   }
-  const state: BillState = response?.Result === Result.Partial ? 'ERROR' : failureStateOf(response?.ErrorCondition);
+  const state: BillState = failureStateOf(response?.ErrorCondition);
   const status: BillStatus = { acquirerRef, state };
   if (state === 'DECLINED' || state === 'ERROR') status.errorMessage = wordsOf(response);
   return status;
@@ -414,7 +445,7 @@ export function billStatusOfRead(read: StatusRead, acquirerRef: string, withdraw
 
 /** The POI transaction a reversal names, from the payment's read; only an approved payment has one to reverse. */
 export function reversibleTransactionOf(read: StatusRead): TransactionIDType {
-  if (read.found === 'payment' && read.payment.Response?.Result === Result.Success && read.payment.POIData?.POITransactionID?.TransactionID) {
+  if (read.found === 'payment' && isApproval(read.payment.Response) && read.payment.POIData?.POITransactionID?.TransactionID) {
     return read.payment.POIData.POITransactionID;
   }
   const why = read.found === 'payment' ? wordsOf(read.payment.Response) : read.found;

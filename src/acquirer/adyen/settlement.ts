@@ -8,7 +8,7 @@ import { billRefOf } from './references';
  * The settlement report of an adyen account, as pure functions (docs/acquirers.md, "Adyen:
  * settlement"). Adyen's source is its daily Payment accounting report
  * (`payments_accounting_report_YYYY_MM_DD.csv`, one file per day in the account's time zone),
- * with the optional `Terminal ID` column switched on: its `Settled` and `Refunded` records, with
+ * with the additional `Unique Terminal Id` column switched on: its `Settled` and `Refunded` records, with
  * their booking time, fees and the terminal that took them. A close of a terminal keeps that
  * terminal's records booked after `since` and up to `until`, so consecutive closes meet exactly.
  * The adapter (./adapter.ts, ./reports.ts) downloads the files; nothing here calls Adyen.
@@ -55,7 +55,14 @@ export function reportDatesOf(until: string, since: string | null | undefined): 
 /** One line of the report, by column name. */
 export type ReportRow = Record<string, string>;
 
-/** The columns the mapping reads; `Terminal ID` is one Adyen adds on request (an optional column). */
+/**
+ * The columns the mapping reads, named as Adyen names them: the Payment accounting report's
+ * standard columns (docs.adyen.com/reporting/invoice-reconciliation/payment-accounting-report), and
+ * `Unique Terminal Id`, an additional column Adyen adds on request: the terminal's unique id, "the
+ * POIID in the MessageHeader of your Terminal API requests" (Adyen's description of the column in
+ * its terminal reports, docs.adyen.com/reporting/your-payment-terminals). docs/acquirers.md,
+ * "Adyen: settlement", names the sources of every column.
+ */
 export const COLUMNS = {
   merchantAccount: 'Merchant Account',
   pspReference: 'Psp Reference',
@@ -72,14 +79,14 @@ export const COLUMNS = {
   schemeFees: 'Scheme Fees (SC)',
   interchange: 'Interchange (SC)',
   modificationMerchantReference: 'Modification Merchant Reference',
-  terminalId: 'Terminal ID',
+  terminalId: 'Unique Terminal Id',
 } as const;
 
 /** Read when the file has it: a chargeback's own PSP reference (the dispute's), which only chargeback lines need. */
 export const MODIFICATION_PSP_REFERENCE = 'Modification Psp Reference';
 
 const REQUIRED = Object.values(COLUMNS);
-/** Header names as Adyen spells them, compared without case or spaces ("Terminal Id", "TERMINAL ID"). */
+/** Header names as Adyen spells them, compared without case or spaces ("Unique Terminal Id", "UNIQUE TERMINAL ID"). */
 const norm = (name: string) => name.replace(/\s+/g, '').toLowerCase();
 
 /**
@@ -95,7 +102,7 @@ export function parseReport(csv: string, fileName = 'the report'): ReportRow[] {
   const missing = REQUIRED.filter((c) => !index.has(norm(c)));
   if (missing.length) {
     throw new AcquirerRejectedError(
-      `adyen's ${fileName} lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (add ${missing.includes(COLUMNS.terminalId) ? 'the optional Terminal ID column ' : 'them '}to the Payment accounting report at Adyen)`,
+      `adyen's ${fileName} lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (add ${missing.includes(COLUMNS.terminalId) ? 'the additional Unique Terminal Id column ' : 'them '}to the Payment accounting report at Adyen)`,
       422,
     );
   }

@@ -10,7 +10,7 @@ import { parseReport, settlementItemsOfReport } from '../../../src/acquirer/adye
 const MID = 'IspShopPOS';
 const A = 'V400m-324688179';
 const HEADER =
-  'Company Account,Merchant Account,Psp Reference,Merchant Reference,Payment Method,Booking Date,TimeZone,Main Currency,Main Amount,Record Type,Payment Currency,Received (PC),Authorised (PC),Captured (PC),Settlement Currency,Payable (SC),Commission (SC),Markup (SC),Scheme Fees (SC),Interchange (SC),Processing Fee Currency,Processing Fee (FC),User Name,Payment Method Variant,Modification Merchant Reference,Modification Psp Reference,Reserved4,Reserved5,Reserved6,Reserved7,Reserved8,Reserved9,Reserved10,Terminal ID';
+  'Company Account,Merchant Account,Psp Reference,Merchant Reference,Payment Method,Booking Date,TimeZone,Main Currency,Main Amount,Record Type,Payment Currency,Received (PC),Authorised (PC),Captured (PC),Settlement Currency,Payable (SC),Commission (SC),Markup (SC),Scheme Fees (SC),Interchange (SC),Processing Fee Currency,Processing Fee (FC),User Name,Payment Method Variant,Modification Merchant Reference,Modification Psp Reference,Reserved4,Reserved5,Reserved6,Reserved7,Reserved8,Reserved9,Reserved10,Unique Terminal Id';
 const line = (cells: string) => `IspCompany,${MID},${cells}`;
 const CSV = [
   HEADER,

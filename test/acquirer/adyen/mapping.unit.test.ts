@@ -23,6 +23,7 @@ import {
   refundStatusOf,
   reversalOf,
   reversalRequestOf,
+  reversibleTransactionOf,
   sendBillResultOf,
   statusReadOf,
   toAdyenAmount,
@@ -32,6 +33,7 @@ import {
   wordsOf,
   type MessageRef,
   type Pair,
+  type StatusRead,
 } from '../../../src/acquirer/adyen/mapping';
 import { SALE_ID, billRefOf, parseBillRef, readServiceIdOf, serviceIdOf } from '../../../src/acquirer/adyen/references';
 import { rebase } from '../../../src/acquirer/adyen/transport';
@@ -276,6 +278,29 @@ describe('requests', () => {
     expect(held).not.toHaveProperty('capturedAmount');
   });
 
+  it('partial authorisation: Result Partial ("partially approved", Adyen) is an approval of the AuthorizedAmount, never a refusal or an error', () => {
+    const json = read('fixtures/clouddevice/payment-sync-success.json') as CloudDeviceApiResponse;
+    const payment = json.SaleToPOIResponse!.PaymentResponse!;
+    payment.Response.Result = 'Partial' as never;
+    payment.PaymentResult!.AmountsResp = { AuthorizedAmount: 25, Currency: 'EUR' };
+    const pair = pairOf(json.SaleToPOIResponse!.MessageHeader);
+    const paid = paymentAnswerOf(json, pair, 'pay_1');
+    expect(paid).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00', capturedAmount: '25.00' });
+    expect(paid).not.toHaveProperty('errorMessage');
+    expect(paymentAnswerOf(json, pair, billRefOf({ paymentId: 'pay_1', twoStep: true }))).toMatchObject({ state: 'AUTHORIZED', authorizedAmount: '25.00' });
+    // a status read finds the same, and the partially approved payment is the one a void or refund reverses
+    const found: StatusRead = { found: 'payment', payment };
+    expect(billStatusOfRead(found, 'pay_1')).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00' });
+    expect(reversibleTransactionOf(found)).toBe(payment.POIData!.POITransactionID);
+    // a partial approval that names no amount, no currency or nothing approved proves nothing: not believed (read again)
+    for (const amounts of [{ AuthorizedAmount: 25 }, { AuthorizedAmount: 0, Currency: 'EUR' }]) {
+      payment.PaymentResult!.AmountsResp = amounts as never;
+      expect(() => paymentAnswerOf(json, pair, 'pay_1')).toThrow(UntrustedAnswerError);
+    }
+    delete (payment.PaymentResult as { AmountsResp?: unknown }).AmountsResp;
+    expect(() => paymentAnswerOf(json, pair, 'pay_1')).toThrow(UntrustedAnswerError);
+  });
+
   it('TransactionStatusRequest names the original SaleID/ServiceID in a pair of its own', () => {
     const readId = readServiceIdOf('seed');
     const message = expectValid(transactionStatusRequestOf('V400m-123456789', paymentMessageOf('pay_01JABCDEF'), readId));
@@ -296,7 +321,7 @@ describe('requests', () => {
     expect((message.MessageHeader as { ServiceID: string }).ServiceID).toBe(serviceIdOf('abort', 'pay_01JABCDEF'));
   });
 
-  it('ReversalRequest: the whole payment (void) without an amount, a referenced refund with ReversedAmount', () => {
+  it('ReversalRequest: the whole payment (void) without an amount, a referenced refund with ReversedAmount and its currency', () => {
     const voided = expectValid(reversalRequestOf('V400m-123456789', ORIGINAL, { kind: 'void', voidReference: 'VOID-1' }, NOW));
     expect(voided.ReversalRequest).toEqual({
       OriginalPOITransaction: { POITransactionID: { TransactionID: ORIGINAL.TransactionID, TimeStamp: ORIGINAL.TimeStamp.toISOString() } },
@@ -306,8 +331,16 @@ describe('requests', () => {
     const refunded = expectValid(
       reversalRequestOf('V400m-123456789', ORIGINAL, { kind: 'refund', refundReference: 'REF-1', amount: '5.5', currency: 'EUR' }, NOW),
     );
-    expect(refunded.ReversalRequest).toMatchObject({ ReversedAmount: 5.5 });
+    // Adyen's partial referenced refund: ReversedAmount, and the currency in SaleData.SaleToAcquirerData ("currency=EUR").
+    expect(refunded.ReversalRequest).toEqual({
+      OriginalPOITransaction: { POITransactionID: { TransactionID: ORIGINAL.TransactionID, TimeStamp: ORIGINAL.TimeStamp.toISOString() } },
+      ReversalReason: 'MerchantCancel',
+      SaleData: { SaleTransactionID: { TransactionID: 'REF-1', TimeStamp: NOW.toISOString() }, SaleToAcquirerData: 'currency=EUR' },
+      ReversedAmount: 5.5,
+    });
     expect((refunded.MessageHeader as { ServiceID: string }).ServiceID).toBe(serviceIdOf('refund', 'REF-1'));
+    const jpy = reversalRequestOf('V400m-123456789', ORIGINAL, { kind: 'refund', refundReference: 'REF-2', amount: '300', currency: 'jpy' }, NOW);
+    expect(jpy.SaleToPOIRequest.ReversalRequest?.SaleData?.SaleToAcquirerData).toBe('currency=JPY');
   });
 
   it('ServiceIDs: 10 alphanumeric characters, the same for the same id, different across kinds', () => {

@@ -20,9 +20,9 @@ const MID = 'IspShopPOS';
 const A = 'V400m-324688179';
 const B = 'P400Plus-275039202';
 
-/** A day of a Payment accounting report as Adyen writes it (standard columns, then the optional Terminal ID). */
+/** A day of a Payment accounting report as Adyen writes it (standard columns, then the additional Unique Terminal Id). */
 const HEADER =
-  'Company Account,Merchant Account,Psp Reference,Merchant Reference,Payment Method,Booking Date,TimeZone,Main Currency,Main Amount,Record Type,Payment Currency,Received (PC),Authorised (PC),Captured (PC),Settlement Currency,Payable (SC),Commission (SC),Markup (SC),Scheme Fees (SC),Interchange (SC),Processing Fee Currency,Processing Fee (FC),User Name,Payment Method Variant,Modification Merchant Reference,Reserved3,Reserved4,Reserved5,Reserved6,Reserved7,Reserved8,Reserved9,Reserved10,Terminal ID';
+  'Company Account,Merchant Account,Psp Reference,Merchant Reference,Payment Method,Booking Date,TimeZone,Main Currency,Main Amount,Record Type,Payment Currency,Received (PC),Authorised (PC),Captured (PC),Settlement Currency,Payable (SC),Commission (SC),Markup (SC),Scheme Fees (SC),Interchange (SC),Processing Fee Currency,Processing Fee (FC),User Name,Payment Method Variant,Modification Merchant Reference,Reserved3,Reserved4,Reserved5,Reserved6,Reserved7,Reserved8,Reserved9,Reserved10,Unique Terminal Id';
 const line = (cells: string) => `IspCompany,${cells}`;
 const CSV = [
   HEADER,
@@ -122,13 +122,17 @@ describe('the mapping of the report', () => {
     expect(() => bookedAtOf('01/07/2026 02:30', 'CET')).toThrow(AcquirerRejectedError);
   });
 
-  it('a report without the Terminal ID column is refused, saying what to set up at Adyen', () => {
+  it('a report without the Unique Terminal Id column is refused, saying what to set up at Adyen', () => {
     const withoutTerminal = CSV.split('\r\n')
       .map((l) => l.slice(0, l.lastIndexOf(',')))
       .join('\r\n');
     expect(() => parseReport(withoutTerminal, 'payments_accounting_report_2026_11_26.csv')).toThrow(
-      expect.objectContaining({ status: 422, message: expect.stringMatching(/lacks the column Terminal ID .*optional Terminal ID column/) }),
+      expect.objectContaining({ status: 422, message: expect.stringMatching(/lacks the column Unique Terminal Id .*additional Unique Terminal Id column/) }),
     );
+    // "Terminal ID" is not Adyen's name for the column (Adyen's is Unique Terminal Id): not read as it
+    expect(() => parseReport(CSV.replace(',Unique Terminal Id\r\n', ',Terminal ID\r\n'))).toThrow(/lacks the column Unique Terminal Id/);
+    // Adyen's name in any case or spacing is the column
+    expect(parseReport(CSV.replace(',Unique Terminal Id\r\n', ',UNIQUE TERMINAL ID\r\n'))).toEqual(parseReport(CSV));
   });
 
   it('a header-only file has no lines; a JPY amount keeps no decimals', () => {

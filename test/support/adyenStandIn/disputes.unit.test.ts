@@ -106,7 +106,7 @@ it("books a dispute's money in the day's Payment accounting report: the debit wi
   });
   const csv = await res.text();
   const rows = parseReport(csv).filter((r) => r['Psp Reference'] === d.tx.pspReference && r['Record Type'].startsWith('Chargeback'));
-  expect(rows.map((r) => [r['Record Type'], r['Main Amount'], r['Markup (SC)'], r[MODIFICATION_PSP_REFERENCE], r['Terminal ID']])).toEqual([
+  expect(rows.map((r) => [r['Record Type'], r['Main Amount'], r['Markup (SC)'], r[MODIFICATION_PSP_REFERENCE], r['Unique Terminal Id']])).toEqual([
     ['Chargeback', '30.00', '2.00', d.pspReference, POIID],
     ['ChargebackReversed', '30.00', '', d.pspReference, POIID],
   ]);

@@ -7,7 +7,7 @@ import type { SimulatedDevice, StandInReversal, StandInTransaction } from './ter
  * Adyen's report downloads (`GET /reports/download/MerchantAccount/{merchantAccount}/{fileName}`
  * on the Customer Area host), as the stand-in serves them: the daily Payment accounting report
  * `payments_accounting_report_YYYY_MM_DD.csv`, built on request from the stand-in's own
- * transactions and reversals of that merchant account, with the optional `Terminal ID` column.
+ * transactions and reversals of that merchant account, with the additional `Unique Terminal Id` column.
  *
  * The stand-in's books (docs/acquirers.md, "Adyen: settlement"):
  * - its account's time zone is Europe/Amsterdam (TimeZone `CET` or `CEST`), so a day's file holds
@@ -129,7 +129,7 @@ export const REPORT_COLUMNS = [
   'Payment Method Variant',
   'Modification Merchant Reference',
   'Modification Psp Reference',
-  'Terminal ID',
+  'Unique Terminal Id',
 ] as const;
 type Column = (typeof REPORT_COLUMNS)[number];
 type Line = Partial<Record<Column, string>> & { at: string };
@@ -146,7 +146,7 @@ function paymentLines(tx: StandInTransaction, voided: StandInReversal | undefine
     'Main Amount': amount,
     'Payment Currency': tx.currency,
     'Payment Method Variant': `${tx.card?.brand ?? 'mc'}credit`,
-    'Terminal ID': tx.poiid,
+    'Unique Terminal Id': tx.poiid,
   };
   const lines: Line[] = [{ ...common, at: tx.decidedAt!, 'Record Type': 'Authorised', 'Authorised (PC)': amount }];
   if (voided) return [...lines, { ...common, at: voided.at, 'Record Type': 'Cancelled', 'Authorised (PC)': `-${amount}` }];
@@ -176,7 +176,7 @@ function refundLines(rev: StandInReversal, tx: StandInTransaction | undefined): 
     'Main Amount': amount,
     'Payment Currency': rev.currency,
     'Modification Merchant Reference': rev.reference,
-    'Terminal ID': rev.poiid,
+    'Unique Terminal Id': rev.poiid,
     at: rev.at,
   };
   return [
@@ -202,7 +202,7 @@ function chargebackLines(d: StandInDispute): Line[] {
     'Settlement Currency': d.currency,
     'Payment Method Variant': `${d.tx.card?.brand ?? 'mc'}credit`,
     'Modification Psp Reference': d.pspReference,
-    'Terminal ID': d.tx.poiid,
+    'Unique Terminal Id': d.tx.poiid,
   };
   const debit = (at: string, recordType: string): Line => ({
     ...common,

@@ -19,6 +19,8 @@ export interface PaymentFacts {
   pspReference: string;
   amount: number;
   currency: string;
+  /** The amount asked, when the card approved less (`amount`): a partial approval. */
+  requestedAmount?: number;
   card?: { brand: string; last4: string };
 }
 
@@ -64,10 +66,16 @@ function withIds(file: string, p: PaymentFacts): any {
   return doc;
 }
 
-/** paymentResponse.json: the approval, with the card the customer presented (shaped as the decline fixtures show a card). */
+/**
+ * paymentResponse.json: the approval, with the card the customer presented (shaped as the decline
+ * fixtures show a card). For less than asked (a partial authorisation) Result is `Partial`, which
+ * Adyen's "Handle responses" guide defines as "The transaction amount has been partially approved",
+ * with AuthorizedAmount the amount approved.
+ */
 export function approved(p: PaymentFacts): any {
   const doc = withIds(FIXTURE.paymentResponse, p);
   const body = doc.SaleToPOIResponse.PaymentResponse;
+  if (p.requestedAmount !== undefined && p.amount < p.requestedAmount) body.Response.Result = 'Partial';
   const card = p.card ?? { brand: 'mc', last4: '3511' };
   body.PaymentResult.AmountsResp = { AuthorizedAmount: p.amount, Currency: p.currency };
   body.PaymentResult.PaymentAcquirerData.AcquirerTransactionID = { TransactionID: p.pspReference, TimeStamp: p.poiTransactionId.TimeStamp };
@@ -164,7 +172,8 @@ export function transactionStatus(header: any, reference: any, found: any | 'InP
 export function reversal(
   header: any,
   outcome:
-    { poiTransactionId: TransactionID; pspReference: string; originalPsp: string; amount: number } | { error: 'NotFound' | 'NotAllowed'; message: string },
+    | { poiTransactionId: TransactionID; pspReference: string; originalPsp: string; amount: number }
+    | { error: 'NotFound' | 'NotAllowed' | 'MessageFormat'; message: string },
 ): any {
   const doc = adyenFile(FIXTURE.reversal);
   const r = doc.SaleToPOIResponse;

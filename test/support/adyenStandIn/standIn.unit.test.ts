@@ -196,6 +196,37 @@ describe('payments as the mock terminal answers them', () => {
     expect(standIn.invalid).toEqual([]);
   });
 
+  test('a card with less than asked: Result Partial and the balance as AuthorizedAmount when the sale allowed partial authorisation, else Not enough balance', async () => {
+    const partial = (tenderOption: string) => {
+      const req = payment(40);
+      req.SaleToPOIRequest.PaymentRequest.SaleData.SaleToAcquirerData = `tenderOption=${tenderOption}`;
+      return req;
+    };
+    let { answer } = await pending(partial('ReceiptHandler,AllowPartialAuthorisation'));
+    standIn.customer(POIID, 'pay', { balance: 25 });
+    let body = paymentResponse((await answer).json);
+    expect(body.Response.Result).toBe('Partial');
+    expect(body.PaymentResult.AmountsResp).toEqual({ AuthorizedAmount: 25, Currency: 'EUR' });
+    expect(standIn.device(POIID).transactions.at(-1)).toMatchObject({ state: 'APPROVED', amount: 25, requestedAmount: 40, partialAllowed: true });
+
+    ({ answer } = await pending(partial('ReceiptHandler')));
+    standIn.customer(POIID, 'pay', { balance: 25 });
+    body = paymentResponse((await answer).json);
+    expect(body.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Refusal' });
+    expect(standIn.device(POIID).transactions.at(-1)).toMatchObject({ state: 'DECLINED', amount: 40, partialAllowed: false });
+
+    // what Adyen says does not happen, for tests of it: a partial approval of a sale that did not allow it
+    ({ answer } = await pending(partial('ReceiptHandler')));
+    standIn.customer(POIID, 'pay', { balance: 25, partialEvenIfNotAllowed: true });
+    expect(paymentResponse((await answer).json).Response.Result).toBe('Partial');
+
+    // the whole amount approved stays a Success
+    ({ answer } = await pending(partial('AllowPartialAuthorisation')));
+    standIn.customer(POIID, 'pay', { balance: 50 });
+    expect(paymentResponse((await answer).json).Response.Result).toBe('Success');
+    expect(standIn.invalid).toEqual([]);
+  });
+
   test('a customer decline and cancel answer Refusal and Cancel', async () => {
     for (const [action, condition] of [
       ['decline', 'Refusal'],
@@ -290,7 +321,13 @@ describe('status, abort, reversal', () => {
         (m) => {
           m.ReversalRequest.OriginalPOITransaction.POITransactionID = original;
           delete m.ReversalRequest.SaleData; // optional in the schema
-          if (amount !== undefined) m.ReversalRequest.ReversedAmount = amount;
+          if (amount !== undefined) {
+            m.ReversalRequest.ReversedAmount = amount;
+            m.ReversalRequest.SaleData = {
+              SaleTransactionID: { TransactionID: `REFUND-${amount}`, TimeStamp: new Date().toISOString() },
+              SaleToAcquirerData: 'currency=EUR',
+            };
+          }
         },
         poiid,
       );
@@ -310,6 +347,37 @@ describe('status, abort, reversal', () => {
       ['refund', 10],
       ['void', 20],
     ]);
+    expect(standIn.invalid).toEqual([]);
+  });
+
+  test('a referenced refund (ReversedAmount) without its currency in SaleToAcquirerData, or in another currency, is refused and refunds nothing', async () => {
+    const poiid = 'V400m-reversal2';
+    standIn.autoCustomer(poiid, 'pay');
+    const paid = (await send('sync', payment(30, poiid), HEADERS, poiid)).json;
+    standIn.autoCustomer(poiid, null);
+    const original = paymentResponse(paid).POIData.POITransactionID;
+    const refund = (saleToAcquirerData: string | undefined) =>
+      message(
+        'reversal/reversalRequest.json',
+        (m) => {
+          m.ReversalRequest.OriginalPOITransaction.POITransactionID = original;
+          m.ReversalRequest.ReversedAmount = 5;
+          if (saleToAcquirerData === undefined) delete m.ReversalRequest.SaleData.SaleToAcquirerData;
+          else m.ReversalRequest.SaleData.SaleToAcquirerData = saleToAcquirerData;
+        },
+        poiid,
+      );
+    const result = async (data: string | undefined) => (await send('sync', refund(data), HEADERS, poiid)).json.SaleToPOIResponse.ReversalResponse.Response;
+    expect(await result(undefined)).toMatchObject({
+      Result: 'Failure',
+      ErrorCondition: 'MessageFormat',
+      AdditionalResponse: expect.stringContaining('currency'),
+    });
+    expect(await result('tenderOption=ReceiptHandler')).toMatchObject({ Result: 'Failure', ErrorCondition: 'MessageFormat' });
+    expect(await result('currency=USD')).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed', AdditionalResponse: expect.stringContaining('USD') });
+    expect(standIn.device(poiid).reversals).toEqual([]);
+    expect(await result('tenderOption=ReceiptHandler&currency=EUR')).toMatchObject({ Result: 'Success' });
+    expect(standIn.device(poiid).reversals.map((r) => [r.kind, r.amount])).toEqual([['refund', 5]]);
     expect(standIn.invalid).toEqual([]);
   });
 });
@@ -596,7 +664,7 @@ describe('Checkout modifications of a pre-authorisation (capture, cancel)', () =
         'reversal/reversalRequest.json',
         (m) => {
           m.ReversalRequest.OriginalPOITransaction.POITransactionID = tx.poiTransactionId;
-          delete m.ReversalRequest.SaleData;
+          m.ReversalRequest.SaleData.SaleToAcquirerData = 'currency=EUR';
           m.ReversalRequest.ReversedAmount = amount;
         },
         poiid,
@@ -636,7 +704,7 @@ describe('report downloads (the daily Payment accounting report)', () => {
       'Markup (SC)': '0.06',
       'Commission (SC)': '0.10',
       'Payable (SC)': '19.64',
-      'Terminal ID': poiid,
+      'Unique Terminal Id': poiid,
     });
     expect(feesOf(12.34, 'EUR')).toMatchObject({ interchange: '0.10', schemeFees: '0.02', markup: '0.04', commission: '0.10', total: '0.26' });
     expect(feesOf(1500, 'JPY')).toMatchObject({ interchange: '12', schemeFees: '3', markup: '5', commission: '10', total: '30', payable: '1470' });

@@ -69,6 +69,12 @@ export interface CardChoice {
    * declined as Adyen declines it otherwise (the mock terminal's 124 "Not enough balance" answer).
    */
   balance?: number;
+  /**
+   * Tests only: approve the balance even though the sale did not allow partial authorisation.
+   * Adyen says this does not happen (the tender option is what asks the issuer for the available
+   * amount); it lets a test show what the service does if it ever did.
+   */
+  partialEvenIfNotAllowed?: boolean;
 }
 
 export interface SimulatedDevice {
@@ -155,12 +161,13 @@ export class Terminals {
     // Without a card named, a decline keeps the fixture's card; an approval shows the success fixture's (mc, 3511).
     const chosen = card.cardBrand || card.last4 ? { brand: card.cardBrand ?? 'mc', last4: card.last4 ?? '3511' } : undefined;
     const short = action === 'pay' && card.balance !== undefined && card.balance < tx.amount;
-    if (short && tx.partialAllowed) {
+    const partial = short && (tx.partialAllowed || card.partialEvenIfNotAllowed === true);
+    if (partial) {
       tx.requestedAmount = tx.amount;
       tx.amount = card.balance!; // what Adyen authorised: captures, reversals and reports work on it
     }
     const facts: PaymentFacts = { ...tx, card: chosen };
-    const digits = short && !tx.partialAllowed ? '124' : answer.declineDigits(tx.amount);
+    const digits = short && !partial ? '124' : answer.declineDigits(tx.amount);
     const [state, response]: [TransactionState, any] =
       action === 'pay' && digits
         ? ['DECLINED', answer.declined(facts, digits)]
@@ -312,8 +319,17 @@ export class Terminals {
     const reversible = tx?.preAuth ? (tx.captured ?? 0) : (tx?.amount ?? 0);
     const remaining = tx ? round(reversible - tx.reversedAmount) : 0;
     const amount = req.ReversedAmount ?? remaining;
+    // Adyen's partial referenced refund names its currency in SaleData.SaleToAcquirerData (`currency=EUR`) next to ReversedAmount.
+    const currency = req.ReversedAmount === undefined ? undefined : currencyOf(req.SaleData?.SaleToAcquirerData);
     let doc: any;
-    if (!tx) doc = answer.reversal(h, { error: 'NotFound', message: `Original transaction ${original} not found` });
+    if (req.ReversedAmount !== undefined && !currency)
+      doc = answer.reversal(h, {
+        error: 'MessageFormat',
+        message: 'A refund with ReversedAmount needs its currency in SaleData.SaleToAcquirerData (currency=...)',
+      });
+    else if (!tx) doc = answer.reversal(h, { error: 'NotFound', message: `Original transaction ${original} not found` });
+    else if (currency && currency !== tx.currency)
+      doc = answer.reversal(h, { error: 'NotAllowed', message: `Currency ${currency} is not the original transaction's (${tx.currency})` });
     else if (tx.state !== 'APPROVED') doc = answer.reversal(h, { error: 'NotAllowed', message: `Original transaction is ${tx.state}` });
     else if (tx.preAuth && tx.cancelled) doc = answer.reversal(h, { error: 'NotAllowed', message: 'Original pre-authorisation is cancelled' });
     else if (tx.preAuth && tx.captured === undefined)
@@ -355,6 +371,18 @@ function preAuthAsked(data: string | undefined): boolean {
     return JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.authorisationType === 'PreAuth';
   } catch {
     return false;
+  }
+}
+
+/** The `currency` SaleToAcquirerData names, in either format (`currency=EUR&...`, or base64 JSON). */
+function currencyOf(data: string | undefined): string | undefined {
+  if (!data) return undefined;
+  if (/(^|&)currency=/.test(data)) return new URLSearchParams(data).get('currency') || undefined;
+  try {
+    const named = JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.currency;
+    return typeof named === 'string' && named ? named : undefined;
+  } catch {
+    return undefined;
   }
 }
 
