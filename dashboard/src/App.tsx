@@ -7,6 +7,8 @@ import { Account } from './pages/Account';
 import { AcquirerAccounts } from './pages/AcquirerAccounts';
 import { ApiKeys } from './pages/ApiKeys';
 import { AuditLog } from './pages/AuditLog';
+import { BillDetail } from './pages/BillDetail';
+import { Bills } from './pages/Bills';
 import { DisputeDetail } from './pages/DisputeDetail';
 import { Disputes } from './pages/Disputes';
 import { Home } from './pages/Home';
@@ -51,6 +53,8 @@ export function App() {
         <Route index element={area('sharedViews', 'the home page', <Home />)} />
         <Route path="payments" element={area('sharedViews', 'Payments', <Payments />)} />
         <Route path="payments/:paymentId" element={area('sharedViews', 'Payments', <PaymentDetail />)} />
+        <Route path="bills" element={area('sharedViews', 'Bills', <Bills />)} />
+        <Route path="bills/:billId" element={area('sharedViews', 'Bills', <BillDetail />)} />
         <Route path="stores" element={area('stores', 'Stores', <Stores />)} />
         <Route path="stores/:storeExternalId" element={area('stores', 'Stores', <StoreDetail />)} />
         <Route path="webhooks" element={area('webhooks', 'Webhooks', <Webhooks />)} />

@@ -10,6 +10,7 @@ export interface NavItem {
 
 export const NAV: NavItem[] = [
   { label: 'Payments', path: '/payments', area: 'sharedViews' },
+  { label: 'Bills', path: '/bills', area: 'sharedViews' },
   { label: 'Stores', path: '/stores', area: 'stores' },
   { label: 'Webhooks', path: '/webhooks', area: 'webhooks' },
   { label: 'Settlements', path: '/settlements', area: 'finance' },

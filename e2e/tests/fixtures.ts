@@ -106,12 +106,14 @@ export async function takePayment(s: E2EState, amount: number, reference: string
   return { id: created.data.id, pspReference: created.data.pspReference };
 }
 
-export async function customerPays(s: E2EState): Promise<void> {
+/** The customer pays on the sandbox device; `approvedAmount`: the card approves only that much (a partial approval). */
+export async function customerPays(s: E2EState, opts: { approvedAmount?: number } = {}): Promise<void> {
   const paid = await callJson('POST', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}/customer`, {
     action: 'pay',
     mode: 'CARD',
     cardBrand: 'VISA',
     last4: '4242',
+    ...opts,
   });
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
 }

@@ -6,16 +6,30 @@ import { expect, expectAccessible, pageSessionToken, screenshot, sessionClient, 
  * What each role sees (docs/dashboard.md; docs/users-and-keys.md, "Roles"): the navigation names exactly the areas the role
  * may use; an area opened by address without the role says so and shows none of its data.
  */
-const ALL = ['Payments', 'Stores', 'Webhooks', 'Settlements', 'Payouts', 'Balances', 'Users', 'API keys', 'Audit log', 'Acquirer accounts', 'Disputes'];
+const ALL = [
+  'Payments',
+  'Bills',
+  'Stores',
+  'Webhooks',
+  'Settlements',
+  'Payouts',
+  'Balances',
+  'Users',
+  'API keys',
+  'Audit log',
+  'Acquirer accounts',
+  'Disputes',
+];
 const SEES: Record<string, string[]> = {
   ADMIN: ALL,
-  FINANCE: ['Payments', 'Settlements', 'Payouts', 'Balances', 'Disputes'],
-  OPERATIONS: ['Payments', 'Stores'],
-  COMPLIANCE: ['Payments', 'Audit log', 'Disputes'],
-  USER: ['Payments'],
+  FINANCE: ['Payments', 'Bills', 'Settlements', 'Payouts', 'Balances', 'Disputes'],
+  OPERATIONS: ['Payments', 'Bills', 'Stores'],
+  COMPLIANCE: ['Payments', 'Bills', 'Audit log', 'Disputes'],
+  USER: ['Payments', 'Bills'],
 };
 const ADDRESS: Record<string, string> = {
   Payments: '/dashboard/payments',
+  Bills: '/dashboard/bills',
   Stores: '/dashboard/stores',
   Webhooks: '/dashboard/webhooks',
   Settlements: '/dashboard/settlements',

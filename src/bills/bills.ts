@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import Decimal from 'decimal.js';
 import type { ApiKeyPrincipal } from '../auth/principal';
+import type { KeyMode } from '../auth/apiKeys';
 import { type AuditSource, auditFor } from '../audit/audit';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/client';
@@ -96,22 +97,33 @@ async function start(deps: BillDeps, bill: BillRow): Promise<void> {
   }
 }
 
-/** A bill of the key's business and mode; another business's is not found (404). */
-export async function findOwnBill(db: Db, principal: Pick<ApiKeyPrincipal, 'merchantId' | 'mode'>, id: string): Promise<BillRow> {
-  const bill = await db.bill.findFirst({ where: { id, merchantId: principal.merchantId, mode: principal.mode }, include: withTenders });
+/**
+ * Whose bills a caller reads, as for payments (PaymentScope): an API key its business's bills of its
+ * own mode, a dashboard user its business's bills of both modes (no `mode`).
+ */
+export interface BillScope {
+  merchantId: string;
+  mode?: KeyMode;
+}
+
+const scopeWhere = (scope: BillScope) => ({ merchantId: scope.merchantId, ...(scope.mode ? { mode: scope.mode } : {}) });
+
+/** A bill of the caller's business (and an API key's mode); another business's is not found (404). */
+export async function findOwnBill(db: Db, scope: BillScope, id: string): Promise<BillRow> {
+  const bill = await db.bill.findFirst({ where: { id, ...scopeWhere(scope) }, include: withTenders });
   if (!bill) throw notFound('bill');
   return bill;
 }
 
-export async function listBills(db: Db, principal: Pick<ApiKeyPrincipal, 'merchantId' | 'mode'>, query: BillListQuery): Promise<Page<BillRecord>> {
+/** One page of the caller's bills, newest first, optionally of one store or status; each row as `view` shows it. */
+export async function listBills<T>(db: Db, scope: BillScope, query: BillListQuery, view: (row: BillRow) => T): Promise<Page<T>> {
   const where = {
-    merchantId: principal.merchantId,
-    mode: principal.mode,
+    ...scopeWhere(scope),
     ...(query.storeExternalId ? { storeExternalId: query.storeExternalId } : {}),
     ...(query.status ? { status: query.status } : {}),
   };
   const [rows, total] = await Promise.all([db.bill.findMany({ where, include: withTenders, ...listArgs('createdAt', query) }), db.bill.count({ where })]);
-  return pageOf(rows.map(toBillRecord), total, query);
+  return pageOf(rows.map(view), total, query);
 }
 
 /** Cash or another tender the till took itself: counted toward the bill at once (201 with the bill). */

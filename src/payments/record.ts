@@ -17,6 +17,8 @@ export interface PaymentRecord {
   currency: string;
   reference: string | null;
   sequenceNumber: number | null;
+  /** The bill it is a tender of (docs/bills.md); null for a payment of its own. */
+  billId: string | null;
   storeExternalId: string;
   terminalExternalId: string;
   paymentMethod: string | null;
@@ -69,6 +71,7 @@ export function toPaymentRecord(p: Payment, view: PaymentView): PaymentRecord {
     currency: p.currency,
     reference: p.reference,
     sequenceNumber: p.sequenceNumber,
+    billId: p.billId,
     storeExternalId: p.storeExternalId,
     terminalExternalId: p.terminalExternalId,
     paymentMethod: p.paymentMethod,

@@ -99,6 +99,7 @@ export const PaymentRecordSchema = z
     currency: z.string(),
     reference: z.string().nullable(),
     sequenceNumber: z.number().int().nullable(),
+    billId: z.string().nullable().openapi({ description: 'The bill the payment is a tender of (docs/bills.md); null for a payment of its own' }),
     storeExternalId: z.string(),
     terminalExternalId: z.string(),
     paymentMethod: z

@@ -37,6 +37,7 @@ describe('creating a payment', () => {
       currency: 'EUR',
       reference: 'order-1',
       sequenceNumber: 2,
+      billId: null,
       storeExternalId: shop.storeExternalId,
       terminalExternalId: shop.terminalExternalId,
       paymentMethod: 'CARD',

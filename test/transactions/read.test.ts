@@ -66,6 +66,7 @@ describe('GET /api/transactions/{id}', () => {
       currency: 'EUR',
       reference: p.reference,
       sequenceNumber: null,
+      billId: null,
       storeExternalId: 'store_a',
       terminalExternalId: p.terminalExternalId,
       paymentMethod: 'CARD',

@@ -5,6 +5,7 @@ import { isDisputeOpen } from '../../../core/dispute/statuses';
 import { ApiError } from '../api';
 import { REFUND_AREA } from '../areas';
 import { PaymentAcquirer } from '../components/acquirers/PaymentAcquirer';
+import { PaymentBill } from '../components/bills/PaymentBill';
 import { PaymentDisputes } from '../components/disputes/PaymentDisputes';
 import { StoreName, TerminalName, UserName } from '../components/Names';
 import { ErrorNote, Field, money, Status, when } from '../components/ui';
@@ -14,7 +15,7 @@ import { createRefund, getDashboardPayment, listRefunds, redeliverDashboardWebho
 const REFUNDABLE = ['CAPTURED', 'SETTLED', 'PARTIALLY_REFUNDED'];
 
 /**
- * One payment (docs/dashboard.md, "Payment detail"): its fields (with its acquirer account and route rule, and its dispute), status history, refunds and webhook deliveries; the
+ * One payment (docs/dashboard.md, "Payment detail"): its fields (with its acquirer account and route rule, its dispute, and the bill it is a tender of), status history, refunds and webhook deliveries; the
  * Refund button for ADMIN and FINANCE, redelivery for ADMIN. Refreshes while something may
  * still change (an open status, a pending refund or delivery).
  */
@@ -60,6 +61,12 @@ export function PaymentDetail() {
       </h1>
       <dl className="fields">
         <Field label="Amount">{money(p.amount, p.currency)}</Field>
+        {p.requestedAmount !== p.amount && (
+          <Field label="Requested amount">
+            {money(p.requestedAmount, p.currency)} <span className="muted">(partly approved: the card approved less than asked)</span>
+          </Field>
+        )}
+        <PaymentBill payment={p} />
         <Field label="Reference">{p.reference ?? '—'}</Field>
         <Field label="Mode">{p.mode}</Field>
         <Field label="Store">

@@ -60,7 +60,7 @@ export const billRoutes: RouteModule = (router, registry) => {
       errors: [403],
     },
     async (ctx, { query }) => {
-      ctx.body = await listBills(ctx.deps.db, principalOf(ctx), query);
+      ctx.body = await listBills(ctx.deps.db, principalOf(ctx), query, toBillRecord);
     },
   );
 

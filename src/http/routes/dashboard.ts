@@ -27,7 +27,8 @@ import { defineRoute } from '../route';
  */
 const TAG = 'Dashboard';
 
-const Mode = z.enum(['live', 'test'], { message: "must be 'live' or 'test'" });
+/** A dashboard list's mode filter (live and test alike when absent). */
+export const Mode = z.enum(['live', 'test'], { message: "must be 'live' or 'test'" });
 
 const DashboardPaymentQuery = PaymentListQuery.extend({
   mode: Mode.optional().openapi({ description: 'Only live or only test payments; absent: both' }),

@@ -9,6 +9,7 @@ import { payoutRoutes } from './payouts';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
+import { dashboardBillRoutes } from './dashboardBills';
 import { healthRoutes } from './health';
 import { paymentRoutes } from './payments';
 import { billRoutes } from './bills';
@@ -41,6 +42,7 @@ export const routeModules: RouteModule[] = [
   stripeWebhookRoutes,
   accountNotificationRoutes,
   dashboardRoutes,
+  dashboardBillRoutes,
   dashboardStoreRoutes,
   dashboardWebhookRoutes,
   acquirerAccountRoutes,
