@@ -29,7 +29,6 @@ export interface BillPhase {
 }
 
 function billTargets(b: BillFindings): Target[] {
-  const zero = (name: string, list: unknown[]): Target => ({ name, value: list.length, target: '0', ok: list.length === 0 });
   return [
     { name: 'bills paid', value: b.paid, target: '> 0', ok: b.paid > 0 },
     { name: 'bills given back (cancelled or expired)', value: b.givenBack, target: '> 0', ok: b.givenBack > 0 },
@@ -85,8 +84,10 @@ export interface ChaosReport {
 const faultRows = (faults: FaultRecord[]): FaultRow[] =>
   faults.map(({ startedAt, endedAt, ...rest }) => ({ ...rest, startedAt: new Date(startedAt).toISOString(), durationMs: endedAt - startedAt }));
 
+/** A target of none: the list of what went wrong must be empty. */
+const zero = (name: string, list: unknown[]): Target => ({ name, value: list.length, target: '0', ok: list.length === 0 });
+
 function refundTargets(r: RefundFindings): Target[] {
-  const zero = (name: string, list: unknown[]): Target => ({ name, value: list.length, target: '0', ok: list.length === 0 });
   return [
     zero('refunds not decided (PENDING)', r.undecided),
     zero('refunds paid at the acquirer not as the service says', r.acquirerMismatch),

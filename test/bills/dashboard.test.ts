@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { generateApiKey } from '../../src/auth/apiKeys';
 import { API_KEY_SCOPES, ROLES } from '../../src/auth/roles';
 import type { Merchant } from '../../src/generated/prisma/client';
-import { uniqueId } from '../support/fixtures';
 import { call, expectErrorShape } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 import { addTerminal, createPayment, eventually, openShop, type Shop, sim, statusBecomes, storeWithTerminal } from '../payments/helpers';
@@ -171,20 +170,8 @@ it("a split bill's page: a card and cash, paid and remaining, tenders in order, 
 it('a bill given back, step by step: voided, released, cancelled, cash to return at the till; the step still to take while the acquirer is away', async () => {
   const shop = await openShop(stack);
   const token = (await signedInUser(stack.db, stack.apiUrl, await merchantOf(shop), ['USER'])).token;
-  const twoStepDevice = uniqueId('dev');
-  const twoStepTerminal = await stack.db.terminal.create({
-    data: {
-      merchantId: shop.merchantId,
-      storeId: shop.storeId,
-      externalId: uniqueId('term'),
-      label: 'Till 2',
-      deviceId: twoStepDevice,
-      twoStep: true,
-      linkedAt: new Date(),
-    },
-  });
-  await sim(stack).configure(twoStepDevice, { twoStep: true });
-  const twoStep: Shop = { ...shop, terminalExternalId: twoStepTerminal.externalId, terminalId: twoStepTerminal.id, deviceId: twoStepDevice };
+  const twoStep = await addTerminal(stack, shop, { twoStep: true });
+  const twoStepDevice = twoStep.deviceId;
   const till3 = await addTerminal(stack, shop);
 
   const bill = (await b().create(shop, { amount: 60 })).body;

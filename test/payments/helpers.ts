@@ -68,11 +68,20 @@ export async function storeWithTerminal(
 }
 
 /** A second terminal in the shop's store. */
-export async function addTerminal(stack: TestStack, shop: Shop): Promise<Shop> {
+export async function addTerminal(stack: TestStack, shop: Shop, opts: { twoStep?: boolean } = {}): Promise<Shop> {
   const deviceId = uniqueId('dev');
   const terminal = await stack.db.terminal.create({
-    data: { merchantId: shop.merchantId, storeId: shop.storeId, externalId: uniqueId('term'), label: 'Till 2', deviceId, linkedAt: new Date() },
+    data: {
+      merchantId: shop.merchantId,
+      storeId: shop.storeId,
+      externalId: uniqueId('term'),
+      label: 'Till 2',
+      deviceId,
+      twoStep: opts.twoStep ?? false,
+      linkedAt: new Date(),
+    },
   });
+  if (opts.twoStep) await sim(stack).configure(deviceId, { twoStep: true });
   return { ...shop, terminalExternalId: terminal.externalId, terminalId: terminal.id, deviceId };
 }
 
