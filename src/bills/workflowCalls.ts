@@ -1,7 +1,7 @@
 import { type Client, type WorkflowHandle, WorkflowUpdateFailedError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../config';
-import { conflict, invalid } from '../domain/errors';
+import { conflict, invalid, unavailable } from '../domain/errors';
 import type { Bill } from '../generated/prisma/client';
 import { BILL_REFUSED, BILL_WORKFLOW_TYPE, type BillWorkflowInput, billWorkflowId, tenderChangedSignal } from '../../core/bill/messages';
 import type { BillRefusal } from '../../core/bill/transition';
@@ -42,7 +42,10 @@ export async function startBillWorkflow(deps: BillCallDeps, bill: Bill): Promise
   }
 }
 
-/** Sends an update to the bill (`send` names it, typed by its definition); undefined when its workflow has ended (the bill is final). */
+/**
+ * Sends an update to the bill (`send` names it, typed by its definition); undefined when its workflow
+ * has ended (the bill is final); 503 when Temporal cannot be reached.
+ */
 export async function askBill<R>(deps: BillCallDeps, billId: string, send: (bill: WorkflowHandle) => Promise<R>): Promise<R | undefined> {
   try {
     const handle = deps.temporal.workflow.getHandle(billWorkflowId(billId));
@@ -54,7 +57,10 @@ export async function askBill<R>(deps: BillCallDeps, billId: string, send: (bill
       throw err;
     }
     if (err instanceof WorkflowNotFoundError || isCompletedWorkflowError(err)) return undefined;
-    throw err;
+    // Temporal unreachable or overloaded: the request may or may not have reached the bill, so the
+    // answer is a retry, never a 500 (a held tender whose payment never appears is freed by the nudge
+    // after creation, or at the bill's expiry).
+    throw unavailable(`the bill ${billId} could not be reached right now; retry with the same reference`, 2);
   }
 }
 

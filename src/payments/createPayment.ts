@@ -16,7 +16,7 @@ interface TillRow extends TillTerminal {
   storeExternalId: string;
   storeStatus: string;
 }
-import { conflict, invalid, notFound, unavailable } from '../domain/errors';
+import { conflict, DomainError, invalid, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { paymentStatusEvents } from '../observability/metrics';
 import { isTerminalReady } from '../stores/serializers';
@@ -148,6 +148,10 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
       currency,
       storeExternalId: store.externalId,
       ...(body.sequenceNumber !== undefined ? { sequenceNumber: body.sequenceNumber } : {}),
+    }).catch(async (err: unknown) => {
+      // The hold may have reached the bill before Temporal stopped answering: the nudge frees it (no payment row).
+      if (err instanceof DomainError && err.kind === 'unavailable') await tenderCreated(deps, body.billId!, id);
+      throw err;
     });
     row.billId = body.billId;
     row.sequenceNumber = tender.sequenceNumber;
