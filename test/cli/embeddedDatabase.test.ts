@@ -21,7 +21,8 @@ function nothingListens(port: number): Promise<boolean> {
 }
 
 describe('operator CLI without DATABASE_URL', () => {
-  it('starts the embedded database itself when none runs, migrates it, and stops it again', async () => {
+  // Its own embedded database whatever the lane's: once, in the embedded lane.
+  embeddedOnly('starts the embedded database itself when none runs, migrates it, and stops it again', async () => {
     const dataDir = path.join(process.env.TEST_ROOT!, uniqueId('cli-embedded'));
     const port = await freePort();
     const env = { DATABASE_URL: undefined, DATA_DIR: dataDir, HOST: '127.0.0.1', EMBEDDED_DB_PORT: String(port) };
