@@ -3,7 +3,8 @@
  *
  * Starts its own stack (`src/main.ts`, as `npm start` does), then, in one run on the same Temporal
  * server: the sandbox's own send-bill latency; an empty update-with-start (latency and closed-loop
- * throughput at the same concurrency); N concurrent cashiers, each creating a payment, letting the
+ * throughput at the same concurrency); the same-shape floor (a payment's Temporal shape with nothing
+ * in it, bench/sameShapeLoad.ts: throughput and its worker's CPU per lifecycle); N concurrent cashiers, each creating a payment, letting the
  * customer pay in the sandbox and polling sync-status until CAPTURED, for about S seconds; the
  * Temporal work of those lifecycles counted from the server's histories; and an open-loop phase at
  * a fixed arrival rate with nobody polling. Prints a table and writes the figures (docs/benchmark.md)
@@ -35,6 +36,7 @@ import type { RunningStack } from '../support/serviceStack';
 import { startBenchStack, type BenchStack, type Layout } from './layout';
 import { openShop, type Shop, type Till } from '../support/shop';
 import { measureEmptyUpdateWithStart } from './emptyLoad';
+import { measureSameShape } from './sameShapeLoad';
 import { holdOpenPayments } from './hold';
 import { holdRows } from './holdRows';
 import { monotonicUs, summarise } from './profileSummary';
@@ -358,6 +360,9 @@ function profileSummary(loop: { fromUs: number; toUs: number } | undefined): str
 const pair = (s: ReturnType<typeof summary> | null) => (s ? { p50: s.p50, p99: s.p99 } : null);
 const sampled = (xs: number[] | null) => (xs && xs.length ? summary(xs) : null);
 const ratio = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || b === 0 ? null : round(a / b));
+/** The service's own CPU per lifecycle: every role but the Temporal server, the database and the sandbox (the acquirer). */
+const serviceCpu = (byRole: Record<string, number> | null): number | null =>
+  byRole ? round(Object.entries(byRole).reduce((sum, [role, ms]) => (['temporal', 'database', 'sandbox'].includes(role) ? sum : sum + ms), 0)) : null;
 
 function printTable(r: Record<string, any>): void {
   if (r.hold) {
@@ -377,6 +382,9 @@ function printTable(r: Record<string, any>): void {
     'open loop customer to webhook, nobody polling (ms)': r.openLoop.customerToWebhookMs ?? {},
   });
   const w = r.temporalWorkPerLifecycle;
+  console.log(
+    `same-shape floor (the payment's Temporal shape, nothing in it): ${r.sameShape.lifecyclesPerSecond}/s, its worker ${r.sameShape.workerCpuMsPerLifecycle} CPU ms per lifecycle; ours / floor: lifecycles ${r.sameShapeRatios.lifecycles}, service CPU (open loop) ${r.sameShapeRatios.cpu}`,
+  );
   console.log(
     `${r.database}, Temporal ${r.temporal}: ${r.lifecycles} lifecycles = ${r.lifecyclesPerSecond}/s with ${r.cashiers} cashiers, ${r.errors} errors; empty update-with-start ${r.emptyUpdateWithStartPerSecond}/s (ratio ${r.lifecycleToEmptyRatio})`,
   );
@@ -447,6 +455,7 @@ async function main(): Promise<void> {
     } else {
       const sandboxSample = await measureSandbox(stack, 400);
       const empty = await measureEmptyUpdateWithStart(stack.temporalAddress, cashiers, emptySeconds);
+      const floor = await measureSameShape(stack.temporalAddress, cashiers, emptySeconds);
       const dbBefore = await dbCounters(stack.databaseUrl);
       const cpuBefore = cpuByRole(stack.roles, stack.outsideRoots);
       const loopFromUs = monotonicUs();
@@ -494,6 +503,10 @@ async function main(): Promise<void> {
         emptyUpdateWithStartPerSecond: empty.perSecond,
         createToEmptyRatio: { p50: ratio(create.p50, emptyLatency.p50), p99: ratio(create.p99, emptyLatency.p99) },
         lifecycleToEmptyRatio: ratio(lifecyclesPerSecond, empty.perSecond),
+        sameShape: { lifecyclesPerSecond: floor.lifecyclesPerSecond, workerCpuMsPerLifecycle: floor.workerCpuMsPerLifecycle, errors: floor.errors },
+        sameShapeRatios: { lifecycles: ratio(lifecyclesPerSecond, floor.lifecyclesPerSecond), cpu: ratio(serviceCpu(openCpu), floor.workerCpuMsPerLifecycle) },
+        // Calls into the workflow sandbox: not counted exactly yet, so null (docs/benchmark.md).
+        sandboxPerLifecycle: null,
         temporalWorkPerLifecycle: work,
         cpuMsPerLifecycle: cpuMs,
         databasePerLifecycle: db,

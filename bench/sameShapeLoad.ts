@@ -1,0 +1,79 @@
+/**
+ * The same-shape floor (docs/benchmark.md): bench/sameShapeWorkflow.ts driven closed loop at the
+ * cashiers' concurrency, on the run's Temporal server, for a fixed time: each lifecycle is an
+ * update-with-start answered after the first local activity, then the signal, then the result.
+ * Its worker runs in a process of its own (bench/sameShapeWorker.ts) whose CPU, read from /proc,
+ * is divided by the lifecycles it completed. The driver (this process) is not counted.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
+import { tsxNodeArgs } from '../src/process/tsx';
+import { cpuByRole } from './processCpu';
+import { paid, placeBill } from './sameShapeWorkflow';
+import { round } from './stats';
+
+export interface SameShape {
+  lifecyclesPerSecond: number;
+  workerCpuMsPerLifecycle: number | null;
+  lifecycles: number;
+  errors: number;
+}
+
+export async function measureSameShape(address: string, concurrency: number, seconds: number): Promise<SameShape> {
+  const taskQueue = `bench-same-shape-${Date.now()}`;
+  const worker = spawn(process.execPath, tsxNodeArgs(path.join(__dirname, 'sameShapeWorker.ts')), {
+    env: { ...process.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    worker.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && resolve());
+    void exited.then(() => reject(new Error('the same-shape worker exited before it was ready')));
+  });
+  const roles = new Map([[worker.pid!, 'sameShapeWorker']]);
+  const cpu = (): number | undefined => cpuByRole(roles)?.sameShapeWorker;
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  let n = 0;
+  let lifecycles = 0;
+  let errors = 0;
+  try {
+    const cpuBefore = cpu();
+    const started = performance.now();
+    const deadline = started + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < deadline) {
+          const workflowId = `${taskQueue}-${n++}`;
+          try {
+            const startWorkflowOperation = new WithStartWorkflowOperation('sameShapeWorkflow', {
+              workflowId,
+              taskQueue,
+              workflowIdConflictPolicy: 'USE_EXISTING',
+            });
+            await client.workflow.executeUpdateWithStart(placeBill, { startWorkflowOperation });
+            const handle = client.workflow.getHandle(workflowId);
+            await handle.signal(paid);
+            await handle.result();
+            lifecycles += 1;
+          } catch {
+            errors += 1;
+          }
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const cpuAfter = cpu();
+    return {
+      lifecyclesPerSecond: round(lifecycles / elapsed),
+      workerCpuMsPerLifecycle: cpuBefore === undefined || cpuAfter === undefined || lifecycles === 0 ? null : round((cpuAfter - cpuBefore) / lifecycles),
+      lifecycles,
+      errors,
+    };
+  } finally {
+    await connection.close();
+    worker.kill('SIGTERM');
+    await exited;
+  }
+}
