@@ -61,83 +61,91 @@ function processesUsing(marker: string): string[] {
     });
 }
 
-it('starts everything, answers, stops cleanly and keeps state across a restart', async () => {
-  const dataDir = path.join(process.env.TEST_ROOT!, `npm-start-${Date.now()}`);
-  const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const env = {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    SIM_PORT: String(simPort),
-    TEMPORAL_PORT: String(temporalPort),
-    TEMPORAL_UI_PORT: String(uiPort),
-    EMBEDDED_DB_PORT: String(dbPort),
-  };
+// `npm start` clears DATABASE_URL and TEMPORAL_ADDRESS, so this file does the same in either stack
+// lane: it runs once, in the embedded one (the PostgreSQL lane would repeat it to the byte).
+const embeddedLane = process.env.TEST_DATABASE_KIND === 'embedded' ? it : it.skip;
 
-  const first = await start(env);
-  expect(first.ready).toContain(`api=http://127.0.0.1:${port}`);
-  expect(first.ready).toContain(`dashboard=http://127.0.0.1:${port}/dashboard`);
-  expect(first.ready).toContain(`sandbox=http://127.0.0.1:${simPort}`);
-  expect(first.ready).toContain(`temporal-ui=http://127.0.0.1:${uiPort}`);
-  const health = await fetch(`http://127.0.0.1:${port}/health`);
-  expect(health.status).toBe(200);
-  expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200); // the Web UI answers
-  // Read-only unless asked for (docs/security.md, "Messages to workflows"): no write button, and a write refused.
-  const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as Record<string, unknown>;
-  expect(settings).toMatchObject({ DisableWriteActions: true, WorkflowUpdateDisabled: true, WorkflowSignalDisabled: true, WorkflowTerminateDisabled: true });
-  const write = await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/workflows/payment-x/update/refund`, {
-    method: 'POST',
-    headers: { Authorization: 'Bearer anything', 'Content-Type': 'application/json' },
-    body: JSON.stringify({ request: { input: { name: 'refund' } } }),
-  });
-  expect(write.status).toBe(403);
-  expect((await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/workflows`)).status).toBe(200); // reads pass
-  expect((await fetch(`http://127.0.0.1:${simPort}/sim/devices/dev-1`)).status).toBe(200);
+embeddedLane(
+  'starts everything, answers, stops cleanly and keeps state across a restart',
+  async () => {
+    const dataDir = path.join(process.env.TEST_ROOT!, `npm-start-${Date.now()}`);
+    const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      SIM_PORT: String(simPort),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      EMBEDDED_DB_PORT: String(dbPort),
+    };
 
-  // No published default: this installation's own secrets, generated into DATA_DIR, owner-only.
-  const secretFile = (name: string) => path.join(dataDir, name);
-  for (const name of ['sandbox-notify-secret', 'secrets-key']) expect(fs.statSync(secretFile(name)).mode & 0o777).toBe(0o600);
-  const notifySecret = fs.readFileSync(secretFile('sandbox-notify-secret'), 'utf8').trim();
-  const secretsKey = fs.readFileSync(secretFile('secrets-key'), 'utf8').trim();
-  const body = JSON.stringify({ deviceId: 'dev-1', acquirerRef: 'sbx_unknown', event: 'CAPTURED' });
-  const notify = (secret: string) =>
-    fetch(`http://127.0.0.1:${port}/internal/acquirer/notifications`, {
+    const first = await start(env);
+    expect(first.ready).toContain(`api=http://127.0.0.1:${port}`);
+    expect(first.ready).toContain(`dashboard=http://127.0.0.1:${port}/dashboard`);
+    expect(first.ready).toContain(`sandbox=http://127.0.0.1:${simPort}`);
+    expect(first.ready).toContain(`temporal-ui=http://127.0.0.1:${uiPort}`);
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200); // the Web UI answers
+    // Read-only unless asked for (docs/security.md, "Messages to workflows"): no write button, and a write refused.
+    const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as Record<string, unknown>;
+    expect(settings).toMatchObject({ DisableWriteActions: true, WorkflowUpdateDisabled: true, WorkflowSignalDisabled: true, WorkflowTerminateDisabled: true });
+    const write = await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/workflows/payment-x/update/refund`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxBody(body, secret) },
-      body,
+      headers: { Authorization: 'Bearer anything', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ request: { input: { name: 'refund' } } }),
     });
-  expect((await notify(notifySecret)).status).toBe(202);
-  expect((await notify('sandbox-notify-secret-change-me')).status).toBe(401);
+    expect(write.status).toBe(403);
+    expect((await fetch(`http://127.0.0.1:${uiPort}/api/v1/namespaces/default/workflows`)).status).toBe(200); // reads pass
+    expect((await fetch(`http://127.0.0.1:${simPort}/sim/devices/dev-1`)).status).toBe(200);
 
-  // Write something through the embedded database while it runs.
-  const url = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
-  let pg = new Client({ connectionString: url });
-  await pg.connect();
-  await pg.query(`INSERT INTO "Merchant" ("id","externalId","name","updatedAt") VALUES ($1,$2,'Kept',now())`, [crypto.randomUUID(), `kept-${port}`]);
-  await pg.end();
+    // No published default: this installation's own secrets, generated into DATA_DIR, owner-only.
+    const secretFile = (name: string) => path.join(dataDir, name);
+    for (const name of ['sandbox-notify-secret', 'secrets-key']) expect(fs.statSync(secretFile(name)).mode & 0o777).toBe(0o600);
+    const notifySecret = fs.readFileSync(secretFile('sandbox-notify-secret'), 'utf8').trim();
+    const secretsKey = fs.readFileSync(secretFile('secrets-key'), 'utf8').trim();
+    const body = JSON.stringify({ deviceId: 'dev-1', acquirerRef: 'sbx_unknown', event: 'CAPTURED' });
+    const notify = (secret: string) =>
+      fetch(`http://127.0.0.1:${port}/internal/acquirer/notifications`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxBody(body, secret) },
+        body,
+      });
+    expect((await notify(notifySecret)).status).toBe(202);
+    expect((await notify('sandbox-notify-secret-change-me')).status).toBe(401);
 
-  expect(await stop(first.child)).toBe(0);
-  expect(processesUsing(dataDir)).toEqual([]); // no orphans
+    // Write something through the embedded database while it runs.
+    const url = `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
+    let pg = new Client({ connectionString: url });
+    await pg.connect();
+    await pg.query(`INSERT INTO "Merchant" ("id","externalId","name","updatedAt") VALUES ($1,$2,'Kept',now())`, [crypto.randomUUID(), `kept-${port}`]);
+    await pg.end();
 
-  const second = await start(env);
-  pg = new Client({ connectionString: url });
-  await pg.connect();
-  const rows = await pg.query(`SELECT "name" FROM "Merchant" WHERE "externalId" = $1`, [`kept-${port}`]);
-  await pg.end();
-  expect(rows.rows).toEqual([{ name: 'Kept' }]);
-  // The same secrets after a restart.
-  expect(fs.readFileSync(secretFile('sandbox-notify-secret'), 'utf8').trim()).toBe(notifySecret);
-  expect(fs.readFileSync(secretFile('secrets-key'), 'utf8').trim()).toBe(secretsKey);
-  expect(await stop(second.child)).toBe(0);
-  expect(processesUsing(dataDir)).toEqual([]);
-}, 180_000);
+    expect(await stop(first.child)).toBe(0);
+    expect(processesUsing(dataDir)).toEqual([]); // no orphans
 
-it('refuses a production start without its own secrets, naming them', async () => {
+    const second = await start(env);
+    pg = new Client({ connectionString: url });
+    await pg.connect();
+    const rows = await pg.query(`SELECT "name" FROM "Merchant" WHERE "externalId" = $1`, [`kept-${port}`]);
+    await pg.end();
+    expect(rows.rows).toEqual([{ name: 'Kept' }]);
+    // The same secrets after a restart.
+    expect(fs.readFileSync(secretFile('sandbox-notify-secret'), 'utf8').trim()).toBe(notifySecret);
+    expect(fs.readFileSync(secretFile('secrets-key'), 'utf8').trim()).toBe(secretsKey);
+    expect(await stop(second.child)).toBe(0);
+    expect(processesUsing(dataDir)).toEqual([]);
+  },
+  180_000,
+);
+
+embeddedLane('refuses a production start without its own secrets, naming them', async () => {
   const err = await start({ NODE_ENV: 'production', DATA_DIR: path.join(process.env.TEST_ROOT!, `npm-start-prod-${Date.now()}`) }).catch((e: Error) => e);
   expect(String(err)).toMatch(/SECRETS_KEY: must be set in production/);
   expect(String(err)).toMatch(/SANDBOX_NOTIFY_SECRET: must be set in production/);
 });
 
-it('refuses to start on a bad variable, naming it', async () => {
+embeddedLane('refuses to start on a bad variable, naming it', async () => {
   const err = await start({ PORT: 'eighty' }).catch((e: Error) => e);
   expect(String(err)).toMatch(/PORT: must be a number/);
 });
