@@ -353,7 +353,9 @@ export function tipped(state: PaymentState, bill: BillStatus): Partial<Pick<Paym
 
 /** What the card is charged: the amount and the tip on top (docs/tips.md). */
 export function totalOf(s: Pick<PaymentState, 'amount' | 'tipAmount'>): string {
-  return new Decimal(s.amount).plus(s.tipAmount ?? 0).toFixed();
+  // Without a tip, the amount's own text (as payments before tips had it).
+  if (s.tipAmount === undefined || new Decimal(s.tipAmount).isZero()) return s.amount;
+  return new Decimal(s.amount).plus(s.tipAmount).toFixed();
 }
 
 /** Builds the new state and its effects: one history entry, the status search attribute, the webhook event. */
