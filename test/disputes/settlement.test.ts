@@ -36,6 +36,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
       feeAmount: 0.66,
       chargebackAmount: 25.5,
       expectedFeeAmount: 0.66,
+      tipAmount: 0,
       netAmount: 13.84,
     },
   ]);
@@ -84,6 +85,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
       feeAmount: 0,
       chargebackAmount: -25.5,
       expectedFeeAmount: 0,
+      tipAmount: 0,
       netAmount: 25.5,
     },
   ]);
