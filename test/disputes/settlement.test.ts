@@ -58,6 +58,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
     acquirerAccountId: null,
     disputeId: dispute.id,
     acquirerDisputeId: opened.body.disputeId,
+    tipAmount: 0,
   });
   // The sum of the lines' nets is the batch's net.
   expect(firstLines.reduce((s: number, l: any) => s + Math.round(l.netAmount * 100), 0)).toBe(1384);
@@ -99,6 +100,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
       occurredAt: expect.stringMatching(/Z$/),
       disputeId: dispute.id,
       acquirerDisputeId: opened.body.disputeId,
+      tipAmount: 0,
     }),
   ]);
 
@@ -137,5 +139,6 @@ it("an acquirer account's dispute is in its MID's report: the line names the acc
     acquirerAccountId: account,
     disputeId: dispute.id,
     acquirerDisputeId: opened.body.disputeId,
+    tipAmount: 0,
   });
 });
