@@ -142,12 +142,9 @@ export const PaymentRecordSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     capturedAt: z.string().nullable(),
-    capturedAmount: z
-      .number()
-      .nullable()
-      .openapi({
-        description: 'null until captured; what the card was charged, tip included: totalAmount for one-step payments, at most it for a two-step completion',
-      }),
+    capturedAmount: z.number().nullable().openapi({
+      description: 'null until captured; what the card was charged, tip included: totalAmount for one-step payments, at most it for a two-step completion',
+    }),
     refundedAmount: z.number().openapi({ description: 'The sum of succeeded refunds; 0 until a refund succeeds; at most capturedAmount (the tip included)' }),
     settledAt: z.string().nullable().openapi({ description: 'When the acquirer settled the payment; null until then' }),
     mode: z.enum(['live', 'test']).openapi({ description: 'The mode of the API key that took the payment' }),

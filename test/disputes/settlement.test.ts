@@ -66,7 +66,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
     .trim()
     .split('\r\n');
   expect(csv.find((r) => r.startsWith('CHARGEBACK,'))).toMatch(
-    new RegExp(`^CHARGEBACK,${p.id},${p.pspReference},[^,]*,25\\.5,0,-25\\.5,EUR,.*,${dispute.id},${opened.body.disputeId}$`),
+    new RegExp(`^CHARGEBACK,${p.id},${p.pspReference},[^,]*,25\\.5,0,-25\\.5,EUR,.*,${dispute.id},${opened.body.disputeId},0$`),
   );
 
   // Answered and WON: the acquirer credits the amount back at the next close.
