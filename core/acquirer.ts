@@ -37,6 +37,19 @@ export interface BillStatus {
    * than asked: a prepaid, gift or debit card with a smaller balance). Absent: all of it.
    */
   authorizedAmount?: string;
+  /**
+   * Exact decimal tip the customer added on the device (docs/tips.md), when the bill asked for
+   * one. It is inside `authorizedAmount` and `capturedAmount`: what the card was charged.
+   */
+  tipAmount?: string;
+}
+
+/** What the terminal offers a customer when a payment asks for a tip (the store's settings at creation). */
+export interface TipOffer {
+  /** 1 to 3 whole percentages of the amount. */
+  percentages: number[];
+  /** The customer may also type an amount of their own. */
+  allowCustom: boolean;
 }
 
 export interface SendBillRequest {
@@ -56,6 +69,13 @@ export interface SendBillRequest {
    * a smaller balance declines. Absent in payments started before it was passed.
    */
   allowPartialAuthorisation?: boolean;
+  /**
+   * A tip the POS already knows (exact decimal): the card is charged `amount` plus it. Absent: no
+   * tip, or one asked with `askTip`.
+   */
+  tipAmount?: string;
+  /** Ask the customer for a tip on the device with these options; the tip comes back in BillStatus.tipAmount. */
+  askTip?: TipOffer;
   reference?: string | null;
   modes: PaymentMode[]; // modes allowed for this bill (never empty)
   timeoutSeconds: number; // the device's own timeout

@@ -118,6 +118,8 @@ export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<A
           refundedAmount: p.refundedAmount.toFixed(),
           // A partial authorisation: the approved amount and the amount asked.
           ...(p.requestedAmount !== null ? { amount: p.amount.toFixed(), requestedAmount: p.requestedAmount.toFixed() } : {}),
+          // The tip on top (docs/tips.md), once there is one.
+          ...(p.tipAmount.isZero() ? {} : { tipAmount: p.tipAmount.toFixed() }),
         },
         sequence: p.historySequence,
         pendingRefunds: await pendingRefundsOf(db, paymentId),

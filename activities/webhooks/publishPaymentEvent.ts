@@ -14,7 +14,7 @@ type EntryWithPayment = Pick<PaymentHistory, 'status' | 'occurredAt' | 'sequence
 async function entryWithPayment(db: Db, paymentId: string, sequence: number): Promise<EntryWithPayment | undefined> {
   const [row] = await db.$queryRaw<(Omit<EntryWithPayment, 'payment'> & EventPayment)[]>`
     SELECT h."status", h."occurredAt", h."sequence", h."actionReference",
-      p."id", p."merchantId", p."mode", p."pspReference", p."reference", p."amount", p."requestedAmount", p."currency", p."cardBrand", p."last4", p."paymentMethod"
+      p."id", p."merchantId", p."mode", p."pspReference", p."reference", p."amount", p."requestedAmount", p."tipAmount", p."currency", p."cardBrand", p."last4", p."paymentMethod"
     FROM "PaymentHistory" h JOIN "Payment" p ON p."id" = h."paymentId"
     WHERE h."paymentId" = ${paymentId} AND h."sequence" = ${sequence}`;
   if (!row) return undefined;

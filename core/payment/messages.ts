@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ReceiptDetails, SendBillRequest } from '../acquirer';
+import type { ReceiptDetails, SendBillRequest, TipOffer } from '../acquirer';
 import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
 
 /**
@@ -67,6 +67,10 @@ export interface PaymentWorkflowInput {
   requestedAmount?: string;
   /** The card may approve less than asked (partial authorisation); absent in runs started before it existed: false. */
   allowPartialAuthorisation?: boolean;
+  /** The tip on top of amount (exact decimal text, docs/tips.md): the POS's, or the one the customer chose; absent in older runs: none. */
+  tipAmount?: string;
+  /** tip "ASK": what the terminal offers the customer; absent when the payment did not ask. */
+  tipOffer?: TipOffer;
   currency: string;
   /** The bill it is a tender of (docs/bills.md); absent for a payment without a bill, and in runs from before bills. */
   billId?: string;

@@ -17,8 +17,10 @@ export interface Refusal {
 /** What the rules read of a payment: its row, or a run's state (both have these fields). */
 export interface PaymentFacts {
   status: PaymentStatus;
-  /** The authorised amount (exact decimal text). */
+  /** The authorised amount (exact decimal text), without the tip. */
   amount: string;
+  /** The tip on top of it (docs/tips.md); absent: none. */
+  tipAmount?: string;
   previousStatus: PaymentStatus | null;
   capturedAt: string | null;
   capturedAmount: string | null;
@@ -47,15 +49,24 @@ const DISPUTE_OPEN = 'a dispute of this payment is open (NEEDS_RESPONSE or UNDER
 const conflict = (message: string): Refusal => ({ code: 'conflict', message });
 const invalid = (message: string): Refusal => ({ code: 'invalid', message });
 
-/** Two-step completion (docs/payments.md, "Two-step completion"): an AUTHORIZED payment, at most its authorised amount, one completion at a time. */
+/**
+ * Two-step completion (docs/payments.md, "Two-step completion"): an AUTHORIZED payment, at most its
+ * authorised total (the tip included: docs/tips.md), one completion at a time.
+ */
 export function captureRefusal(p: PaymentFacts, inFlight: InFlight, amount?: string): Refusal | undefined {
   if (amount !== undefined) {
+    const authorised = authorisedTotal(p);
     if (new Decimal(amount).lte(0)) return invalid('amount: must be greater than 0');
-    if (new Decimal(amount).gt(p.amount)) return invalid(`amount: ${amount} is more than the authorised ${new Decimal(p.amount).toFixed()}`);
+    if (new Decimal(amount).gt(authorised)) return invalid(`amount: ${amount} is more than the authorised ${authorised.toFixed()}`);
   }
   if (p.status !== 'AUTHORIZED') return conflict(`capture not permitted: the payment is ${p.status}, not AUTHORIZED`);
   if (inFlight.captureUnderWay) return conflict('capture not permitted: a capture of this payment is already being completed');
   return undefined;
+}
+
+/** What a two-step completion takes by default: the authorised amount and its tip. */
+export function authorisedTotal(p: Pick<PaymentFacts, 'amount' | 'tipAmount'>): Decimal {
+  return new Decimal(p.amount).plus(p.tipAmount ?? 0);
 }
 
 /** Cancel: anything not yet decided; an authorisation whose capture is under way is decided. */

@@ -30,9 +30,16 @@ export interface PaymentState {
   amount: string;
   /** The amount asked, once a card approved less than it (partial authorisation); absent otherwise. */
   requestedAmount?: string;
+  /**
+   * The tip on top of amount (exact decimal text, docs/tips.md): the POS's from the start, or the
+   * one the customer chose, with the acquirer's approval. Absent: none (and in older runs).
+   */
+  tipAmount?: string;
+  /** The payment asked the terminal for a tip: the acquirer's answer carries it. Not projected. */
+  tipAsked?: boolean;
   /** Two-step: when the acquirer approved the authorisation (its window runs from it). */
   authorizedAt: string | null;
-  /** Exact decimal captured: the amount, or what a two-step completion took. */
+  /** Exact decimal captured, tip included: the total, or what a two-step completion took. */
   capturedAmount: string | null;
   /** Exact decimal: the sum of succeeded refunds. */
   refundedAmount: string;
@@ -106,6 +113,8 @@ export type ProjectedFields = Pick<
   /** Written once a card approved less than asked: the approved amount and the amount asked. */
   amount?: string;
   requestedAmount?: string;
+  /** Written once the customer chose a tip on the terminal. */
+  tipAmount?: string;
 };
 
 /** A refund decided together with a status event: its row is written in the same transaction. */
@@ -228,18 +237,19 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
     cardBrand: bill.cardBrand ?? null,
     last4: bill.last4 ?? null,
     ...approved(state, bill),
+    ...tipped(state, bill),
   });
 
-  /** The acquirer captured the bill: at its capture time, for the amount it captured (all it approved unless it says). */
+  /** The acquirer captured the bill: at its capture time, for the amount it captured (all it approved, tip included, unless it says). */
   const captured = (): TransitionResult => {
-    const sale = tender();
+    const sale = { ...state, ...tender() };
     return change(
       state,
       {
         status: 'CAPTURED',
-        ...sale,
+        ...tender(),
         capturedAt: bill.capturedAt ?? bill.decidedAt ?? ctx.now,
-        capturedAmount: bill.capturedAmount ?? sale.amount ?? state.amount,
+        capturedAmount: bill.capturedAmount ?? totalOf(sale),
       },
       ref,
       source,
@@ -281,7 +291,12 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
       // Only a terminal linked two-step authorises: a one-step terminal's authorisation is completed at once.
       // All the card approved: less than asked after a partial authorisation.
       if (state.twoStep === false && event.completion === undefined)
-        return { state, effects: [{ type: 'COMPLETE_AUTHORIZATION', amount: approved(state, bill).amount ?? state.amount, acquirerRef: bill.acquirerRef }] };
+        return {
+          state,
+          effects: [
+            { type: 'COMPLETE_AUTHORIZATION', amount: totalOf({ ...state, ...approved(state, bill), ...tipped(state, bill) }), acquirerRef: bill.acquirerRef },
+          ],
+        };
       return change(state, { status: 'AUTHORIZED', ...tender(), authorizedAt: bill.decidedAt ?? ctx.now }, ref, source, ctx);
     case 'CAPTURED':
       return captured();
@@ -319,9 +334,28 @@ function observe(state: PaymentState, event: Extract<PaymentEvent, { type: 'BILL
  */
 export function approved(state: PaymentState, bill: BillStatus): Partial<Pick<PaymentState, 'amount' | 'requestedAmount'>> {
   if (bill.authorizedAmount === undefined || state.requestedAmount !== undefined) return {};
-  const authorized = new Decimal(bill.authorizedAmount);
+  // What the card approved includes the tip (docs/tips.md): the sale's part is what remains of it.
+  const authorized = new Decimal(bill.authorizedAmount).minus(tipped(state, bill).tipAmount ?? state.tipAmount ?? 0);
   if (authorized.lte(0) || authorized.gte(state.amount)) return {};
   return { amount: authorized.toFixed(), requestedAmount: state.amount };
+}
+
+/**
+ * The tip the customer chose on the terminal (docs/tips.md): taken from the acquirer's answer
+ * only when the payment asked for one, and only while none is known yet; a tip the POS sent
+ * stays what it is, whatever the acquirer repeats.
+ */
+export function tipped(state: PaymentState, bill: BillStatus): Partial<Pick<PaymentState, 'tipAmount'>> {
+  if (!state.tipAsked || bill.tipAmount === undefined || state.tipAmount !== undefined) return {};
+  const tip = new Decimal(bill.tipAmount);
+  return tip.gt(0) ? { tipAmount: tip.toFixed() } : {};
+}
+
+/** What the card is charged: the amount and the tip on top (docs/tips.md). */
+export function totalOf(s: Pick<PaymentState, 'amount' | 'tipAmount'>): string {
+  // Without a tip, the amount's own text (as payments before tips had it).
+  if (s.tipAmount === undefined || new Decimal(s.tipAmount).isZero()) return s.amount;
+  return new Decimal(s.amount).plus(s.tipAmount).toFixed();
 }
 
 /** Builds the new state and its effects: one history entry, the status search attribute, the webhook event. */
@@ -364,6 +398,7 @@ export function projectedFields(s: PaymentState): ProjectedFields {
     capturedAt: s.capturedAt,
     ...(s.settledAt ? { settledAt: s.settledAt } : {}),
     ...(s.requestedAmount !== undefined ? { amount: s.amount, requestedAmount: s.requestedAmount } : {}),
+    ...(s.tipAmount !== undefined ? { tipAmount: s.tipAmount } : {}),
     authorizedAt: s.authorizedAt,
     capturedAmount: s.capturedAmount,
     refundedAmount: s.refundedAmount,

@@ -26,6 +26,7 @@ export type {
   BillStatus,
   SendBillRequest,
   ReceiptDetails,
+  TipOffer,
   SendBillResult,
   VoidState,
   VoidStatus,

@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import type { Db } from '../db/client';
 import { paidOf } from '../../core/bill/tenders';
 import type { TenderMethod, TenderStatus } from '../../core/bill/statuses';
@@ -39,14 +40,17 @@ export async function readTender(db: Db, billId: string, paymentId: string): Pro
   const p = await db.payment.findFirst({ where: { id: paymentId, billId } });
   if (!p) return null;
   // `amount` is what the card approved (partial authorisation), `requestedAmount` what was asked (null: the same).
-  const decided = p.capturedAmount ?? p.amount;
+  // The tip is on top and never counts toward the bill (docs/tips.md): captured and refunded amounts
+  // include it, so the bill counts what they hold beyond it (a refund gives back the tip first).
+  const tip = new Decimal(p.tipAmount.toFixed());
+  const decided = p.capturedAmount ? Decimal.max(0, new Decimal(p.capturedAmount.toFixed()).minus(tip)) : new Decimal(p.amount.toFixed());
   return {
     paymentId: p.id,
     status: p.status as TenderStatus,
     method: (p.paymentMethod as TenderMethod | null) ?? null,
     amount: decided.toFixed(),
     requestedAmount: (p.requestedAmount ?? p.amount).toFixed(),
-    refundedAmount: p.refundedAmount.toFixed(),
-    tipAmount: '0',
+    refundedAmount: Decimal.max(0, new Decimal(p.refundedAmount.toFixed()).minus(tip)).toFixed(),
+    tipAmount: tip.toFixed(),
   };
 }

@@ -15,6 +15,9 @@ interface TillRow extends TillTerminal {
   storeId: string;
   storeExternalId: string;
   storeStatus: string;
+  tippingEnabled: boolean;
+  tipPercentages: number[];
+  tipAllowCustom: boolean;
 }
 import { conflict, DomainError, invalid, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
@@ -22,6 +25,7 @@ import { paymentStatusEvents } from '../observability/metrics';
 import { isTerminalReady } from '../stores/serializers';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../core/payment/statuses';
+import type { TipOffer } from '../../core/acquirer';
 import { newPspReference } from './pspReference';
 import { routePayment, type ChosenRoute } from './route';
 import type { CreatePaymentBody } from './schemas';
@@ -64,7 +68,8 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   // Terminal and its store in one statement; only a miss asks which of the two is unknown.
   const [found] = await db.$queryRaw<TillRow[]>`
     SELECT t."id", t."externalId", t."deviceId", t."twoStep", t."status",
-           s."id" AS "storeId", s."externalId" AS "storeExternalId", s."status" AS "storeStatus"
+           s."id" AS "storeId", s."externalId" AS "storeExternalId", s."status" AS "storeStatus",
+           s."tippingEnabled", s."tipPercentages", s."tipAllowCustom"
     FROM "Terminal" t JOIN "Store" s ON s."id" = t."storeId"
     WHERE t."merchantId" = ${principal.merchantId} AND t."externalId" = ${body.terminalExternalId}
       AND s."merchantId" = ${principal.merchantId} AND s."externalId" = ${body.storeExternalId} AND s."mode" = ${principal.mode}
@@ -78,6 +83,7 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   if (!isTerminalReady(terminal)) {
     throw conflict(`terminal ${terminal.externalId} is not ready to take payments: its device link is not configured`);
   }
+  const tipOffer = tipOfferOf(body, found);
 
   const currency = body.currency.toUpperCase();
   const reference = body.reference ?? null;
@@ -117,6 +123,9 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     reference,
     sequenceNumber,
     allowPartialAuthorisation: body.allowPartialAuthorisation ?? allowsPartialAuthorisationByDefault(body),
+    // A tip the POS knows is charged from the start; an asked one arrives with the acquirer's approval (docs/tips.md).
+    tipAmount: (body.tipAmount ?? 0).toString(),
+    ...(tipOffer ? { tipOffer: { ...tipOffer } } : {}),
     requestedModes: body.requestedModes ?? [],
     // One requested mode is the tender from the start; an open choice starts as CARD and is corrected after payment.
     paymentMethod: body.requestedModes?.length === 1 ? body.requestedModes[0] : 'CARD',
@@ -201,6 +210,16 @@ async function insertAndPlace(
       if (attempt >= 3) throw unavailable('the terminal is busy with concurrent payments; retry with the same reference');
     }
   }
+}
+
+/**
+ * `tip: "ASK"`: the store's options the terminal offers, fixed at creation (docs/tips.md); 400
+ * naming `tip` where the store does not take tips. Null when the payment does not ask.
+ */
+function tipOfferOf(body: CreatePaymentBody, store: TillRow): TipOffer | null {
+  if (body.tip !== 'ASK') return null;
+  if (!store.tippingEnabled) throw invalid(`tip: store ${store.storeExternalId} does not take tips (its tipping is off)`);
+  return { percentages: store.tipPercentages, allowCustom: store.tipAllowCustom };
 }
 
 /**

@@ -8,6 +8,7 @@ export function factsOf(payment: Payment): PaymentFacts {
   return {
     status: payment.status as PaymentStatus,
     amount: payment.amount.toFixed(),
+    tipAmount: payment.tipAmount.toFixed(),
     previousStatus: (payment.previousStatus as PaymentStatus | null) ?? null,
     capturedAt: payment.capturedAt?.toISOString() ?? null,
     capturedAmount: payment.capturedAmount?.toFixed() ?? null,

@@ -14,6 +14,12 @@ export interface PaymentRecord {
   /** The amount asked; equals amount unless a card approved less. */
   requestedAmount: number;
   allowPartialAuthorisation: boolean;
+  /** The tip charged on top of amount (docs/tips.md); 0 when none. */
+  tipAmount: number;
+  /** amount + tipAmount: what the card was charged. */
+  totalAmount: number;
+  /** The payment asked the terminal for a tip. */
+  tipAsked: boolean;
   currency: string;
   reference: string | null;
   sequenceNumber: number | null;
@@ -30,7 +36,7 @@ export interface PaymentRecord {
   createdAt: string;
   updatedAt: string;
   capturedAt: string | null;
-  /** null until captured; equals amount for one-step payments. */
+  /** null until captured; what the card was charged (the tip included): totalAmount for one-step payments. */
   capturedAmount: number | null;
   /** The sum of succeeded refunds (0 until one succeeds). */
   refundedAmount: number;
@@ -68,6 +74,9 @@ export function toPaymentRecord(p: Payment, view: PaymentView): PaymentRecord {
     amount: Number(p.amount.toFixed()),
     requestedAmount: Number((p.requestedAmount ?? p.amount).toFixed()),
     allowPartialAuthorisation: p.allowPartialAuthorisation,
+    tipAmount: Number(p.tipAmount.toFixed()),
+    totalAmount: Number(p.amount.plus(p.tipAmount).toFixed()),
+    tipAsked: p.tipOffer !== null,
     currency: p.currency,
     reference: p.reference,
     sequenceNumber: p.sequenceNumber,

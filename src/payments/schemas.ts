@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { z } from '../domain/zod';
 import { currencyCode, requiredText } from '../domain/fields';
-import { amountSchema } from '../money/amount';
+import { amountSchema, MAX_AMOUNT } from '../money/amount';
 import { SUPPORTED_CURRENCIES } from '../money/currencies';
 import { PAYMENT_MODES, PAYMENT_STATUSES } from '../../core/payment/statuses';
 import { DISPUTE_STATUSES } from '../../core/dispute/statuses';
@@ -51,6 +51,16 @@ export const CreatePaymentBody = z
       description:
         'true: a card may approve less than the amount (a prepaid, gift or debit card with a smaller balance); the payment then ends CAPTURED (AUTHORIZED on a two-step terminal) with `amount` the approved amount and `requestedAmount` the amount asked. false: such a card is REFUSED. Default false',
     }),
+    tip: z.literal('ASK', { error: 'must be "ASK"' }).optional().openapi({
+      description:
+        "\"ASK\": the terminal offers the store's tip percentages and, when the store allows it, an amount of the customer's own; the card is charged the amount plus the tip chosen. 400 where the store's tipping is off (docs/tips.md)",
+    }),
+    tipAmount: z
+      .number({ error: 'must be a number' })
+      .min(0, 'must be 0 or more')
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT}`)
+      .optional()
+      .openapi({ description: 'A tip the POS already knows, charged on top of the amount: 0 or more, at most the amount; not with tip (docs/tips.md)' }),
     cashierId: requiredText(100).optional(),
     customerMobile: requiredText(40).optional(),
     customerEmail: z.email({ error: 'must be an email address' }).max(254, 'must be at most 254 characters').optional(),
@@ -71,6 +81,21 @@ export const CreatePaymentBody = z
             : `must have at most ${currency.minorUnits} decimal places for ${body.currency.toUpperCase()}`,
       });
     }
+    if (body.tip !== undefined && body.tipAmount !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['tip'], message: 'must not be sent together with tipAmount: ask the terminal, or send the tip the POS knows' });
+    }
+    if (typeof body.tipAmount === 'number') {
+      if (currency && decimalPlaces(body.tipAmount) > currency.minorUnits) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tipAmount'],
+          message: `must have at most ${currency.minorUnits} decimal places for ${body.currency.toUpperCase()}`,
+        });
+      }
+      if (typeof body.amount === 'number' && body.tipAmount > body.amount) {
+        ctx.addIssue({ code: 'custom', path: ['tipAmount'], message: `must be at most the amount ${body.amount}` });
+      }
+    }
     if (typeof body.terminalTimeoutMinutes === 'number' && decimalPlaces(body.terminalTimeoutMinutes) > 4) {
       ctx.addIssue({ code: 'custom', path: ['terminalTimeoutMinutes'], message: 'must have at most 4 decimal places' });
     }
@@ -81,7 +106,7 @@ export type CreatePaymentBody = z.infer<typeof CreatePaymentBody>;
 /** Two-step completion (docs/payments.md, "Two-step completion"): the amount to capture, all of it when absent. */
 export const CaptureBody = z
   .strictObject({
-    amount: amountSchema().optional().openapi({ description: 'At most the authorised amount; default all of it' }),
+    amount: amountSchema().optional().openapi({ description: 'At most the authorised total (amount plus tip); default all of it' }),
   })
   .optional()
   .openapi('CaptureRequest');
@@ -96,6 +121,9 @@ export const PaymentRecordSchema = z
     amount: z.number().openapi({ description: 'What the card approved: the amount asked, or less after a partial authorisation' }),
     requestedAmount: z.number().openapi({ description: 'The amount asked at creation; equals amount unless a card approved less (allowPartialAuthorisation)' }),
     allowPartialAuthorisation: z.boolean().openapi({ description: 'As sent at creation (default false): whether a card may approve less than asked' }),
+    tipAmount: z.number().openapi({ description: 'The tip charged on top of amount (docs/tips.md); 0 when none' }),
+    totalAmount: z.number().openapi({ description: 'amount + tipAmount: what the card was charged' }),
+    tipAsked: z.boolean().openapi({ description: 'true when the payment asked the terminal for a tip (tip "ASK")' }),
     currency: z.string(),
     reference: z.string().nullable(),
     sequenceNumber: z.number().int().nullable(),
@@ -114,11 +142,10 @@ export const PaymentRecordSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     capturedAt: z.string().nullable(),
-    capturedAmount: z
-      .number()
-      .nullable()
-      .openapi({ description: 'null until captured; equals amount for one-step payments, at most amount for a two-step completion' }),
-    refundedAmount: z.number().openapi({ description: 'The sum of succeeded refunds; 0 until a refund succeeds' }),
+    capturedAmount: z.number().nullable().openapi({
+      description: 'null until captured; what the card was charged, tip included: totalAmount for one-step payments, at most it for a two-step completion',
+    }),
+    refundedAmount: z.number().openapi({ description: 'The sum of succeeded refunds; 0 until a refund succeeds; at most capturedAmount (the tip included)' }),
     settledAt: z.string().nullable().openapi({ description: 'When the acquirer settled the payment; null until then' }),
     mode: z.enum(['live', 'test']).openapi({ description: 'The mode of the API key that took the payment' }),
     origin: z.enum(['PLATFORM', 'SETTLEMENT_REPORT']).openapi({ description: 'PLATFORM, or SETTLEMENT_REPORT for a payment first seen in an acquirer report' }),

@@ -1,6 +1,7 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import type { Config } from '../config';
 import type { ReceiptDetails } from '../acquirer/port';
+import type { TipOffer } from '../../core/acquirer';
 import type { Payment } from '../generated/prisma/client';
 import { MerchantExternalId, PaymentReference, PaymentStatus, PspReference, StoreExternalId, TerminalExternalId } from '../../core/searchAttributes';
 import { ACQUIRER_RETRY_MAX_MS, PAYMENT_WORKFLOW_TYPE, type PaymentWorkflowInput, type PendingRefund, paymentWorkflowId } from '../../core/payment/messages';
@@ -33,6 +34,8 @@ export function workflowInputFromPayment(
     amount: p.amount.toFixed(),
     ...(p.requestedAmount !== null ? { requestedAmount: p.requestedAmount.toFixed() } : {}),
     allowPartialAuthorisation: p.allowPartialAuthorisation,
+    ...(p.tipAmount.isZero() ? {} : { tipAmount: p.tipAmount.toFixed() }),
+    ...(p.tipOffer ? { tipOffer: p.tipOffer as unknown as TipOffer } : {}),
     currency: p.currency,
     ...(p.billId ? { billId: p.billId } : {}),
     modes: requested.length > 0 ? requested : [...PAYMENT_MODES],

@@ -88,8 +88,8 @@ export async function openBatch(deps: SettlementDeps, input: OpenBatchInput): Pr
   // Only the store's own mode: a payment or refund of the other mode is never claimed by this batch.
   const scope = { storeId: Prisma.sql`${store.id}`, mode: Prisma.sql`${store.mode}`, until: new Date(input.until) };
   await db.$executeRaw`
-    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId", "expectedFeeAmount")
-    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt", p."acquirerAccountId", p."expectedFee"
+    INSERT INTO "SettlementLine" ("batchId", "type", "paymentId", "acquirerRef", "pspReference", "reference", "amount", "currency", "occurredAt", "acquirerAccountId", "expectedFeeAmount", "tipAmount")
+    SELECT ${input.batchId}, 'PAYMENT', p."id", p."acquirerRef", p."pspReference", p."reference", COALESCE(p."capturedAmount", p."amount"), p."currency", p."capturedAt", p."acquirerAccountId", p."expectedFee", p."tipAmount"
     FROM "Payment" p
     WHERE ${paymentClaimable(scope)}
     ON CONFLICT ("paymentId") WHERE "type" = 'PAYMENT' DO NOTHING`;
@@ -335,7 +335,14 @@ async function settleKnownPayment(
     ];
   }
   await tx.settlementLine.create({
-    data: { ...line, paymentId: known.id, pspReference: known.pspReference, reference: known.reference, expectedFeeAmount: known.expectedFee },
+    data: {
+      ...line,
+      paymentId: known.id,
+      pspReference: known.pspReference,
+      reference: known.reference,
+      expectedFeeAmount: known.expectedFee,
+      tipAmount: known.tipAmount,
+    },
   });
   const discrepancies: Discrepancy[] = [];
   const feeMismatch = feeMismatchOf(known.expectedFee, fee);
@@ -359,7 +366,7 @@ async function markSettling(tx: Db, batchId: string, discrepancies: Discrepancy[
   if (discrepancies.length > 0) await tx.settlementDiscrepancy.createMany({ data: discrepancies.map((d) => ({ batchId, ...d })) });
   const settled = await tx.settlementLine.findMany({
     where: { batchId },
-    select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, currency: true },
+    select: { type: true, amount: true, feeAmount: true, expectedFeeAmount: true, tipAmount: true, currency: true },
   });
   await tx.settlementBatch.update({
     where: { id: batchId },

@@ -77,6 +77,8 @@ export interface TotalsLine {
   feeAmount: Decimal.Value | null;
   /** The cost contract's fee (payments with one); without one the reported fee stands for it. */
   expectedFeeAmount?: Decimal.Value | null;
+  /** A payment line's tip, inside its amount (docs/tips.md); absent: none. */
+  tipAmount?: Decimal.Value | null;
   currency: string;
 }
 
@@ -92,6 +94,8 @@ export interface CurrencyTotals {
   chargebackAmount: string;
   /** The fees the cost contracts give the lines (a line without a contract counts its reported fee): feeAmount - expectedFeeAmount is what was charged over contract. */
   expectedFeeAmount: string;
+  /** The tips of the payment lines (docs/tips.md), contained in grossAmount. */
+  tipAmount: string;
   netAmount: string;
 }
 
@@ -99,7 +103,7 @@ export interface CurrencyTotals {
 export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
   const acc = new Map<
     string,
-    { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal; chargebacks: Decimal; expectedFees: Decimal }
+    { paymentCount: number; gross: Decimal; refundCount: number; refunds: Decimal; fees: Decimal; chargebacks: Decimal; expectedFees: Decimal; tips: Decimal }
   >();
   for (const l of lines) {
     const t = acc.get(l.currency) ?? {
@@ -110,11 +114,13 @@ export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
       fees: new Decimal(0),
       chargebacks: new Decimal(0),
       expectedFees: new Decimal(0),
+      tips: new Decimal(0),
     };
     acc.set(l.currency, t);
     if (l.type === 'PAYMENT') {
       t.paymentCount += 1;
       t.gross = t.gross.plus(l.amount);
+      t.tips = t.tips.plus(l.tipAmount ?? 0);
     } else if (l.type === 'REFUND') {
       t.refundCount += 1;
       t.refunds = t.refunds.plus(l.amount);
@@ -137,6 +143,7 @@ export function totalsOf(lines: TotalsLine[]): CurrencyTotals[] {
       feeAmount: t.fees.toFixed(),
       chargebackAmount: t.chargebacks.toFixed(),
       expectedFeeAmount: t.expectedFees.toFixed(),
+      tipAmount: t.tips.toFixed(),
       netAmount: t.gross.minus(t.refunds).minus(t.fees).minus(t.chargebacks).toFixed(),
     }));
 }

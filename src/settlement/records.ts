@@ -37,6 +37,8 @@ export interface BatchRecord {
     feeAmount: number;
     chargebackAmount: number;
     expectedFeeAmount: number;
+    /** The payment lines' tips, contained in grossAmount (docs/tips.md); 0 for batches closed before tips. */
+    tipAmount: number;
     netAmount: number;
   }[];
   discrepancies: {
@@ -70,6 +72,7 @@ export function toBatchRecord(b: SettlementBatch & { discrepancies: SettlementDi
       chargebackAmount: num(t.chargebackAmount ?? 0)!,
       // Batches closed before the fee audit (migration 0021) had no contracts: their fees stand.
       expectedFeeAmount: num(t.expectedFeeAmount ?? t.feeAmount)!,
+      tipAmount: num(t.tipAmount ?? 0)!,
       netAmount: num(t.netAmount)!,
     })),
     discrepancies: [...b.discrepancies]
@@ -94,6 +97,8 @@ export interface LineRecord {
   feeAmount: number;
   /** A payment line's fee under its account's cost contract (docs/payouts-and-fees.md); null without one. */
   expectedFeeAmount: number | null;
+  /** A payment line's tip, inside its amount (docs/tips.md); 0 on other lines. */
+  tipAmount: number;
   netAmount: number;
   currency: string;
   occurredAt: string;
@@ -113,6 +118,7 @@ export function toLineRecord(l: SettlementLine): LineRecord {
     amount: num(l.amount)!,
     feeAmount: num(l.feeAmount ?? 0)!,
     expectedFeeAmount: num(l.expectedFeeAmount),
+    tipAmount: num(l.tipAmount)!,
     netAmount: num(l.netAmount ?? l.amount)!,
     currency: l.currency,
     occurredAt: l.occurredAt.toISOString(),
@@ -174,6 +180,7 @@ const CSV_COLUMNS = [
   'expectedFeeAmount',
   'disputeId',
   'acquirerDisputeId',
+  'tipAmount',
 ] as const;
 
 /** The lines as CSV with a header row, exact decimals (cells made safe by src/security/csvCell.ts). */
@@ -188,6 +195,7 @@ export function linesCsv(lines: SettlementLine[]): string {
       expectedFeeAmount: l.expectedFeeAmount?.toFixed() ?? '',
       disputeId: l.disputeId ?? '',
       acquirerDisputeId: l.acquirerDisputeId ?? '',
+      tipAmount: l.tipAmount.toFixed(),
     };
     return CSV_COLUMNS.map((c) => exact[c]);
   });

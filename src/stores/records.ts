@@ -15,8 +15,16 @@ export interface StoreRecord {
   mcc: string | null;
   metadata: Record<string, unknown>;
   status: string;
+  /** Tips asked on the terminal (docs/tips.md). */
+  tipping: TippingSettings;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface TippingSettings {
+  enabled: boolean;
+  percentages: number[];
+  allowCustom: boolean;
 }
 
 export interface TerminalRecord {

@@ -45,6 +45,33 @@ const Mcc = z
   .regex(/^\d{4}$/, 'must be exactly 4 digits')
   .openapi({ example: '5411' });
 
+/** The defaults of a store's tipping (docs/tips.md): off, 10, 15 and 20 %, a custom amount allowed. */
+export const TIPPING_DEFAULTS = { enabled: false, percentages: [10, 15, 20], allowCustom: true } as const;
+
+const TipPercentage = z
+  .number({ error: 'must be a whole number from 1 to 100' })
+  .int('must be a whole number from 1 to 100')
+  .min(1, 'must be a whole number from 1 to 100')
+  .max(100, 'must be a whole number from 1 to 100');
+
+/** What the terminal offers a customer when a payment asks for a tip; each field omitted takes its default. */
+export const TippingInput = z
+  .strictObject({
+    enabled: z
+      .boolean({ error: 'must be a boolean' })
+      .optional()
+      .openapi({ description: 'Payments of the store may ask for a tip (tip "ASK"); default false' }),
+    percentages: z
+      .array(TipPercentage, { error: 'must be an array of 1 to 3 whole numbers from 1 to 100' })
+      .min(1, 'must name 1 to 3 percentages')
+      .max(3, 'must name 1 to 3 percentages')
+      .optional()
+      .openapi({ description: 'The percentages the terminal offers, 1 to 3 whole numbers from 1 to 100; default [10, 15, 20]', example: [10, 15, 20] }),
+    allowCustom: z.boolean({ error: 'must be a boolean' }).optional().openapi({ description: 'The terminal also lets the customer type a tip; default true' }),
+  })
+  .openapi('TippingInput');
+export type TippingInput = z.infer<typeof TippingInput>;
+
 export const StoreInput = z
   .strictObject({
     name: requiredText(200),
@@ -57,6 +84,9 @@ export const StoreInput = z
     mcc: Mcc.nullish(),
     metadata: Metadata.optional(),
     status: RecordStatus.optional().openapi({ description: 'Default ACTIVE on create; on PUT, omitted keeps the current status' }),
+    tipping: TippingInput.optional().openapi({
+      description: 'Tips asked on the terminal (docs/tips.md). On create, omitted takes the defaults; on PUT, omitted keeps the current settings',
+    }),
   })
   .openapi('StoreInput');
 export type StoreInput = z.infer<typeof StoreInput>;
@@ -87,6 +117,16 @@ export function storeData(input: StoreInput) {
     mcc: input.mcc ?? null,
     metadata: (input.metadata ?? {}) as object,
     ...(input.status ? { status: input.status } : {}),
+    ...(input.tipping ? tippingData(input.tipping) : {}),
+  };
+}
+
+/** The tipping columns of a sent `tipping`: what it names, the defaults for the rest. */
+function tippingData(t: TippingInput) {
+  return {
+    tippingEnabled: t.enabled ?? TIPPING_DEFAULTS.enabled,
+    tipPercentages: t.percentages ?? [...TIPPING_DEFAULTS.percentages],
+    tipAllowCustom: t.allowCustom ?? TIPPING_DEFAULTS.allowCustom,
   };
 }
 
@@ -180,6 +220,9 @@ export const StoreRecord = z
     mcc: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     status: RecordStatus,
+    tipping: z
+      .object({ enabled: z.boolean(), percentages: z.array(z.number().int()), allowCustom: z.boolean() })
+      .openapi('Tipping', { description: 'Tips asked on the terminal (docs/tips.md)' }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -21,6 +21,7 @@ export function toStoreRecord(s: Store): StoreRecord {
     mcc: s.mcc,
     metadata: (s.metadata ?? {}) as Record<string, unknown>,
     status: s.status,
+    tipping: { enabled: s.tippingEnabled, percentages: s.tipPercentages, allowCustom: s.tipAllowCustom },
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   };

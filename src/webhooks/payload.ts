@@ -9,7 +9,7 @@ import { cardSummary, type EventType } from './events';
  * exact bytes, which every attempt signs and sends unchanged; WebhookEvent.payload keeps the same
  * object as JSON for reading. The data fields, in the documented order (docs/webhooks.md), with
  * requestedAmount after amount (issue 42: the amount asked; equal to amount unless a card approved
- * less): amounts are decimal strings, never JSON numbers; cardSummary is masked
+ * less), then tipAmount and totalAmount (docs/tips.md): amounts are decimal strings, never JSON numbers; cardSummary is masked
  * (brand and last four digits only).
  */
 export const EVENT_DATA_FIELDS = ['pspReference', 'merchantReference', 'amount', 'currency', 'status', 'cardSummary', 'cardBrand', 'paymentMethod'] as const;
@@ -25,6 +25,9 @@ export interface EventRefund {
 export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string | null> & {
   /** The amount asked (a payment's events since issue 42; absent in events recorded before). */
   requestedAmount?: string;
+  /** The tip and amount + tip, what the card was charged (docs/tips.md; absent in events recorded before tips). */
+  tipAmount?: string;
+  totalAmount?: string;
   /** The payment's history sequence: receivers order a payment's events by it (absent only on TEST). */
   sequence?: number;
   refund?: EventRefund;
@@ -98,6 +101,9 @@ export function serializeEventBody(body: unknown): Buffer {
             ? [
                 [field, text(d[field])],
                 ['requestedAmount', d.requestedAmount],
+                // The tip and what the card was charged (docs/tips.md), in the events recorded since tips.
+                ...(typeof d.tipAmount === 'string' ? [['tipAmount', d.tipAmount] as [string, string]] : []),
+                ...(typeof d.totalAmount === 'string' ? [['totalAmount', d.totalAmount] as [string, string]] : []),
               ]
             : [[field, text(d[field])]],
         ),
@@ -127,8 +133,27 @@ export function bodyToSend(event: { body: string | null; payload: unknown }): Bu
 /** The payment's fields a payment event is built from (and stored by). */
 export type EventPayment = Pick<
   Payment,
-  'id' | 'merchantId' | 'mode' | 'pspReference' | 'reference' | 'amount' | 'requestedAmount' | 'currency' | 'cardBrand' | 'last4' | 'paymentMethod'
+  | 'id'
+  | 'merchantId'
+  | 'mode'
+  | 'pspReference'
+  | 'reference'
+  | 'amount'
+  | 'requestedAmount'
+  | 'tipAmount'
+  | 'currency'
+  | 'cardBrand'
+  | 'last4'
+  | 'paymentMethod'
 >;
+
+/** The tip fields of a payment's events (docs/tips.md): decimal strings like amount. */
+function tipFields(payment: Pick<Payment, 'amount' | 'tipAmount' | 'currency'>): { tipAmount: string; totalAmount: string } {
+  return {
+    tipAmount: amountText(payment.tipAmount, payment.currency),
+    totalAmount: amountText(payment.amount.plus(payment.tipAmount), payment.currency),
+  };
+}
 
 /** The body of a payment status event. */
 export function paymentEventBody(
@@ -151,6 +176,7 @@ export function paymentEventBody(
       // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
       amount: amountText(payment.amount, payment.currency),
       requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
+      ...tipFields(payment),
       currency: payment.currency,
       status: entry.status,
       cardSummary: cardSummary(payment.cardBrand, payment.last4),
@@ -186,6 +212,7 @@ export function disputeEventBody(
       merchantReference: payment.reference,
       amount: amountText(payment.amount, payment.currency),
       requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
+      ...tipFields(payment),
       currency: payment.currency,
       status: payment.status,
       cardSummary: cardSummary(payment.cardBrand, payment.last4),

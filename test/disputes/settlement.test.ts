@@ -36,6 +36,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
       feeAmount: 0.66,
       chargebackAmount: 25.5,
       expectedFeeAmount: 0.66,
+      tipAmount: 0,
       netAmount: 13.84,
     },
   ]);
@@ -57,6 +58,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
     acquirerAccountId: null,
     disputeId: dispute.id,
     acquirerDisputeId: opened.body.disputeId,
+    tipAmount: 0,
   });
   // The sum of the lines' nets is the batch's net.
   expect(firstLines.reduce((s: number, l: any) => s + Math.round(l.netAmount * 100), 0)).toBe(1384);
@@ -64,7 +66,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
     .trim()
     .split('\r\n');
   expect(csv.find((r) => r.startsWith('CHARGEBACK,'))).toMatch(
-    new RegExp(`^CHARGEBACK,${p.id},${p.pspReference},[^,]*,25\\.5,0,-25\\.5,EUR,.*,${dispute.id},${opened.body.disputeId}$`),
+    new RegExp(`^CHARGEBACK,${p.id},${p.pspReference},[^,]*,25\\.5,0,-25\\.5,EUR,.*,${dispute.id},${opened.body.disputeId},0$`),
   );
 
   // Answered and WON: the acquirer credits the amount back at the next close.
@@ -84,6 +86,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
       feeAmount: 0,
       chargebackAmount: -25.5,
       expectedFeeAmount: 0,
+      tipAmount: 0,
       netAmount: 25.5,
     },
   ]);
@@ -97,6 +100,7 @@ it('debited at the next close after the dispute opened, credited back at the clo
       occurredAt: expect.stringMatching(/Z$/),
       disputeId: dispute.id,
       acquirerDisputeId: opened.body.disputeId,
+      tipAmount: 0,
     }),
   ]);
 
@@ -135,5 +139,6 @@ it("an acquirer account's dispute is in its MID's report: the line names the acc
     acquirerAccountId: account,
     disputeId: dispute.id,
     acquirerDisputeId: opened.body.disputeId,
+    tipAmount: 0,
   });
 });

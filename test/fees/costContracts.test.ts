@@ -1,5 +1,5 @@
 import { adminOf, type Admin, withBackOffice, sandboxAccount } from '../acquirerAccounts/helpers';
-import { openShop, type Shop, storeWithTerminal } from '../payments/helpers';
+import { createPayment, openShop, type Shop, sim, statusBecomes, storeWithTerminal } from '../payments/helpers';
 import { capturedPayment, closeBatch, settlementsApi, userOf } from '../settlement/helpers';
 import { call, expectErrorShape } from '../support/http';
 import type { TestStack } from '../support/stack';
@@ -194,8 +194,8 @@ describe('the fee audit of settlement', () => {
     const csv = String((await settlementsApi(stack, finance).csv(next.body.id)).body)
       .trim()
       .split(/\r?\n/);
-    expect(csv[0]).toMatch(/,expectedFeeAmount,disputeId,acquirerDisputeId$/);
-    expect(csv[1]).toMatch(/,0\.66,,$/);
+    expect(csv[0]).toMatch(/,expectedFeeAmount,disputeId,acquirerDisputeId,tipAmount$/);
+    expect(csv[1]).toMatch(/,0\.66,,,0$/);
     expect(fair.id).not.toBe(overcharged.id);
 
     // Over the period (both batches of the store): charged 0.94 against 0.90, 0.04 to claim back.
@@ -207,5 +207,19 @@ describe('the fee audit of settlement', () => {
     expect((await audit(`storeExternalId=${store.storeExternalId}&to=2000-01-01`)).body).toEqual({ totals: [] });
     expect(expectErrorShape(await audit('from=yesterday'), 400)).toContain('from');
     expect((await audit('', await userOf(stack, shop, ['OPERATIONS']))).status).toBe(403);
+  });
+});
+
+describe('tips (docs/tips.md)', () => {
+  it("a tipped payment's expected fee prices the total charged, tip included, as the acquirer's fee does", async () => {
+    const account = await sandboxAccount(admin, 'test', 'MID-TIPS');
+    await routeTo(account);
+    await putContract(account, { currency: 'EUR', lines: [{ paymentMode: 'CARD', percent: 2, fixed: 0.3 }] });
+    const created = await createPayment(stack, shop, { amount: 40, tipAmount: 6 });
+    expect(created.status).toBe(201);
+    await sim(stack).customer(shop.deviceId, { action: 'pay' });
+    await statusBecomes(stack, created.body.id, 'CAPTURED');
+    // 2 % of 46.00 = 0.92, + 0.30 (on the 40.00 alone it would be 1.10)
+    expect((await readPayment(created.body.id)).body).toMatchObject({ totalAmount: 46, capturedAmount: 46, expectedFee: 1.22 });
   });
 });

@@ -59,12 +59,13 @@ describe('CSV cells a spreadsheet could run', () => {
         occurredAt: new Date('2026-07-14T10:00:00Z'),
         acquirerAccountId: null,
         expectedFeeAmount: null,
+        tipAmount: new Decimal('0'),
         disputeId: null,
         acquirerDisputeId: null,
       }) as unknown as SettlementLine;
     const rows = linesCsv(formulaLike.map(line)).split('\r\n');
     expect(rows[0]).toBe(
-      'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
+      'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId,tipAmount',
     );
     // one row per line; a reference holding a carriage return is quoted, so split the body by the amount columns
     const body = rows.slice(1).join('\r\n');

@@ -50,6 +50,7 @@ describe('closing a batch', () => {
         feeAmount: 2.47,
         chargebackAmount: 0,
         expectedFeeAmount: 2.47,
+        tipAmount: 0,
         netAmount: 177.53,
       },
     ]);
@@ -117,6 +118,7 @@ describe('closing a batch', () => {
           occurredAt: expect.stringMatching(/Z$/),
           acquirerAccountId: null, // the installation default (docs/acquirers.md)
           expectedFeeAmount: null, // no cost contract (docs/payouts-and-fees.md)
+          tipAmount: 0,
           disputeId: null,
           acquirerDisputeId: null,
         },
@@ -129,7 +131,7 @@ describe('closing a batch', () => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const rows = (csv.body as string).trim().split('\r\n');
     expect(rows[0]).toBe(
-      'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
+      'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId,tipAmount',
     );
     expect(rows).toHaveLength(4);
     expect(rows.find((r) => r.includes(card.id))).toMatch(/^PAYMENT,[^,]+,PSP\w+,[^,]*,100,1\.5,98\.5,EUR,\d{4}-/);

@@ -55,6 +55,7 @@ describe('totalsOf', () => {
         feeAmount: '0.02',
         chargebackAmount: '0',
         expectedFeeAmount: '0.015',
+        tipAmount: '0',
         netAmount: '0.23',
       },
       {
@@ -66,6 +67,7 @@ describe('totalsOf', () => {
         feeAmount: '14',
         chargebackAmount: '0',
         expectedFeeAmount: '14',
+        tipAmount: '0',
         netAmount: '986',
       },
     ]);
@@ -89,6 +91,7 @@ describe('totalsOf', () => {
         feeAmount: '1.5',
         chargebackAmount: '25.5',
         expectedFeeAmount: '1.5',
+        tipAmount: '0',
         netAmount: '63',
       },
     ]);

@@ -91,6 +91,7 @@ it('a partly and a fully refunded payment keep PARTIALLY_REFUNDED and REFUNDED w
       feeAmount: 0,
       chargebackAmount: 0,
       expectedFeeAmount: 0,
+      tipAmount: 0,
       netAmount: -10.1,
     },
   ]);

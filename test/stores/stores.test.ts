@@ -62,6 +62,7 @@ describe('POST /api/merchants/{merchantExternalId}/stores', () => {
       mcc: '5411',
       metadata,
       status: 'ACTIVE',
+      tipping: { enabled: false, percentages: [10, 15, 20], allowCustom: true },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });

@@ -101,6 +101,8 @@ describe('PAYMENT_CAPTURED', () => {
         merchantReference: payment.reference,
         amount: '42.10',
         requestedAmount: '42.10',
+        tipAmount: '0.00',
+        totalAmount: '42.10',
         currency: 'EUR',
         status: 'CAPTURED',
         cardSummary: 'VISA **** 4242',

@@ -90,6 +90,27 @@ describe('the event body', () => {
     expect(sent.data).toMatchObject({ amount: '25.00', requestedAmount: '40.00' });
   });
 
+  it('carries tipAmount and totalAmount right after requestedAmount when the stored event has them (docs/tips.md)', () => {
+    const stored = {
+      data: { totalAmount: '46.00', status: 'CAPTURED', tipAmount: '6.00', requestedAmount: '40.00', amount: '40.00' },
+      eventType: 'PAYMENT_CAPTURED',
+      eventId: 'evt_3',
+      merchantExternalId: 'm',
+      timestamp: 't',
+    };
+    const sent = JSON.parse(serializeEventBody(stored).toString('utf8'));
+    expect(Object.keys(sent.data).slice(0, 7)).toEqual([
+      'pspReference',
+      'merchantReference',
+      'amount',
+      'requestedAmount',
+      'tipAmount',
+      'totalAmount',
+      'currency',
+    ]);
+    expect(sent.data).toMatchObject({ amount: '40.00', tipAmount: '6.00', totalAmount: '46.00' });
+  });
+
   it('is rebuilt in the documented field order whatever order the stored JSON has', () => {
     const stored = {
       data: { status: 'CAPTURED', amount: '1.00', cardBrand: null },

@@ -323,6 +323,35 @@ describe('payment workflow (stubbed activities)', () => {
     expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields).toMatchObject({ amount: '6.5', requestedAmount: '10.00', capturedAmount: '6.5' });
   });
 
+  it("tip asked, one-step terminal: the send asks with the store's options, the tip comes with the approval, the completion takes the total (docs/tips.md)", async () => {
+    const tipOffer = { percentages: [10, 15, 20], allowCustom: true };
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ tipOffer }), bill('AUTHORIZED', { tipAmount: '1.50', authorizedAmount: '11.50' }), {
+      // an acquirer whose completion repeats neither the tip nor the approved amount (the workflow keeps the authorisation's)
+      completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),
+    });
+    await untilStatus(handle, 'CAPTURED');
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).toMatchObject({ amount: '10.00', askTip: tipOffer });
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).not.toHaveProperty('tipAmount');
+    expect(lane.inputsOf(workflowId, 'completeAuthorization')[0]).toMatchObject({ amount: '11.5' });
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields).toMatchObject({ tipAmount: '1.5', capturedAmount: '11.5' });
+    // refunds are bounded by the total
+    expect(await refusalOf(handle.executeUpdate(refundUpdate, { args: [refundRequest('11.51')] }))).toBe('conflict');
+  });
+
+  it('a tip the POS knows, two-step terminal: sent with the bill; the capture may take up to the total, all of it by default', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true, tipAmount: '2' }), bill('AUTHORIZED', { authorizedAmount: '12' }), {
+      completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),
+    });
+    await untilStatus(handle, 'AUTHORIZED');
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).toMatchObject({ amount: '10.00', tipAmount: '2' });
+    expect(lane.inputsOf(workflowId, 'sendBill')[0]).not.toHaveProperty('askTip');
+    expect(await refusalOf(handle.executeUpdate(captureUpdate, { args: [{ amount: '12.01' }] }))).toBe('invalid');
+    expect((await handle.executeUpdate(captureUpdate, { args: [{}] })).status).toBe('CAPTURED');
+    expect(lane.inputsOf(workflowId, 'completeAuthorization')[0]).toMatchObject({ amount: '12' });
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields).toMatchObject({ tipAmount: '2', capturedAmount: '12' });
+  });
+
   it('two-step terminal: AUTHORIZED, then a capture of part of it completes it (CAPTURED)', async () => {
     const { workflowId, handle } = await deviceAnswers(paymentInput({ twoStep: true }), bill('AUTHORIZED'), {
       completeAuthorization: (r: { amount: string }) => bill('CAPTURED', { capturedAmount: r.amount }),

@@ -9,7 +9,7 @@ import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
-import { initialState, type PaymentEvent, type PaymentState, type ReadCause, transition } from '../../core/payment/transition';
+import { initialState, type PaymentEvent, type PaymentState, type ReadCause, totalOf, transition } from '../../core/payment/transition';
 import { chargedBackTotal, disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
 
 /** One refund as the workflow follows it. */
@@ -89,9 +89,17 @@ export class PaymentRun {
       settledAt: input.settledAtMs ? new Date(input.settledAtMs).toISOString() : null,
       amount: input.amount,
       ...(input.requestedAmount !== undefined ? { requestedAmount: input.requestedAmount } : {}),
+      // A tip known (the POS's, or chosen before this run); an asked one still to come arrives with the approval.
+      ...(input.tipAmount !== undefined && input.tipAmount !== '0' ? { tipAmount: input.tipAmount } : {}),
+      ...(input.tipOffer ? { tipAsked: true } : {}),
       authorizedAt: input.authorizedAtMs ? new Date(input.authorizedAtMs).toISOString() : null,
-      // Runs from before these fields: a captured payment captured all of its amount.
-      capturedAmount: input.capturedAmount !== undefined ? input.capturedAmount : input.capturedAtMs !== null ? input.amount : null,
+      // Runs from before these fields: a captured payment captured all of its amount (and the tip: docs/tips.md).
+      capturedAmount:
+        input.capturedAmount !== undefined
+          ? input.capturedAmount
+          : input.capturedAtMs !== null
+            ? totalOf({ amount: input.amount, tipAmount: input.tipAmount })
+            : null,
       refundedAmount: input.refundedAmount ?? '0',
       ...(input.twoStep !== undefined ? { twoStep: input.twoStep } : {}),
     });
@@ -192,8 +200,14 @@ export class PaymentRun {
     const completed = await this.complete(amount, acquirerRef);
     // The completed bill as approved: an acquirer whose completion does not repeat the approved amount keeps the authorisation's.
     const authorizedAmount = completed?.authorizedAmount ?? event.bill.authorizedAmount;
+    // The same for the tip the customer chose with the approval (docs/tips.md).
+    const tipAmount = completed?.tipAmount ?? event.bill.tipAmount;
     if (completed)
-      return this.apply({ ...event, bill: { ...completed, ...(authorizedAmount !== undefined ? { authorizedAmount } : {}) }, completion: 'ANSWERED' });
+      return this.apply({
+        ...event,
+        bill: { ...completed, ...(authorizedAmount !== undefined ? { authorizedAmount } : {}), ...(tipAmount !== undefined ? { tipAmount } : {}) },
+        completion: 'ANSWERED',
+      });
     // Runs from before this patch left the unanswered completion to the authorisation window.
     const follow = patched(PATCHES.oneStepCompletionFollowed.id);
     if (follow) this.pendingCapture = amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers

@@ -86,6 +86,9 @@ export async function place(run: PaymentRun): Promise<void> {
     currency: input.currency,
     // Absent in runs started before it existed: a card with a smaller balance declines.
     ...(input.allowPartialAuthorisation ? { allowPartialAuthorisation: true } : {}),
+    // The tip (docs/tips.md): one the POS knows is charged on top; an asked one is the customer's to choose.
+    ...(input.tipAmount !== undefined && input.tipAmount !== '0' && !input.tipOffer ? { tipAmount: input.tipAmount } : {}),
+    ...(input.tipOffer ? { askTip: input.tipOffer } : {}),
     reference: input.reference,
     modes: input.modes,
     timeoutSeconds: Math.max(1, (run.terminalDeadlineMs - Date.now()) / 1000),

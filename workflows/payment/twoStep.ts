@@ -1,7 +1,7 @@
 import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
 import { attemptUntilAnswered, refused } from './calls';
 import { captureUpdate, DEFAULT_AUTHORIZATION_WINDOW_MS } from '../../core/payment/messages';
-import { captureRefusal } from '../../core/payment/rules';
+import { authorisedTotal, captureRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 
 /**
@@ -19,7 +19,8 @@ export function registerTwoStepHandlers(run: PaymentRun): void {
       // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
       const refusal = captureRefusal(run.state, run.inFlight(), request?.amount);
       if (refusal) throw refused(refusal);
-      const amount = request.amount ?? run.state.amount; // all the card approved (less than asked after a partial authorisation)
+      // All the card approved (less than asked after a partial authorisation), with its tip (docs/tips.md).
+      const amount = request.amount ?? authorisedTotal(run.state).toFixed();
       run.pendingCapture = amount; // before any await: a second capture is refused by the validator
       const bill = await run.complete(amount);
       if (!bill) {

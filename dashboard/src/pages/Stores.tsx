@@ -30,8 +30,28 @@ import { NAMES_KEY } from '../names/useNames';
 type TerminalType = NonNullable<Terminal['terminalType']>;
 const TERMINAL_TYPES: TerminalType[] = ['POS', 'MPOS', 'SOFTPOS', 'KIOSK', 'UNATTENDED'];
 
-type StoreFields = Pick<Store, 'name' | 'addressLine1' | 'city' | 'postalCode' | 'country' | 'timezone' | 'defaultCurrency' | 'mcc'>;
-const EMPTY_STORE: StoreFields = { name: '', addressLine1: '', city: '', postalCode: '', country: '', timezone: '', defaultCurrency: '', mcc: '' };
+type StoreFields = Pick<Store, 'name' | 'addressLine1' | 'city' | 'postalCode' | 'country' | 'timezone' | 'defaultCurrency' | 'mcc' | 'tipping'>;
+/** A new store's tipping: the API's defaults (docs/tips.md). */
+const DEFAULT_TIPPING: Store['tipping'] = { enabled: false, percentages: [10, 15, 20], allowCustom: true };
+const EMPTY_STORE: StoreFields = {
+  name: '',
+  addressLine1: '',
+  city: '',
+  postalCode: '',
+  country: '',
+  timezone: '',
+  defaultCurrency: '',
+  mcc: '',
+  tipping: DEFAULT_TIPPING,
+};
+
+/** "10, 15, 20" as the API's percentages; what is not a number goes as it is, for the API to name (tipping.percentages[1]). */
+const percentagesOf = (text: string): number[] =>
+  text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => Number(p));
 
 /** The PUT body of a store: PUT replaces, so every field goes back as it is unless changed. */
 const storeBody = (s: StoreFields & { metadata?: Record<string, unknown>; status?: Store['status'] }): StoreInput => ({
@@ -43,6 +63,7 @@ const storeBody = (s: StoreFields & { metadata?: Record<string, unknown>; status
   timezone: s.timezone,
   defaultCurrency: s.defaultCurrency || null,
   mcc: s.mcc || null,
+  tipping: s.tipping,
   ...(s.metadata ? { metadata: s.metadata } : {}),
   ...(s.status ? { status: s.status } : {}),
 });
@@ -188,8 +209,12 @@ function StoreForm({
 }) {
   const [f, setF] = useState<StoreFields>(initial);
   const [mode, setMode] = useState<'live' | 'test'>('live');
-  const save = useMutation({ mutationFn: () => onSubmit(f, mode), onSuccess: onDone });
-  const text = (key: keyof StoreFields, label: string, opts: { required?: boolean; placeholder?: string } = {}) => (
+  const [tipPercentages, setTipPercentages] = useState(initial.tipping.percentages.join(', '));
+  const save = useMutation({
+    mutationFn: () => onSubmit({ ...f, tipping: { ...f.tipping, percentages: percentagesOf(tipPercentages) } }, mode),
+    onSuccess: onDone,
+  });
+  const text = (key: Exclude<keyof StoreFields, 'tipping'>, label: string, opts: { required?: boolean; placeholder?: string } = {}) => (
     <label>
       {label}
       <input value={f[key] ?? ''} required={opts.required} placeholder={opts.placeholder} onChange={(e) => setF({ ...f, [key]: e.target.value })} />
@@ -212,6 +237,21 @@ function StoreForm({
       {text('timezone', 'Time zone', { required: true, placeholder: 'Europe/Berlin' })}
       {text('defaultCurrency', 'Currency', { placeholder: 'EUR' })}
       {text('mcc', 'MCC', { placeholder: '5411' })}
+      <fieldset>
+        <legend>Tips</legend>
+        <label>
+          <input type="checkbox" checked={f.tipping.enabled} onChange={(e) => setF({ ...f, tipping: { ...f.tipping, enabled: e.target.checked } })} />
+          Tipping enabled
+        </label>
+        <label>
+          Tip percentages
+          <input value={tipPercentages} placeholder="10, 15, 20" onChange={(e) => setTipPercentages(e.target.value)} />
+        </label>
+        <label>
+          <input type="checkbox" checked={f.tipping.allowCustom} onChange={(e) => setF({ ...f, tipping: { ...f.tipping, allowCustom: e.target.checked } })} />
+          Custom tip allowed
+        </label>
+      </fieldset>
       {withMode && (
         <label>
           Store mode
@@ -290,6 +330,9 @@ export function StoreDetail() {
           <Field label="Time zone">{s.timezone}</Field>
           <Field label="Currency">{s.defaultCurrency ?? '—'}</Field>
           <Field label="MCC">{s.mcc ?? '—'}</Field>
+          <Field label="Tips">
+            {s.tipping.enabled ? `${s.tipping.percentages.join(', ')} %${s.tipping.allowCustom ? ', custom amount allowed' : ''}` : 'off'}
+          </Field>
           <Field label="Created">{when(s.createdAt)}</Field>
           <Field label="Updated">{when(s.updatedAt)}</Field>
         </dl>

@@ -32,6 +32,7 @@ import {
   type PaymentMode,
   type RefundStatus,
   type SendBillRequest,
+  type TipOffer,
   type SendBillResult,
   type VoidStatus,
 } from '../port';
@@ -94,11 +95,28 @@ const headerOf = (category: MessageCategory, serviceId: string, deviceId: string
  * our ids go along as metadata so Adyen's reports and notifications name our payment.
  */
 function saleToAcquirerDataOf(request: SendBillRequest): string {
+  // Several tender options are one comma-separated value (Adyen's "Use tender options" guide).
+  const tenderOptions = [
+    ...(request.allowPartialAuthorisation === true ? ['AllowPartialAuthorisation'] : []),
+    // Tipping from the terminal (Adyen's "Tipping from the terminal" guide): the terminal asks for a tip.
+    ...(request.askTip ? ['AskGratuity'] : []),
+  ];
   return SaleToAcquirerDataParser.toBase64({
     ...(request.twoStep === true ? { authorisationType: 'PreAuth' } : {}),
-    ...(request.allowPartialAuthorisation === true ? { tenderOption: 'AllowPartialAuthorisation' } : {}),
+    ...(tenderOptions.length > 0 ? { tenderOption: tenderOptions.join(',') } : {}),
     metadata: { ispPaymentId: request.paymentId, ispPspReference: request.pspReference, ...(request.reference ? { ispReference: request.reference } : {}) },
   });
+}
+
+/**
+ * The store's tip options for the terminal (Adyen's "Override configured tipping options", terminal
+ * software 1.101 and later): a Base64-encoded Operation object in SaleData.SaleToPOIData, with up to
+ * three percentages (Percentage1..3) and TipCustom for an amount of the customer's own.
+ */
+export function tipOptionsOf(offer: TipOffer): string {
+  const suggestions = Object.fromEntries(offer.percentages.slice(0, 3).map((p, i) => [`Percentage${i + 1}`, p]));
+  const operation = { Operation: [{ Type: 'Payment', TipOptions: { TipSuggestions: { ...suggestions, TipCustom: offer.allowCustom } } }] };
+  return Buffer.from(JSON.stringify(operation), 'utf8').toString('base64');
 }
 
 /** The bill: a PaymentRequest for the exact amount, identified by our payment id (a retry is the same pair). */
@@ -111,9 +129,17 @@ export function paymentRequestOf(request: SendBillRequest, now: Date): CloudDevi
           SaleTransactionID: { TransactionID: request.paymentId, TimeStamp: now },
           SaleReferenceID: request.pspReference,
           SaleToAcquirerData: saleToAcquirerDataOf(request),
+          ...(request.askTip ? { SaleToPOIData: tipOptionsOf(request.askTip) } : {}),
           ...(request.receipt?.cashierId ? { OperatorID: request.receipt.cashierId } : {}),
         },
-        PaymentTransaction: { AmountsReq: { Currency: request.currency.toUpperCase(), RequestedAmount: toAdyenAmount(request.amount, request.currency) } },
+        PaymentTransaction: {
+          AmountsReq: {
+            Currency: request.currency.toUpperCase(),
+            RequestedAmount: toAdyenAmount(request.amount, request.currency),
+            // A tip the POS knows (Adyen's "Tipping from the POS app"): shown on the terminal on top of the amount.
+            ...(request.tipAmount !== undefined ? { TipAmount: toAdyenAmount(request.tipAmount, request.currency) } : {}),
+          },
+        },
       },
     },
   };
@@ -359,6 +385,8 @@ export function billStatusOfPayment(payment: PaymentResponse, acquirerRef: strin
       // What the card approved: less than asked after a partial authorisation (AllowPartialAuthorisation).
       status.authorizedAmount = fromAdyenAmount(amounts.AuthorizedAmount, amounts.Currency);
       if (!twoStep) status.capturedAmount = status.authorizedAmount;
+      // The tip the customer added (AskGratuity), inside AuthorizedAmount: AmountsResp.TipAmount "qualifies the tip part of the amount".
+      if (typeof amounts.TipAmount === 'number' && amounts.TipAmount > 0) status.tipAmount = fromAdyenAmount(amounts.TipAmount, amounts.Currency);
     }
     return status;
   }

@@ -19,6 +19,17 @@ const sendBillSchema = z.strictObject({
   amount: z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "12.50"'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code'),
   allowPartialAuthorisation: z.boolean('must be a boolean').optional(),
+  // A tip the POS knows, charged on top; or the options the device offers the customer (docs/tips.md).
+  tipAmount: z
+    .string()
+    .regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal string such as "1.50"')
+    .optional(),
+  askTip: z
+    .strictObject({
+      percentages: z.array(z.number().int().min(1).max(100)).min(1).max(3),
+      allowCustom: z.boolean('must be a boolean'),
+    })
+    .optional(),
   reference: z.string().max(200).nullable().optional(),
   modes: z.array(modeSchema).min(1, 'must name at least one mode'),
   timeoutSeconds: z.number().positive('must be greater than zero').max(86_400, 'must be at most 86400'),

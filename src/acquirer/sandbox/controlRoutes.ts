@@ -37,6 +37,12 @@ const amountSchema = z
       .refine((v) => Number(v) > 0, 'must be greater than zero'),
   );
 
+/** A tip the customer chose: 0 or more, as a decimal. */
+const tipSchema = z
+  .union([z.number(), z.string()])
+  .transform((v) => (typeof v === 'number' ? String(v) : v))
+  .pipe(z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'must be a decimal of 0 or more such as 1.50'));
+
 const offlineSchema = z
   .strictObject({
     merchantAccountId: merchantAccountIdSchema.optional(),
@@ -108,6 +114,8 @@ const customerSchema = z.discriminatedUnion(
         .optional(),
       // The card approves only this much (a partial authorisation); below the amount, checked against the bill.
       approvedAmount: amountSchema.optional(),
+      // The tip the customer chose on the device (docs/tips.md): used only when the bill asked for one.
+      tipAmount: tipSchema.optional(),
     }),
     z.strictObject({ action: z.enum(['decline', 'cancel', 'error']) }),
   ],

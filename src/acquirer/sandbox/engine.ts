@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { minorUnitsOf } from '../../money/currencies';
 import type {
+  TipOffer,
   BillState,
   BillStatus,
   CompleteAuthorizationRequest,
@@ -71,7 +72,8 @@ export interface SandboxEvent {
 
 /** `approvedAmount`: the card approves only that much (below the bill's amount: a partial authorisation, or a decline when the bill does not allow one). */
 export type CustomerAction =
-  { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string; approvedAmount?: string } | { action: 'decline' | 'cancel' | 'error' };
+  | { action: 'pay'; mode?: PaymentMode; cardBrand?: string; last4?: string; approvedAmount?: string; tipAmount?: string }
+  | { action: 'decline' | 'cancel' | 'error' };
 
 /** What the sandbox says when a card's balance is below the amount and the payment does not allow a partial authorisation. */
 export const INSUFFICIENT_FUNDS = 'insufficient funds';
@@ -209,6 +211,8 @@ export class SandboxEngine {
         throw new SandboxError(409, `mode ${mode} is not allowed for this bill (allowed: ${bill.modes.join(', ')})`);
       }
       if (act.approvedAmount !== undefined) checkApprovedAmount(act.approvedAmount, bill);
+      // The customer's tip, where the bill asked for one (docs/tips.md); checked before anything changes.
+      const tip = bill.askTip && act.tipAmount !== undefined ? chosenTip(act.tipAmount, bill, bill.askTip) : undefined;
       bill.paymentMethod = mode;
       if (mode === 'CARD') {
         bill.cardBrand = act.cardBrand ?? 'VISA';
@@ -223,7 +227,10 @@ export class SandboxEngine {
         bill.errorMessage = INSUFFICIENT_FUNDS;
         this.decide(device, bill, 'DECLINED', now);
       } else {
-        if (act.approvedAmount !== undefined) bill.authorizedAmount = new Decimal(act.approvedAmount).toFixed();
+        // The card is charged the sale and the tip.
+        if (tip !== undefined) bill.tipAmount = tip;
+        const sale = act.approvedAmount !== undefined ? new Decimal(act.approvedAmount) : new Decimal(bill.amount);
+        if (act.approvedAmount !== undefined || bill.tipAmount !== undefined) bill.authorizedAmount = sale.plus(bill.tipAmount ?? 0).toFixed();
         if (!device.twoStep) bill.capturedAmount = bill.authorizedAmount ?? bill.amount;
         this.decide(device, bill, device.twoStep ? 'AUTHORIZED' : 'CAPTURED', now);
       }
@@ -302,6 +309,8 @@ export class SandboxEngine {
       amount: req.amount,
       currency: req.currency,
       ...(req.allowPartialAuthorisation ? { allowPartialAuthorisation: true } : {}),
+      ...(req.tipAmount !== undefined && !new Decimal(req.tipAmount).isZero() ? { tipAmount: new Decimal(req.tipAmount).toFixed() } : {}),
+      ...(req.askTip ? { askTip: req.askTip } : {}),
       reference: req.reference ?? null,
       ...(req.receipt ? { receipt: req.receipt } : {}),
       modes,
@@ -549,7 +558,24 @@ function billStatus(b: Bill): SandboxBillStatus {
     capturedAmount: b.capturedAmount,
     capturedAt: b.capturedAt,
     ...(b.authorizedAmount !== undefined ? { authorizedAmount: b.authorizedAmount } : {}),
+    ...(b.tipAmount !== undefined ? { tipAmount: b.tipAmount } : {}),
   };
+}
+
+/**
+ * The tip a customer chose on the device (docs/tips.md): 0 or more in the currency's minor unit;
+ * without a custom amount allowed, one of the offered percentages of the amount, rounded half up
+ * (400 naming the field).
+ */
+function chosenTip(tipAmount: string, bill: Bill, offer: TipOffer): string {
+  const tip = new Decimal(tipAmount);
+  const digits = minorUnitsOf(bill.currency);
+  if (tip.decimalPlaces() > digits) throw new SandboxError(400, `tipAmount: must have at most ${digits} decimal places for ${bill.currency}`);
+  const offered = offer.percentages.map((p) => new Decimal(bill.amount).times(p).dividedBy(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP));
+  if (!offer.allowCustom && !tip.isZero() && !offered.some((o) => o.equals(tip))) {
+    throw new SandboxError(400, `tipAmount: this bill offers only ${offered.map((o) => o.toFixed(digits)).join(', ')} (no custom tip)`);
+  }
+  return tip.toFixed();
 }
 
 /** A card's approval below the bill's amount: positive, less than the amount, in the currency's minor unit (400 naming the field). */

@@ -9,6 +9,7 @@ import type {
   PaymentMode,
   RefundState,
   SettlementReport,
+  TipOffer,
   VoidState,
 } from '../port';
 
@@ -65,8 +66,12 @@ export interface Bill {
   currency: string;
   /** The card may approve less than the amount (the service's allowPartialAuthorisation). */
   allowPartialAuthorisation?: boolean;
-  /** Exact decimal the card approved, when less than the amount (a partial authorisation). */
+  /** Exact decimal the card approved, tip included, when a tip or a partial authorisation makes it differ from the amount. */
   authorizedAmount?: string;
+  /** The tip on top of the amount (docs/tips.md): the POS's, sent with the bill, or the one the customer chose. */
+  tipAmount?: string;
+  /** The bill asks the customer for a tip with these options. */
+  askTip?: TipOffer;
   reference: string | null;
   /** What the receipt prints besides the amount: cashier and customer contact, as the service sent them. */
   receipt?: ReceiptDetails;

@@ -140,7 +140,7 @@ export class StripeAcquirer implements AcquirerPort {
     if (actionFor(reader, pi.id)) return { outcome: 'ON_DEVICE', acquirerRef: pi.id };
     try {
       await this.call('process the PaymentIntent on the reader', () =>
-        this.stripe.terminal.readers.processPaymentIntent(request.deviceId, processPaymentIntentParams(pi.id), {
+        this.stripe.terminal.readers.processPaymentIntent(request.deviceId, processPaymentIntentParams(pi.id, request), {
           idempotencyKey: idempotencyKey.processPaymentIntent(request.paymentId),
         }),
       );

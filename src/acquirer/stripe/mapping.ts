@@ -28,6 +28,8 @@ export const META = {
   pspReference: 'isp_psp_reference',
   reference: 'isp_reference',
   deviceId: 'isp_device_id',
+  /** A tip the POS knows, inside the PaymentIntent's amount (docs/tips.md). */
+  tipAmount: 'isp_tip_amount',
   voidReference: 'isp_void_reference',
   refundReference: 'isp_refund_reference',
 } as const;
@@ -90,8 +92,10 @@ export function paymentIntentParams(request: SendBillRequest): Stripe.PaymentInt
     [META.deviceId]: request.deviceId,
   };
   if (request.reference) metadata[META.reference] = request.reference;
+  if (request.tipAmount !== undefined) metadata[META.tipAmount] = request.tipAmount;
   return {
-    amount: toStripeAmount(request.amount, request.currency),
+    // A tip the POS knows is charged with the amount: a PaymentIntent's amount is what the card is charged.
+    amount: toStripeAmount(request.tipAmount !== undefined ? new Decimal(request.amount).plus(request.tipAmount).toFixed() : request.amount, request.currency),
     currency: request.currency.toLowerCase(),
     payment_method_types: ['card_present'],
     capture_method: request.twoStep === true ? 'manual' : 'automatic',
@@ -108,10 +112,19 @@ export function paymentIntentParams(request: SendBillRequest): Stripe.PaymentInt
   };
 }
 
-/** Placing a bill, step 2: the reader collects and processes the PaymentIntent. */
-export function processPaymentIntentParams(paymentIntentId: string): Stripe.Terminal.ReaderProcessPaymentIntentParams {
+/**
+ * Placing a bill, step 2: the reader collects and processes the PaymentIntent. A payment that asks
+ * for a tip gets the reader's tipping screen on its amount (`process_config.tipping.amount_eligible`;
+ * the percentages are the reader's Terminal configuration's, docs/acquirers.md "Tips"); any other
+ * skips it (`skip_tipping`), so a location with tipping configured never adds a tip nobody asked for.
+ */
+export function processPaymentIntentParams(
+  paymentIntentId: string,
+  request?: Pick<SendBillRequest, 'amount' | 'currency' | 'askTip'>,
+): Stripe.Terminal.ReaderProcessPaymentIntentParams {
   // The customer may cancel on the reader, as on the sandbox's devices (then CANCELLED).
-  return { payment_intent: paymentIntentId, process_config: { enable_customer_cancellation: true } };
+  const tipping = request?.askTip ? { tipping: { amount_eligible: toStripeAmount(request.amount, request.currency) } } : { skip_tipping: true };
+  return { payment_intent: paymentIntentId, process_config: { enable_customer_cancellation: true, ...tipping } };
 }
 
 /** The reader's action when it concerns this PaymentIntent, else null. */
@@ -152,7 +165,7 @@ const DECLINE_CODES = new Set([
 type ReadablePaymentIntent = Pick<
   Stripe.PaymentIntent,
   'id' | 'status' | 'last_payment_error' | 'cancellation_reason' | 'latest_charge' | 'created' | 'canceled_at'
->;
+> & { amount_details?: Pick<NonNullable<Stripe.PaymentIntent['amount_details']>, 'tip'> | null; currency?: string };
 
 /** The state of a bill, from its PaymentIntent's status and the reader's action for it. */
 export function billStateOf(pi: ReadablePaymentIntent, action: Stripe.Terminal.Reader.Action | null): BillState {
@@ -205,6 +218,10 @@ export function billStatusOf(pi: ReadablePaymentIntent, action: Stripe.Terminal.
     if (card?.last4) status.last4 = card.last4;
     // What the card approved (the charge's amount_authorized): less than asked after a partial authorisation.
     if (typeof card?.amount_authorized === 'number' && charge?.currency) status.authorizedAmount = fromStripeAmount(card.amount_authorized, charge.currency);
+    // The tip the customer added on the reader: "the portion of the amount that corresponds to a tip" (amount_details.tip.amount).
+    const tip = pi.amount_details?.tip?.amount;
+    const currency = charge?.currency ?? pi.currency;
+    if (typeof tip === 'number' && tip > 0 && currency) status.tipAmount = fromStripeAmount(tip, currency);
     status.decidedAt = new Date((charge?.created ?? pi.created) * 1000).toISOString();
   }
   if (state === 'ERROR' || state === 'DECLINED') {

@@ -6,6 +6,7 @@ import { stripeWebhookRoutes } from './stripeWebhooks';
 import { apiKeyRoutes } from './apiKeys';
 import { costContractRoutes } from './costContracts';
 import { payoutRoutes } from './payouts';
+import { tipRoutes } from './tips';
 import { auditLogRoutes } from './auditLogs';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
@@ -48,6 +49,7 @@ export const routeModules: RouteModule[] = [
   acquirerAccountRoutes,
   costContractRoutes,
   payoutRoutes,
+  tipRoutes,
   disputeRoutes,
   complianceAlertRoutes,
 ];

@@ -28,6 +28,7 @@ const Totals = z.object({
     description:
       "The fees the accounts' cost contracts give the lines, a line without a contract counting its reported fee: feeAmount - expectedFeeAmount is what was charged over contract",
   }),
+  tipAmount: amount.openapi({ description: 'The tips of the payment lines (docs/tips.md), contained in grossAmount; 0 for batches closed before tips' }),
   netAmount: amount.openapi({ description: 'grossAmount - refundAmount - feeAmount - chargebackAmount' }),
 });
 const Discrepancy = z.object({
@@ -65,6 +66,7 @@ const Line = z
     amount,
     feeAmount: amount,
     expectedFeeAmount: amount.nullable().openapi({ description: "A payment's fee under its account's cost contract; null without one" }),
+    tipAmount: amount.openapi({ description: "A payment's tip, inside its amount (docs/tips.md); 0 on other lines" }),
     netAmount: amount.openapi({
       description:
         'amount - feeAmount for a payment; minus the amount for a refund; minus the amount for a CHARGEBACK, plus it for a CHARGEBACK_REVERSAL (less any fee)',
@@ -277,7 +279,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
       responses: {
         200: {
           description:
-            'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
+            'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId,tipAmount',
         },
       },
       errors: [403, 404],

@@ -73,6 +73,18 @@ describe('the Stripe adapter against stripe-mock', () => {
     recorder.answer = null;
   });
 
+  it("tips: asked, the reader's tipping screen on the amount (process_config.tipping.amount_eligible); else skipped; a known tip inside the amount (docs/tips.md)", async () => {
+    recorder.requests.length = 0;
+    await stripe.sendBill({ ...bill, paymentId: 'pay-ask', amount: '40.00', modes: ['CARD'], askTip: { percentages: [10, 15, 20], allowCustom: true } });
+    await stripe.sendBill({ ...bill, paymentId: 'pay-known', amount: '40.00', modes: ['CARD'], tipAmount: '6' });
+    const [ask, known] = posted(`/v1/terminal/readers/${READER}/process_payment_intent`);
+    expect(ask).toMatchObject({ 'process_config[tipping][amount_eligible]': '4000' });
+    expect(ask).not.toHaveProperty('process_config[skip_tipping]');
+    expect(known).toMatchObject({ 'process_config[skip_tipping]': 'true' });
+    const [, knownPi] = posted('/v1/payment_intents');
+    expect(knownPi).toMatchObject({ amount: '4600', 'metadata[isp_tip_amount]': '6' });
+  });
+
   it("two-step follows the terminal's configuration, not the reader's metadata", async () => {
     // A reader marked two-step in its Stripe metadata: the terminal (one-step) decides.
     recorder.answer = (req, body) => (req.path === `/v1/terminal/readers/${READER}` ? { ...body, metadata: { isp_two_step: 'true' } } : body);

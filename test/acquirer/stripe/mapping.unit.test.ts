@@ -190,6 +190,38 @@ describe('reading a bill: every PaymentIntent status of Stripe OpenAPI descripti
     expect(billStatusOf(examplePi({ status: 'succeeded', latest_charge: charge }), null)).toMatchObject({ state: 'CAPTURED', authorizedAmount: '25.00' });
   });
 
+  it("a tip added on the reader is read from the PaymentIntent's amount_details.tip.amount (docs/tips.md); none or 0 is no tip", () => {
+    const charge = exampleCharge();
+    charge.currency = 'eur';
+    charge.payment_method_details = {
+      type: 'card_present',
+      card_present: { brand: 'visa', last4: '4242', amount_authorized: 4600 },
+    } as Stripe.Charge.PaymentMethodDetails;
+    const tipped = examplePi({
+      status: 'succeeded',
+      amount: 4600,
+      latest_charge: charge,
+      amount_details: { tip: { amount: 600 } },
+    } as Partial<Stripe.PaymentIntent>);
+    expect(billStatusOf(tipped, null)).toMatchObject({ state: 'CAPTURED', authorizedAmount: '46.00', tipAmount: '6.00' });
+    const untipped = examplePi({ status: 'succeeded', latest_charge: charge, amount_details: { tip: { amount: 0 } } } as Partial<Stripe.PaymentIntent>);
+    expect(billStatusOf(untipped, null)).not.toHaveProperty('tipAmount');
+  });
+
+  it('a tip the POS knows is inside the PaymentIntent amount, named in its metadata', () => {
+    const params = paymentIntentParams({
+      deviceId: 'tmr_1',
+      paymentId: 'p',
+      pspReference: 'PSP',
+      amount: '40.00',
+      currency: 'EUR',
+      tipAmount: '6',
+      modes: ['CARD'],
+      timeoutSeconds: 60,
+    });
+    expect(params).toMatchObject({ amount: 4600, metadata: { [META.tipAmount]: '6' } });
+  });
+
   it('an action of another PaymentIntent says nothing about this bill', () => {
     const pi = examplePi();
     const reader = { ...exampleReader(), action: processing('pi_other', 'failed', 'card_declined') };

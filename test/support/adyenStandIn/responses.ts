@@ -21,6 +21,8 @@ export interface PaymentFacts {
   currency: string;
   /** The amount asked, when the card approved less (`amount`): a partial approval. */
   requestedAmount?: number;
+  /** The tip inside `amount` (AmountsResp.TipAmount). */
+  tip?: number;
   card?: { brand: string; last4: string };
 }
 
@@ -77,7 +79,7 @@ export function approved(p: PaymentFacts): any {
   const body = doc.SaleToPOIResponse.PaymentResponse;
   if (p.requestedAmount !== undefined && p.amount < p.requestedAmount) body.Response.Result = 'Partial';
   const card = p.card ?? { brand: 'mc', last4: '3511' };
-  body.PaymentResult.AmountsResp = { AuthorizedAmount: p.amount, Currency: p.currency };
+  body.PaymentResult.AmountsResp = { AuthorizedAmount: p.amount, Currency: p.currency, ...(p.tip !== undefined ? { TipAmount: p.tip } : {}) };
   body.PaymentResult.PaymentAcquirerData.AcquirerTransactionID = { TransactionID: p.pspReference, TimeStamp: p.poiTransactionId.TimeStamp };
   body.PaymentResult.PaymentInstrumentData = {
     PaymentInstrumentType: 'Card',

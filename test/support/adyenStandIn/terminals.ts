@@ -23,6 +23,10 @@ export interface StandInTransaction extends PaymentFacts {
   preAuth: boolean;
   /** SaleToAcquirerData carried the tender option AllowPartialAuthorisation: a smaller balance is approved, not declined. */
   partialAllowed: boolean;
+  /** SaleToAcquirerData carried the tender option AskGratuity: the customer chooses a tip on the device. */
+  tipAsked?: boolean;
+  /** The tip inside `amount` once paid (AmountsResp.TipAmount): the POS's AmountsReq.TipAmount, or the customer's choice. */
+  tip?: number;
   /** The amount asked, once a card approved less (`amount` is then what it approved, as Adyen's AuthorizedAmount). */
   requestedAmount?: number;
   /** Taken on the device without a request from the sale system (offlinePayment). */
@@ -75,6 +79,8 @@ export interface CardChoice {
    * amount); it lets a test show what the service does if it ever did.
    */
   partialEvenIfNotAllowed?: boolean;
+  /** The tip the customer chooses on the device (major units), used only when the sale asked (AskGratuity). */
+  tip?: number;
 }
 
 export interface SimulatedDevice {
@@ -166,6 +172,9 @@ export class Terminals {
       tx.requestedAmount = tx.amount;
       tx.amount = card.balance!; // what Adyen authorised: captures, reversals and reports work on it
     }
+    if (action === 'pay' && !short && tx.tipAsked && card.tip !== undefined && card.tip > 0) tx.tip = card.tip;
+    // What Adyen authorises is the amount and the tip: captures, reversals and reports work on it.
+    if (action === 'pay' && tx.tip !== undefined) tx.amount = Math.round((tx.amount + tx.tip) * 100) / 100;
     const facts: PaymentFacts = { ...tx, card: chosen };
     const digits = short && !partial ? '124' : answer.declineDigits(tx.amount);
     const [state, response]: [TransactionState, any] =
@@ -224,6 +233,9 @@ export class Terminals {
     const preAuth = preAuthAsked(req.SaleData.SaleToAcquirerData);
     const tx = this.newTransaction(operation, merchantAccount, poiid, h, req.SaleData.SaleTransactionID, amounts.RequestedAmount, amounts.Currency, preAuth);
     tx.partialAllowed = partialAllowed(req.SaleData.SaleToAcquirerData);
+    tx.tipAsked = tenderOptionNamed(req.SaleData.SaleToAcquirerData, 'AskGratuity');
+    // A tip the POS sent is shown on top and charged with the amount.
+    if (typeof amounts.TipAmount === 'number' && amounts.TipAmount > 0) tx.tip = amounts.TipAmount;
     this.seen.set(key(h.SaleID, h.ServiceID), { category: 'Payment', tx });
     const device = this.device(poiid);
     device.transactions.push(tx);
@@ -388,8 +400,13 @@ function currencyOf(data: string | undefined): string | undefined {
 
 /** SaleToAcquirerData's tender options (`tenderOption`, comma-separated) name AllowPartialAuthorisation, in either format. */
 function partialAllowed(data: string | undefined): boolean {
+  return tenderOptionNamed(data, 'AllowPartialAuthorisation');
+}
+
+/** SaleToAcquirerData's tender options (`tenderOption`, comma-separated) name `option`, in either format. */
+function tenderOptionNamed(data: string | undefined, option: string): boolean {
   if (!data) return false;
-  const named = (options: unknown) => typeof options === 'string' && options.split(',').some((o) => o.trim() === 'AllowPartialAuthorisation');
+  const named = (options: unknown) => typeof options === 'string' && options.split(',').some((o) => o.trim() === option);
   if (/(^|&)tenderOption=/.test(data)) return named(new URLSearchParams(data).get('tenderOption'));
   try {
     return named(JSON.parse(Buffer.from(data, 'base64').toString('utf8'))?.tenderOption);
