@@ -50,6 +50,7 @@ test('USER sees the Sales section alone; OPERATIONS Sales and Set-up with Stores
   await expect(nav(page).getByRole('link')).toHaveText(['Payments', 'Bills']);
   await nav(page).getByRole('link', { name: 'Bills', exact: true }).click();
   await expect(nav(page).getByRole('link', { name: 'Bills', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('Loading…')).toHaveCount(0);
   await screenshot(page, 'navigation-user');
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -107,7 +108,16 @@ test('at 1024 px the sidebar stays, the page never scrolls sideways, and wide ta
     // Scrolling: the box is a named region the keyboard reaches.
     await expect(page.getByRole('region', { name: 'Route rules (scrolls sideways)' })).toHaveAttribute('tabindex', '0');
   }
-  await routes.scrollIntoViewIfNeeded();
   await screenshot(page, 'navigation-1024-acquirer-routes');
+  await expectAccessible(page);
+
+  // Narrower than a tablet held upright: the sections stack above the page, which still does not scroll sideways.
+  await page.setViewportSize({ width: 700, height: 900 });
+  await page.goto('/dashboard/payments');
+  await expect(page.getByRole('table', { name: 'Payments' })).toBeVisible();
+  const side = (await nav(page).boundingBox())!;
+  const main = (await page.getByRole('main').boundingBox())!;
+  expect(side.y + side.height).toBeLessThanOrEqual(main.y + 1);
+  expect(await overflow(page), 'payments at 700 px scrolls sideways').toBeLessThanOrEqual(0);
   await expectAccessible(page);
 });

@@ -29,21 +29,23 @@ export function Layout() {
       </header>
       <div className="body">
         <nav aria-label="Main" className="side">
-          {sections.map((s) => {
-            const id = `nav-${s.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
-            return (
-              <div key={s.title} className="nav-section">
-                <h2 id={id}>{s.title}</h2>
-                <ul aria-labelledby={id}>
-                  {s.items.map((item) => (
-                    <li key={item.path}>
-                      <NavLink to={item.path}>{item.label}</NavLink>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            );
-          })}
+          <div className="side-inner">
+            {sections.map((s) => {
+              const id = `nav-${s.title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
+              return (
+                <div key={s.title} className="nav-section">
+                  <h2 id={id}>{s.title}</h2>
+                  <ul aria-labelledby={id}>
+                    {s.items.map((item) => (
+                      <li key={item.path}>
+                        <NavLink to={item.path}>{item.label}</NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              );
+            })}
+          </div>
         </nav>
         <main id="content" tabIndex={-1}>
           <Outlet />

@@ -28,7 +28,7 @@ export function TipsChart({ currency, days }: { currency: string; days: TipsDay[
             <XAxis dataKey="businessDate" />
             <YAxis tickFormatter={(v: number) => money(String(v), currency)} width={80} />
             <Tooltip formatter={(v) => money(String(v), currency)} />
-            <Bar dataKey="tipValue" name="Tips" fill="#0b5cad" isAnimationActive={false} />
+            <Bar dataKey="tipValue" name="Tips" fill="#0b5cad" maxBarSize={56} isAnimationActive={false} />
           </BarChart>
         </ResponsiveContainer>
       </div>
