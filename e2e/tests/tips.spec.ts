@@ -87,10 +87,15 @@ test('FINANCE reads the day’s tips per cashier, as a chart and in words, and d
   await signIn(page, s.users.FINANCE, s.password);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tips' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Tips' })).toBeVisible();
+  // Today's business date where the café is.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
+  await page.getByLabel('From business date').fill(today);
+  await page.getByLabel('To business date').fill(today);
   await page.getByLabel('Store', { exact: true }).selectOption(cafe.storeExternalId);
   await page.getByLabel('Currency', { exact: true }).selectOption('EUR');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page).toHaveURL(new RegExp(`storeExternalId=${cafe.storeExternalId}`));
+  await expect(page).toHaveURL(new RegExp(`from=${today}&to=${today}`));
 
   const table = page.getByRole('table', { name: 'Tips', exact: true });
   const row = (text: string) => table.getByRole('row').filter({ hasText: text });
@@ -103,7 +108,7 @@ test('FINANCE reads the day’s tips per cashier, as a chart and in words, and d
 
   // The chart of tips per day, and its text alternative: the same figures in words and as a table.
   const chart = page.getByRole('figure', { name: 'Tips per day, EUR' });
-  await expect(chart).toContainText('€9.50 in tips on 4 payments');
+  await expect(chart).toContainText(`On ${today}: €9.50 in tips on 4 payments`);
   await chart.getByText('Tips per day, EUR as a table').click();
   await expect(chart.getByRole('table', { name: 'Tips per day, EUR' }).getByRole('row').nth(1)).toContainText('€9.50');
   await screenshot(page, 'tips');

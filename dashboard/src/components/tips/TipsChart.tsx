@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { totalOf, type TipsDay } from '../../tips/perDay';
 import { ScrollTable } from '../ScrollTable';
@@ -10,6 +11,8 @@ import { money } from '../ui';
  */
 export function TipsChart({ currency, days }: { currency: string; days: TipsDay[] }) {
   const title = `Tips per day, ${currency}`;
+  // The table exists only while opened, so that the page's first table stays the list's.
+  const [open, setOpen] = useState(false);
   const top = days.reduce<TipsDay | null>((best, d) => (!best || d.tipValue > best.tipValue ? d : best), null);
   return (
     <figure className="chart tips-chart">
@@ -32,26 +35,28 @@ export function TipsChart({ currency, days }: { currency: string; days: TipsDay[
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <details>
+      <details onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary>{title} as a table</summary>
-        <ScrollTable label={title}>
-          <thead>
-            <tr>
-              <th>Business date</th>
-              <th>Payments</th>
-              <th>Tips</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((d) => (
-              <tr key={d.businessDate}>
-                <td>{d.businessDate}</td>
-                <td>{d.count}</td>
-                <td>{money(d.tipAmount, currency)}</td>
+        {open && (
+          <ScrollTable label={title}>
+            <thead>
+              <tr>
+                <th>Business date</th>
+                <th>Payments</th>
+                <th>Tips</th>
               </tr>
-            ))}
-          </tbody>
-        </ScrollTable>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.businessDate}>
+                  <td>{d.businessDate}</td>
+                  <td>{d.count}</td>
+                  <td>{money(d.tipAmount, currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        )}
       </details>
     </figure>
   );
