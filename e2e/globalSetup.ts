@@ -26,7 +26,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
     const seed = JSON.parse(out.trim().split('\n').pop()!);
     const stateFile = path.join(dataDir, 'e2e-state.json');
-    fs.writeFileSync(stateFile, JSON.stringify({ ...seed, apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, receiverUrl: receiver.url, dataDir }));
+    fs.writeFileSync(
+      stateFile,
+      JSON.stringify({ ...seed, apiUrl: stack.apiUrl, sandboxUrl: stack.sandboxUrl, receiverUrl: receiver.url, dataDir, databaseUrl: stack.databaseUrl }),
+    );
     process.env.E2E_STATE = stateFile;
     process.env.E2E_BASE_URL = stack.apiUrl;
   } catch (err) {

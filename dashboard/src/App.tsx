@@ -18,6 +18,7 @@ import { Settlements, SettlementDetail } from './pages/Settlements';
 import { Balances, PayoutDetail, Payouts } from './pages/Payouts';
 import { SignIn } from './pages/SignIn';
 import { StoreDetail, Stores } from './pages/Stores';
+import { Tips } from './pages/Tips';
 import { Users } from './pages/Users';
 import { Webhooks } from './pages/Webhooks';
 import { useSession } from './session';
@@ -63,6 +64,7 @@ export function App() {
         <Route path="payouts" element={area('finance', 'Payouts', <Payouts />)} />
         <Route path="payouts/:id" element={area('finance', 'Payouts', <PayoutDetail />)} />
         <Route path="balances" element={area('finance', 'Balances', <Balances />)} />
+        <Route path="tips" element={area('finance', 'Tips', <Tips />)} />
         <Route path="users" element={area('users', 'Users', <Users />)} />
         <Route path="api-keys" element={area('apiKeys', 'API keys', <ApiKeys />)} />
         <Route path="audit-log" element={area('auditLogs', 'Audit log', <AuditLog />)} />

@@ -1,6 +1,7 @@
 /**
- * The dashboard's areas and the API area (the role table, src/auth/roles.ts) each needs. The link
- * names are those of docs/dashboard.md's navigation table.
+ * The dashboard's areas and the API area (the role table, src/auth/roles.ts) each needs, in the
+ * sections of the sidebar (docs/dashboard.md, "Navigation"). The link names are those of
+ * docs/dashboard.md's navigation table.
  */
 export interface NavItem {
   label: string;
@@ -8,19 +9,43 @@ export interface NavItem {
   area: string;
 }
 
-export const NAV: NavItem[] = [
-  { label: 'Payments', path: '/payments', area: 'sharedViews' },
-  { label: 'Bills', path: '/bills', area: 'sharedViews' },
-  { label: 'Stores', path: '/stores', area: 'stores' },
-  { label: 'Webhooks', path: '/webhooks', area: 'webhooks' },
-  { label: 'Settlements', path: '/settlements', area: 'finance' },
-  { label: 'Payouts', path: '/payouts', area: 'finance' },
-  { label: 'Balances', path: '/balances', area: 'finance' },
-  { label: 'Users', path: '/users', area: 'users' },
-  { label: 'API keys', path: '/api-keys', area: 'apiKeys' },
-  { label: 'Audit log', path: '/audit-log', area: 'auditLogs' },
-  { label: 'Acquirer accounts', path: '/acquirer-accounts', area: 'acquirerAccounts' },
-  { label: 'Disputes', path: '/disputes', area: 'disputes' },
+export interface NavSection {
+  title: string;
+  items: NavItem[];
+}
+
+export const NAV_SECTIONS: NavSection[] = [
+  {
+    title: 'Sales',
+    items: [
+      { label: 'Payments', path: '/payments', area: 'sharedViews' },
+      { label: 'Bills', path: '/bills', area: 'sharedViews' },
+    ],
+  },
+  {
+    title: 'Money',
+    items: [
+      { label: 'Settlements', path: '/settlements', area: 'finance' },
+      { label: 'Payouts', path: '/payouts', area: 'finance' },
+      { label: 'Balances', path: '/balances', area: 'finance' },
+      { label: 'Tips', path: '/tips', area: 'finance' },
+    ],
+  },
+  {
+    title: 'Risk',
+    items: [{ label: 'Disputes', path: '/disputes', area: 'disputes' }],
+  },
+  {
+    title: 'Set-up',
+    items: [
+      { label: 'Stores', path: '/stores', area: 'stores' },
+      { label: 'Webhooks', path: '/webhooks', area: 'webhooks' },
+      { label: 'API keys', path: '/api-keys', area: 'apiKeys' },
+      { label: 'Acquirer accounts', path: '/acquirer-accounts', area: 'acquirerAccounts' },
+      { label: 'Users', path: '/users', area: 'users' },
+      { label: 'Audit log', path: '/audit-log', area: 'auditLogs' },
+    ],
+  },
 ];
 
 /** Acquirer accounts and routes (docs/acquirers.md): ADMIN. */

@@ -18,6 +18,9 @@ export interface E2EState {
   sandboxUrl: string;
   /** A loopback webhook receiver that answers 204. */
   receiverUrl: string;
+  /** The service's DATA_DIR and database, for the operator's command line (terminal:link). */
+  dataDir: string;
+  databaseUrl: string;
 }
 
 export const state = (): E2EState => JSON.parse(fs.readFileSync(process.env.E2E_STATE!, 'utf8')) as E2EState;
@@ -77,7 +80,7 @@ export const pageSessionToken = (page: Page): Promise<string> =>
   page.evaluate(() => Object.values((globalThis as any).sessionStorage as Record<string, string>)[0]);
 
 /** JSON over HTTP to what is not the API (the sandbox's simulator, the served document). */
-async function callJson(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function callJson(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const res = await fetch(url, {
     method,
     headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -106,14 +109,18 @@ export async function takePayment(s: E2EState, amount: number, reference: string
   return { id: created.data.id, pspReference: created.data.pspReference };
 }
 
-/** The customer pays on the sandbox device; `approvedAmount`: the card approves only that much (a partial approval). */
-export async function customerPays(s: E2EState, opts: { approvedAmount?: number } = {}): Promise<void> {
-  const paid = await callJson('POST', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(s.deviceId)}/customer`, {
+/**
+ * The customer pays on the sandbox device (the seeded one unless `deviceId` names another); `approvedAmount`: the card
+ * approves only that much (a partial approval); `tipAmount`: the tip chosen on the device when the payment asked for one.
+ */
+export async function customerPays(s: E2EState, opts: { approvedAmount?: number; tipAmount?: number; deviceId?: string } = {}): Promise<void> {
+  const { deviceId = s.deviceId, ...choice } = opts;
+  const paid = await callJson('POST', `${s.sandboxUrl}/sim/devices/${encodeURIComponent(deviceId)}/customer`, {
     action: 'pay',
     mode: 'CARD',
     cardBrand: 'VISA',
     last4: '4242',
-    ...opts,
+    ...choice,
   });
   expect(paid.status, JSON.stringify(paid.body)).toBe(200);
 }

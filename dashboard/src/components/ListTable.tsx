@@ -1,3 +1,4 @@
+import { ScrollTable } from './ScrollTable';
 import type { ReactNode } from 'react';
 import { Pager } from './ui';
 
@@ -26,7 +27,7 @@ export function ListTable({
 }) {
   return (
     <>
-      <table aria-label={label}>
+      <ScrollTable label={label}>
         <thead>
           <tr>
             {headers.map((h) => (
@@ -42,7 +43,7 @@ export function ListTable({
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       {totalPages !== undefined && <Pager page={page} totalPages={totalPages} onPage={onPage} />}
     </>
   );

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorNote, ShownOnce, Status, when } from '../components/ui';
@@ -56,7 +57,7 @@ export function ApiKeys() {
         </button>
       </form>
       <ErrorNote error={keys.error ?? issue.error ?? rotate.error ?? revoke.error} />
-      <table aria-label="API keys">
+      <ScrollTable label="API keys">
         <thead>
           <tr>
             <th>Name</th>
@@ -100,7 +101,7 @@ export function ApiKeys() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
     </section>
   );
 }

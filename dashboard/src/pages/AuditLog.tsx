@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { present } from '../api';
@@ -28,7 +29,7 @@ export function AuditLog() {
         />
       </label>
       <ErrorNote error={log.error} />
-      <table aria-label="Audit log">
+      <ScrollTable label="Audit log">
         <thead>
           <tr>
             <th>When</th>
@@ -55,7 +56,7 @@ export function AuditLog() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
       {log.data && <Pager page={page} totalPages={log.data.totalPages} onPage={setPage} />}
     </section>
   );

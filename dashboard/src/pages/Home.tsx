@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { StoreName } from '../components/Names';
@@ -44,7 +45,7 @@ export function Home() {
     <section>
       <h1>Today</h1>
       <ErrorNote error={summary.error} />
-      <table aria-label="Today per store">
+      <ScrollTable label="Today per store">
         <thead>
           <tr>
             <th>Store</th>
@@ -76,7 +77,7 @@ export function Home() {
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       <h2>Payments per hour</h2>
       <div className="chart" aria-label="Payments per hour by outcome">
         <ResponsiveContainer width="100%" height={280}>

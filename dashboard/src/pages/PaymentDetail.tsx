@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -108,7 +109,7 @@ export function PaymentDetail() {
       {refundList.length === 0 ? (
         <p className="muted">No refunds.</p>
       ) : (
-        <table aria-label="Refunds">
+        <ScrollTable label="Refunds">
           <thead>
             <tr>
               <th>Amount</th>
@@ -134,7 +135,7 @@ export function PaymentDetail() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
 
       {p.webhookEvents && (
@@ -144,7 +145,7 @@ export function PaymentDetail() {
           {p.webhookEvents.length === 0 ? (
             <p className="muted">No events sent for this payment.</p>
           ) : (
-            <table aria-label="Webhook deliveries">
+            <ScrollTable label="Webhook deliveries">
               <thead>
                 <tr>
                   <th>Event</th>
@@ -175,7 +176,7 @@ export function PaymentDetail() {
                   )),
                 )}
               </tbody>
-            </table>
+            </ScrollTable>
           )}
         </>
       )}

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
@@ -110,7 +111,7 @@ export function Payments() {
         />
       </Filters>
       <ErrorNote error={list.error} />
-      <table aria-label="Payments">
+      <ScrollTable label="Payments">
         <thead>
           {table.getHeaderGroups().map((g) => (
             <tr key={g.id}>
@@ -134,7 +135,7 @@ export function Payments() {
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => apply({}, p)} />}
       <p className="muted">
         {list.data ? `${list.data.totalElements} ${list.data.totalElements === 1 ? 'payment' : 'payments'}` : 'Loading…'} · refreshes every {REFRESH_MS / 1000}{' '}

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useAddressFilters } from '../components/useAddressFilters';
@@ -167,7 +168,7 @@ export function Balances() {
       <h1>Balances</h1>
       <p className="muted">Per acquirer account and currency: settled and not yet paid out, on its way to the bank, and paid out in the last 30 days.</p>
       <ErrorNote error={balances.error} />
-      <table aria-label="Balances">
+      <ScrollTable label="Balances">
         <thead>
           <tr>
             <th>Account</th>
@@ -190,7 +191,7 @@ export function Balances() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
       {balances.data?.length === 0 && <p className="muted">Nothing settled yet.</p>}
     </section>
   );

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -224,7 +225,7 @@ export function SettlementDetail() {
       </dl>
 
       <h2>Totals</h2>
-      <table aria-label="Totals">
+      <ScrollTable label="Totals">
         <thead>
           <tr>
             <th>Currency</th>
@@ -253,13 +254,13 @@ export function SettlementDetail() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
 
       <h2>Discrepancies</h2>
       {b.discrepancies.length === 0 ? (
         <p className="muted">None: the acquirer’s report matches the payments and refunds recorded here.</p>
       ) : (
-        <table aria-label="Discrepancies">
+        <ScrollTable label="Discrepancies">
           <thead>
             <tr>
               <th>Type</th>
@@ -284,7 +285,7 @@ export function SettlementDetail() {
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
 
       <h2>Lines</h2>
@@ -294,7 +295,7 @@ export function SettlementDetail() {
         </button>
       </div>
       <ErrorNote error={lines.error ?? csv.error} />
-      <table aria-label="Lines">
+      <ScrollTable label="Lines">
         <thead>
           <tr>
             <th>Type</th>
@@ -321,7 +322,7 @@ export function SettlementDetail() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
       {lines.data && <Pager page={page} totalPages={lines.data.totalPages} onPage={setPage} />}
     </section>
   );

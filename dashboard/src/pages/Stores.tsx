@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -134,7 +135,7 @@ export function Stores() {
         />
       )}
       <ErrorNote error={list.error ?? setStatus.error} />
-      <table aria-label="Stores">
+      <ScrollTable label="Stores">
         <thead>
           <tr>
             <th>Name</th>
@@ -184,7 +185,7 @@ export function Stores() {
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       {list.data && <Pager page={page} totalPages={list.data.totalPages} onPage={(p) => go({ page: p })} />}
     </section>
   );
@@ -359,7 +360,7 @@ export function StoreDetail() {
       <h2>Terminals</h2>
       <NewTerminal storeExternalId={storeExternalId} onCreated={() => void refresh()} />
       <ErrorNote error={terminals.error} />
-      <table aria-label="Terminals">
+      <ScrollTable label="Terminals">
         <thead>
           <tr>
             <th>Label</th>
@@ -381,7 +382,7 @@ export function StoreDetail() {
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       {terminals.data?.length === TERMINALS_SHOWN && <p className="note">Showing the first {TERMINALS_SHOWN} terminals by label.</p>}
       <p className="muted">A terminal takes payments once the service operator has linked it to its device (Device linked: yes).</p>
     </section>

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorNote, Pager, when } from '../components/ui';
@@ -22,7 +23,7 @@ export function Users() {
       <h1>Users</h1>
       <NewUser onCreated={() => void refresh()} />
       <ErrorNote error={users.error ?? action.error} />
-      <table aria-label="Users">
+      <ScrollTable label="Users">
         <thead>
           <tr>
             <th>Username</th>
@@ -67,7 +68,7 @@ export function Users() {
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
       {users.data && <Pager page={page} totalPages={users.data.totalPages} onPage={setPage} />}
     </section>
   );

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../components/ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorNote, Pager, ShownOnce, Status, when } from '../components/ui';
@@ -60,7 +61,7 @@ export function Webhooks() {
         }}
       />
       <ErrorNote error={configs.error ?? action.error} />
-      <table aria-label="Webhook destinations">
+      <ScrollTable label="Webhook destinations">
         <thead>
           <tr>
             <th>URL</th>
@@ -116,7 +117,7 @@ export function Webhooks() {
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       {selected && configs.data?.some((c) => c.id === selected) && <Deliveries config={configs.data.find((c) => c.id === selected)!} />}
     </section>
   );
@@ -201,7 +202,7 @@ function Deliveries({ config }: { config: WebhookConfig }) {
     <div className="panel">
       <h2>Deliveries to {config.url}</h2>
       <ErrorNote error={history.error ?? redeliver.error} />
-      <table aria-label="Deliveries">
+      <ScrollTable label="Deliveries">
         <thead>
           <tr>
             <th>Event</th>
@@ -240,7 +241,7 @@ function Deliveries({ config }: { config: WebhookConfig }) {
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       {history.data && <Pager page={page} totalPages={history.data.totalPages} onPage={setPage} />}
       {open && <Attempts eventId={open} configId={config.id} />}
     </div>
@@ -258,7 +259,7 @@ function Attempts({ eventId, configId }: { eventId: string; configId: string }) 
     <>
       <h2>Attempts of {eventId}</h2>
       <ErrorNote error={attempts.error} />
-      <table aria-label="Attempts">
+      <ScrollTable label="Attempts">
         <thead>
           <tr>
             <th>#</th>
@@ -279,7 +280,7 @@ function Attempts({ eventId, configId }: { eventId: string; configId: string }) 
             </tr>
           ))}
         </tbody>
-      </table>
+      </ScrollTable>
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../ScrollTable';
 import type { AcquirerAccount } from '@in-store-payments/client';
 import { Status, when } from '../ui';
 import { AccountActions } from './AccountActions';
@@ -6,7 +7,7 @@ import { MaskedCredentials } from './MaskedCredentials';
 /** The business's acquirer accounts, live and test, with their actions. */
 export function AccountsTable({ accounts, loaded, onChanged }: { accounts: AcquirerAccount[]; loaded: boolean; onChanged: () => void }) {
   return (
-    <table aria-label="Acquirer accounts">
+    <ScrollTable label="Acquirer accounts">
       <thead>
         <tr>
           <th>Name</th>
@@ -52,6 +53,6 @@ export function AccountsTable({ accounts, loaded, onChanged }: { accounts: Acqui
           </tr>
         )}
       </tbody>
-    </table>
+    </ScrollTable>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../ScrollTable';
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '../../api';
@@ -64,7 +65,7 @@ export function RoutesForm({
         save.mutate(rules);
       }}
     >
-      <table aria-label="Route rules">
+      <ScrollTable label="Route rules">
         <thead>
           <tr>
             <th>#</th>
@@ -99,7 +100,7 @@ export function RoutesForm({
             </tr>
           )}
         </tbody>
-      </table>
+      </ScrollTable>
       <div className="inline routes-foot">
         <button type="button" onClick={() => setRules([...rules, emptyRule()])}>
           Add rule

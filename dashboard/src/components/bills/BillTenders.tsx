@@ -1,3 +1,4 @@
+import { ScrollTable } from '../ScrollTable';
 import type { DashboardBillDetail } from '@in-store-payments/client';
 import { money, Status } from '../ui';
 import { TenderLabel } from './TenderLabel';
@@ -9,7 +10,7 @@ import { TenderLabel } from './TenderLabel';
 export function BillTenders({ bill }: { bill: Pick<DashboardBillDetail, 'tenders' | 'currency'> }) {
   if (bill.tenders.length === 0) return <p className="muted">No tenders yet.</p>;
   return (
-    <table aria-label="Tenders">
+    <ScrollTable label="Tenders">
       <thead>
         <tr>
           <th>Tender</th>
@@ -39,6 +40,6 @@ export function BillTenders({ bill }: { bill: Pick<DashboardBillDetail, 'tenders
           </tr>
         ))}
       </tbody>
-    </table>
+    </ScrollTable>
   );
 }

@@ -1,3 +1,4 @@
+import { ScrollTable } from '../ScrollTable';
 import { evidenceFacts } from '../../disputes/evidence';
 import { Field, money, Status, when } from '../ui';
 import { ShownText } from './ShownText';
@@ -42,7 +43,7 @@ export function EvidenceView({ transaction }: { transaction: Record<string, unkn
       {e.refunds.length === 0 ? (
         <p className="muted">No refunds when the dispute opened.</p>
       ) : (
-        <table aria-label="Evidence refunds">
+        <ScrollTable label="Evidence refunds">
           <thead>
             <tr>
               <th>Amount</th>
@@ -67,7 +68,7 @@ export function EvidenceView({ transaction }: { transaction: Record<string, unkn
               </tr>
             ))}
           </tbody>
-        </table>
+        </ScrollTable>
       )}
     </section>
   );

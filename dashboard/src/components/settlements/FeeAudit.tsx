@@ -1,3 +1,4 @@
+import { ScrollTable } from '../ScrollTable';
 import { useQuery } from '@tanstack/react-query';
 import { getSettlementFeeAudit, type GetSettlementFeeAuditData } from '@in-store-payments/client';
 import { ErrorNote, money } from '../ui';
@@ -12,7 +13,7 @@ export function FeeAudit({ query }: { query: GetSettlementFeeAuditData['query'] 
   const totals = audit.data?.totals ?? [];
   if (!totals.length) return null;
   return (
-    <table aria-label="Fees against contract">
+    <ScrollTable label="Fees against contract">
       <caption>Fees against contract, over these batches</caption>
       <thead>
         <tr>
@@ -34,6 +35,6 @@ export function FeeAudit({ query }: { query: GetSettlementFeeAuditData['query'] 
           </tr>
         ))}
       </tbody>
-    </table>
+    </ScrollTable>
   );
 }
