@@ -17,6 +17,7 @@ import { settlementRoutes } from './settlements';
 import { disputeRoutes } from './disputes';
 import { complianceAlertRoutes } from './complianceAlerts';
 import { refundRoutes } from './refunds';
+import { receiptRoutes } from './receipts';
 import { storeRoutes } from './stores';
 import { dashboardStoreRoutes, terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
@@ -37,6 +38,7 @@ export const routeModules: RouteModule[] = [
   paymentRoutes,
   billRoutes,
   refundRoutes,
+  receiptRoutes,
   settlementRoutes,
   acquirerNotificationRoutes,
   stripeWebhookRoutes,
