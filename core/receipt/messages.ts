@@ -15,6 +15,8 @@ export interface ReceiptRetry {
   maximumIntervalMs: number;
   /** After this, the receipt is RECEIPT_FAILED (RECEIPT_RETRY_MAX_AGE_HOURS). */
   maxAgeMs: number;
+  /** One attempt's limit (RECEIPT_ATTEMPT_TIMEOUT_SECONDS): an attempt lost with its worker is retried after it. */
+  attemptTimeoutMs: number;
 }
 
 export interface ReceiptWorkflowInput {

@@ -222,6 +222,8 @@ export const configSchema = z
       .default('receipts@localhost'),
     /** The longest wait between two attempts of a receipt email while the mail server refuses it. */
     RECEIPT_RETRY_MAX_INTERVAL_SECONDS: positive.default(60),
+    /** How long one attempt at a receipt email may take before it counts as failed (a worker that died mid-send: then retried). */
+    RECEIPT_ATTEMPT_TIMEOUT_SECONDS: positive.default(60),
     /** How long a receipt email is retried before RECEIPT_FAILED. */
     RECEIPT_RETRY_MAX_AGE_HOURS: positive.default(24),
     OTEL_ENABLED: bool.default(false),

@@ -8,16 +8,19 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport';
  */
 const transports = new Map<string, Transporter<SMTPTransport.SentMessageInfo>>();
 
-export function mailTransport(smtpUrl: string): Transporter<SMTPTransport.SentMessageInfo> {
-  let t = transports.get(smtpUrl);
+/** `limitMs`: the attempt's own limit (RECEIPT_ATTEMPT_TIMEOUT_SECONDS); the client gives up well before it, so no late send follows a timed-out attempt. */
+export function mailTransport(smtpUrl: string, limitMs: number): Transporter<SMTPTransport.SentMessageInfo> {
+  const key = `${limitMs} ${smtpUrl}`;
+  let t = transports.get(key);
   if (!t) {
+    const within = (ms: number) => Math.max(1000, Math.min(ms, Math.floor(limitMs / 3)));
     t = nodemailer.createTransport({
       url: smtpUrl,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
+      connectionTimeout: within(10_000),
+      greetingTimeout: within(10_000),
+      socketTimeout: within(30_000),
     } as SMTPTransport.Options);
-    transports.set(smtpUrl, t);
+    transports.set(key, t);
   }
   return t;
 }
@@ -33,8 +36,8 @@ export interface OutgoingMail {
   messageId: string;
 }
 
-export async function sendMail(smtpUrl: string, mail: OutgoingMail): Promise<void> {
-  await mailTransport(smtpUrl).sendMail({
+export async function sendMail(smtpUrl: string, limitMs: number, mail: OutgoingMail): Promise<void> {
+  await mailTransport(smtpUrl, limitMs).sendMail({
     from: { name: mail.fromName, address: mail.fromAddress },
     to: mail.to,
     subject: mail.subject,

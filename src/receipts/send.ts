@@ -21,7 +21,7 @@ export async function sendReceipt(deps: { db: Db; config: Config; logger: Logger
   const { subject, text, html } = receiptEmail(receipt, input.event);
   const log = deps.logger.child({ paymentId: payment.id, receiptId: input.receiptId, to: maskEmail(to) });
   try {
-    await sendMail(deps.config.smtpUrl, {
+    await sendMail(deps.config.smtpUrl, deps.config.RECEIPT_ATTEMPT_TIMEOUT_SECONDS * 1000, {
       fromName: receipt.merchantName,
       fromAddress: deps.config.RECEIPT_FROM_ADDRESS,
       to,

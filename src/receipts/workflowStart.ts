@@ -14,6 +14,7 @@ export function receiptRetryOf(config: Config): ReceiptRetry {
   return {
     maximumIntervalMs: Math.round(config.RECEIPT_RETRY_MAX_INTERVAL_SECONDS * 1000),
     maxAgeMs: Math.round(config.RECEIPT_RETRY_MAX_AGE_HOURS * 3600 * 1000),
+    attemptTimeoutMs: Math.round(config.RECEIPT_ATTEMPT_TIMEOUT_SECONDS * 1000),
   };
 }
 

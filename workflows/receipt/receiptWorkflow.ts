@@ -3,9 +3,6 @@ import type { Activities } from '../../activities';
 import { RECEIPT_NOT_SENDABLE, type ReceiptWorkflowInput, type ReceiptWorkflowResult } from '../../core/receipt/messages';
 import { autoUpgradeWhenVersioned } from '../versioning';
 
-/** An SMTP conversation's own timeouts are shorter (src/receipts/mailer.ts); this bounds one attempt. */
-const ATTEMPT_TIMEOUT = '1 minute';
-
 /**
  * Sends one receipt email (docs/receipts.md, "Emails"). The send activity's retry policy is the
  * retry schedule: back-off from one second, doubling, capped at RECEIPT_RETRY_MAX_INTERVAL_SECONDS,
@@ -15,7 +12,8 @@ const ATTEMPT_TIMEOUT = '1 minute';
  */
 export async function receiptWorkflow(input: ReceiptWorkflowInput): Promise<ReceiptWorkflowResult> {
   const { sendReceiptEmail } = proxyActivities<Activities>({
-    startToCloseTimeout: ATTEMPT_TIMEOUT,
+    // The SMTP client's own timeouts are shorter (src/receipts/mailer.ts); this catches an attempt lost with its worker.
+    startToCloseTimeout: input.retry.attemptTimeoutMs,
     scheduleToCloseTimeout: input.retry.maxAgeMs,
     retry: {
       initialInterval: '1 second',
