@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { Db } from '../db/client';
 import type { Payment } from '../generated/prisma/client';
 import { conflict } from '../domain/errors';
+import { hasReceipt } from '../../core/receipt/rules';
 import { amountText } from '../money/amountText';
 import { tipAndTotal } from './amounts';
 import { layoutReceipt } from './lines';
@@ -37,10 +38,7 @@ export interface Receipt {
   lines: string[];
 }
 
-/** A receipt exists once the card was charged or authorised; a void or a release keeps it (the customer sees the money came back). */
-export function hasReceipt(p: Pick<Payment, 'status' | 'capturedAt' | 'authorizedAt'>): boolean {
-  return ['AUTHORIZED', 'CAPTURED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'SETTLED'].includes(p.status) || p.capturedAt !== null || p.authorizedAt !== null;
-}
+export { hasReceipt };
 
 /** The words a status is printed with: a captured payment cancelled afterwards was voided. */
 function statusWords(p: Pick<Payment, 'status' | 'previousStatus'>): string {

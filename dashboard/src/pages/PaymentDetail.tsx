@@ -95,7 +95,7 @@ export function PaymentDetail() {
         <p className="note">No refund while a dispute of this payment is open: the cardholder’s bank has the money in question.</p>
       )}
 
-      <PaymentReceipt paymentId={p.id} status={p.status} />
+      <PaymentReceipt payment={p} />
 
       <h2>Status history</h2>
       <ol className="timeline" aria-label="Status history">

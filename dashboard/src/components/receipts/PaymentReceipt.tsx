@@ -4,6 +4,7 @@ import { getDashboardPaymentReceipt, sendPaymentReceipt } from '@in-store-paymen
 import { ApiError } from '../../api';
 import { RECEIPT_SEND_AREAS } from '../../areas';
 import { ErrorNote } from '../ui';
+import { hasReceipt } from '../../../../core/receipt/rules';
 import { useSession } from '../../session';
 
 /**
@@ -11,11 +12,13 @@ import { useSession } from '../../session';
  * payment was captured or authorised, and *Send receipt* to an address typed in Email (ADMIN,
  * FINANCE, OPERATIONS).
  */
-export function PaymentReceipt({ paymentId, status }: { paymentId: string; status: string }) {
+export function PaymentReceipt({ payment }: { payment: { id: string; status: string; previousStatus: string | null; capturedAt: string | null } }) {
   const { can } = useSession();
+  const paymentId = payment.id;
   const receipt = useQuery({
-    // The status in the key: a refund or a void changes the receipt.
-    queryKey: ['payment', paymentId, 'receipt', status],
+    // The status in the key: a refund or a void changes the receipt. Asked only where there is one (no 409 in the console).
+    queryKey: ['payment', paymentId, 'receipt', payment.status],
+    enabled: hasReceipt(payment),
     queryFn: async () => {
       try {
         return (await getDashboardPaymentReceipt({ path: { id: paymentId } })).data;
