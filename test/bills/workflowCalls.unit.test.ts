@@ -24,8 +24,6 @@ describe('askBill', () => {
 
   it('answers undefined (the bill is final) when its workflow has ended', async () => {
     await expect(askBill(deps(), 'bill_1', () => Promise.reject(new WorkflowNotFoundError('gone', 'bill-bill_1', undefined)))).resolves.toBeUndefined();
-    await expect(
-      askBill(deps(), 'bill_1', () => Promise.reject(new Error('workflow execution already completed'))),
-    ).resolves.toBeUndefined();
+    await expect(askBill(deps(), 'bill_1', () => Promise.reject(new Error('workflow execution already completed')))).resolves.toBeUndefined();
   });
 });
