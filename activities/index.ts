@@ -12,6 +12,7 @@ import { disputeActivities } from './disputes';
 import { payoutActivities } from './payouts';
 import { complianceActivities } from './compliance';
 import { billActivities } from './bills';
+import { receiptActivities } from './receipts';
 
 /**
  * All activities, bound to their dependencies, for the worker to register. Workflows import the
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...payoutActivities(deps, resolver),
     ...complianceActivities(deps),
     ...billActivities(deps),
+    ...receiptActivities(deps),
     ...grantActivities(deps),
   };
 }

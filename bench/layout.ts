@@ -88,15 +88,16 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
     return ready;
   };
   try {
-    const sandboxUrl = urlIn(
-      await started('sandbox', 'sandbox', {
-        SERVICES: 'sandbox',
-        SIM_PORT: '0',
-        SANDBOX_NOTIFY_URL: `http://127.0.0.1:${apiPort}/internal/acquirer/notifications`,
-      }),
-      'sandbox',
-    );
+    const sandboxReady = await started('sandbox', 'sandbox', {
+      SERVICES: 'sandbox',
+      SIM_PORT: '0',
+      MAIL_PORT: '0',
+      SANDBOX_NOTIFY_URL: `http://127.0.0.1:${apiPort}/internal/acquirer/notifications`,
+    });
+    const sandboxUrl = urlIn(sandboxReady, 'sandbox');
     env.SANDBOX_URL = sandboxUrl;
+    // Receipts (docs/receipts.md) go to the sandbox's development mailbox, on the port it took.
+    env.SMTP_URL = urlIn(sandboxReady, 'smtp');
     const outsideRoots = (): number[] => {
       const pm = opts.database === 'postgresql' ? postmasterOf(process.env.DATABASE_URL ?? '') : undefined;
       return pm ? [pm] : [];

@@ -87,6 +87,8 @@ async function main(): Promise<void> {
       service.apiUrl && `docs=${service.apiUrl}/docs`,
       service.apiUrl && `dashboard=${service.apiUrl}/dashboard`,
       service.sandboxUrl && `sandbox=${service.sandboxUrl}`,
+      service.mailUrl && `mailbox=${service.sandboxUrl}/sim/mailbox`,
+      service.mailUrl && `smtp=${service.mailUrl}`,
       service.metricsUrl && `metrics=${service.metricsUrl}`,
       temporalUi && `temporal-ui=${temporalUi}`,
       temporalAddress && `temporal=${temporalAddress}`,

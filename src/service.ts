@@ -39,6 +39,8 @@ export interface RunningService {
   config: Config;
   apiUrl?: string;
   sandboxUrl?: string;
+  /** The development mailbox (smtp://), when this process runs the sandbox and SMTP_URL is unset (docs/receipts.md). */
+  mailUrl?: string;
   /** GET /metrics of this process (METRICS_HOST:METRICS_PORT), when it runs the API or a worker. */
   metricsUrl?: string;
   db?: Db;
@@ -63,7 +65,7 @@ function listen(server: http.Server, host: string, port: number): Promise<string
 }
 
 export async function startService(given: Config, targets: ServiceTargets, logger: Logger): Promise<RunningService> {
-  const config = withInstallationSecrets(given);
+  let config = withInstallationSecrets(given);
   const services = new Set(config.SERVICES);
   const stops: (() => Promise<void>)[] = [];
   const stop = async (): Promise<void> => {
@@ -95,8 +97,16 @@ export async function startService(given: Config, targets: ServiceTargets, logge
         notifyUrl: config.SANDBOX_NOTIFY_URL ?? `${running.apiUrl ?? `http://${config.HOST}:${config.PORT}`}/internal/acquirer/notifications`,
         notifySecret: config.SANDBOX_NOTIFY_SECRET!,
         logger: logger.child({ part: 'sandbox' }),
+        // Without a relay, receipts go to the development mailbox beside the sandbox (docs/receipts.md).
+        ...(config.SMTP_URL ? {} : { mailPort: config.MAIL_PORT }),
       });
       running.sandboxUrl = sandbox.url;
+      if (sandbox.mailUrl) {
+        running.mailUrl = sandbox.mailUrl;
+        // MAIL_PORT 0 (tests): this process's worker sends to the port the mailbox took.
+        config = { ...config, smtpUrl: sandbox.mailUrl };
+        running.config = config;
+      }
       stops.push(() => sandbox.close());
     }
     if (!services.has('api') && !services.has('worker')) return running;

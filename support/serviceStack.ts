@@ -34,7 +34,7 @@ export async function startStack(opts: {
   /** Node options for the service process itself (the benchmark's --cpu-prof), which NODE_OPTIONS cannot carry. */
   nodeArgs?: string[];
 }): Promise<RunningStack> {
-  const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [port, simPort, temporalPort, uiPort, dbPort, mailPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const setting = (name: string): string | undefined => (opts.env[name] ?? process.env[name]) || undefined;
   const databaseUrl = setting('DATABASE_URL') ?? `postgresql://postgres:postgres@127.0.0.1:${dbPort}/postgres?sslmode=disable`;
   const temporalAddress = setting('TEMPORAL_ADDRESS') ?? `127.0.0.1:${temporalPort}`;
@@ -51,6 +51,7 @@ export async function startStack(opts: {
       TEMPORAL_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: String(uiPort),
       EMBEDDED_DB_PORT: String(dbPort),
+      MAIL_PORT: String(mailPort),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', log],

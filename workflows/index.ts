@@ -9,3 +9,4 @@ export { disputeWorkflow } from './dispute/disputeWorkflow';
 export { payoutWorkflow } from './payout/payoutWorkflow';
 export { complianceDailyWorkflow } from './compliance/dailyWorkflow';
 export { billWorkflow } from './bill/billWorkflow';
+export { receiptWorkflow } from './receipt/receiptWorkflow';

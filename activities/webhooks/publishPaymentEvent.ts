@@ -6,20 +6,25 @@ import { settlementDataOf } from '../../src/settlement/events';
 import { type EventPayment, type EventRefund, paymentEventBody } from '../../src/webhooks/payload';
 import type { Db } from '../../src/db/client';
 import type { PaymentHistory } from '../../src/generated/prisma/client';
+import { receiptEventOf, startEventReceipt } from '../../src/receipts/workflowStart';
 import type { ActivityDeps } from '../deps';
 
-type EntryWithPayment = Pick<PaymentHistory, 'status' | 'occurredAt' | 'sequence' | 'actionReference'> & { payment: EventPayment };
+type EntryWithPayment = Pick<PaymentHistory, 'status' | 'previousStatus' | 'occurredAt' | 'sequence' | 'actionReference'> & {
+  payment: EventPayment;
+  /** Whether the payment has a customerEmail (its receipts are emailed; the address itself is not read here). */
+  emailed: boolean;
+};
 
 /** The history entry and the payment fields its event carries, in one statement (a join). */
 async function entryWithPayment(db: Db, paymentId: string, sequence: number): Promise<EntryWithPayment | undefined> {
   const [row] = await db.$queryRaw<(Omit<EntryWithPayment, 'payment'> & EventPayment)[]>`
-    SELECT h."status", h."occurredAt", h."sequence", h."actionReference",
+    SELECT h."status", h."previousStatus", h."occurredAt", h."sequence", h."actionReference", p."customerEmail" IS NOT NULL AS "emailed",
       p."id", p."merchantId", p."mode", p."pspReference", p."reference", p."amount", p."requestedAmount", p."tipAmount", p."currency", p."cardBrand", p."last4", p."paymentMethod"
     FROM "PaymentHistory" h JOIN "Payment" p ON p."id" = h."paymentId"
     WHERE h."paymentId" = ${paymentId} AND h."sequence" = ${sequence}`;
   if (!row) return undefined;
-  const { status, occurredAt, sequence: entrySequence, actionReference, ...payment } = row;
-  return { status, occurredAt, sequence: entrySequence, actionReference, payment };
+  const { status, previousStatus, occurredAt, sequence: entrySequence, actionReference, emailed, ...payment } = row;
+  return { status, previousStatus, occurredAt, sequence: entrySequence, actionReference, emailed, payment };
 }
 
 export interface PublishPaymentEventInput {
@@ -61,6 +66,10 @@ export function publishPaymentEventActivity(deps: ActivityDeps) {
     const at = input.refundFailed && refund?.decidedAt ? { ...entry, occurredAt: refund.decidedAt } : entry;
     const merchantExternalId = await merchantExternalIdOf(deps.db, p.merchantId);
     const body = paymentEventBody(eventId, eventType, merchantExternalId, p, at, settlement, eventRefund);
-    return publishEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, body });
+    const published = await publishEvent(deps, { id: eventId, merchantId: p.merchantId, mode: p.mode, paymentId: p.id, eventType, body });
+    // The customer's receipt email of this event (docs/receipts.md): its own workflow, started once per (payment, event).
+    const receiptEvent = entry.emailed && !input.refundFailed ? receiptEventOf(eventType, entry) : undefined;
+    if (receiptEvent) await startEventReceipt(deps, p.id, receiptEvent, receiptEvent === 'REFUNDED' ? (input.refundId ?? `seq${entry.sequence}`) : undefined);
+    return published;
   };
 }

@@ -23,12 +23,15 @@ export const PAYOUT_WEBHOOK_EVENT_TYPES = ['PAYOUT_PAID', 'PAYOUT_FAILED'] as co
 export const COMPLIANCE_EVENT_TYPES = ['COMPLIANCE_ALERT_RAISED', 'COMPLIANCE_ALERT_RESOLVED'] as const;
 /** A bill's events (docs/bills.md): data.bill only; its tenders keep their own payment events. */
 export const BILL_WEBHOOK_EVENT_TYPES = ['BILL_PAID', 'BILL_CANCELLED', 'BILL_EXPIRED'] as const;
+/** A receipt email's outcome (docs/receipts.md): data.receipt only. */
+export const RECEIPT_WEBHOOK_EVENT_TYPES = ['RECEIPT_SENT', 'RECEIPT_FAILED'] as const;
 export const EVENT_TYPES = [
   ...PAYMENT_EVENT_TYPES,
   ...DISPUTE_WEBHOOK_EVENT_TYPES,
   ...PAYOUT_WEBHOOK_EVENT_TYPES,
   ...COMPLIANCE_EVENT_TYPES,
   ...BILL_WEBHOOK_EVENT_TYPES,
+  ...RECEIPT_WEBHOOK_EVENT_TYPES,
   'TEST',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -57,3 +57,6 @@ export const DISPUTE_ANSWER_AREA = 'compliance';
 
 /** Refunds belong to ADMIN and FINANCE (docs/refunds.md): the finance area. */
 export const REFUND_AREA = 'finance';
+
+/** Sending a receipt (docs/receipts.md): ADMIN, FINANCE and OPERATIONS, the roles that reach finance or stores. */
+export const RECEIPT_SEND_AREAS: readonly string[] = ['finance', 'stores'];

@@ -43,7 +43,7 @@ const PART_NAMES: PartName[] = ['api', 'worker', 'sandbox'];
 
 export class ChaosStack {
   readonly dataDir: string;
-  ports = { api: 0, sim: 0, temporal: 0, db: 0, pg: 0 };
+  ports = { api: 0, sim: 0, temporal: 0, db: 0, pg: 0, mail: 0 };
   postgres?: PostgresCluster;
   embeddedDb?: ServiceProcess;
   /** The dev server (`dev`). */
@@ -101,8 +101,8 @@ export class ChaosStack {
   }
 
   async start(): Promise<void> {
-    const [api, sim, temporal, db, pg] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-    this.ports = { api, sim, temporal, db, pg };
+    const [api, sim, temporal, db, pg, mail] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+    this.ports = { api, sim, temporal, db, pg, mail };
     if (this.opts.temporal !== 'dev' && this.opts.database !== 'postgresql')
       throw new Error(`--temporal ${this.opts.temporal}: runs on PostgreSQL (--database postgresql)`);
     for (const instance of this.instances('api')) this.apiPorts[instance] = instance === 'api' ? api : await freePort();
@@ -190,6 +190,8 @@ export class ChaosStack {
       HOST: '127.0.0.1',
       PORT: String(this.apiPorts[instance] ?? this.ports.api),
       SIM_PORT: String(this.ports.sim),
+      // The sandbox's development mailbox (docs/receipts.md): the workers send the receipts there.
+      MAIL_PORT: String(this.ports.mail),
       DATA_DIR: this.dataDir,
       DATABASE_URL: this.databaseUrl,
       TEMPORAL_ADDRESS: this.temporalAddress,

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'DISPUTE_ANSWER_REFUSED',
   'BILL_TENDER_RECORDED',
   'BILL_CANCEL_REQUESTED',
+  'RECEIPT_SEND_REQUESTED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

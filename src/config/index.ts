@@ -207,6 +207,25 @@ export const configSchema = z
     WEBHOOK_RETRY_MAX_AGE_HOURS: positive.default(72),
     WEBHOOK_TIMEOUT_SECONDS: positive.default(10),
     WEBHOOK_ALLOW_INSECURE: bool.default(false),
+    /** The mail relay receipts go through (docs/receipts.md): smtp://user:pass@host:port, smtps:// for TLS. Unset: the development mailbox on MAIL_PORT. */
+    SMTP_URL: z
+      .string()
+      .url('must be a URL')
+      .refine((v) => /^smtps?:\/\//i.test(v), 'must start with smtp:// or smtps://')
+      .optional(),
+    /** The development mailbox's SMTP port (run with the sandbox when SMTP_URL is unset); 0 picks a free port. */
+    MAIL_PORT: listenPort.default(3200),
+    /** The sender address of receipt emails; the sender name is the business's name. */
+    RECEIPT_FROM_ADDRESS: z
+      .string()
+      .regex(/^[^\s@<>]+@[^\s@<>]+$/, 'must be an email address')
+      .default('receipts@localhost'),
+    /** The longest wait between two attempts of a receipt email while the mail server refuses it. */
+    RECEIPT_RETRY_MAX_INTERVAL_SECONDS: positive.default(60),
+    /** How long one attempt at a receipt email may take before it counts as failed (a worker that died mid-send: then retried). */
+    RECEIPT_ATTEMPT_TIMEOUT_SECONDS: positive.default(60),
+    /** How long a receipt email is retried before RECEIPT_FAILED. */
+    RECEIPT_RETRY_MAX_AGE_HOURS: positive.default(24),
     OTEL_ENABLED: bool.default(false),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url('must be a URL').default('http://127.0.0.1:4318'),
     OTEL_SERVICE_NAME: z.string().min(1).default('in-store-payments'),
@@ -245,6 +264,8 @@ export type Config = z.infer<typeof configSchema> & {
   dataDir: string;
   /** The acquirer's base URL (the sandbox's own port unless SANDBOX_URL is set). */
   sandboxUrl: string;
+  /** The mail relay receipts are sent through: SMTP_URL, else the development mailbox on MAIL_PORT. */
+  smtpUrl: string;
 };
 
 export class ConfigError extends Error {
@@ -271,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
     sandboxUrl: c.SANDBOX_URL ?? `http://${c.HOST}:${c.SIM_PORT}`,
+    smtpUrl: c.SMTP_URL ?? `smtp://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.MAIL_PORT}`,
   };
 }
 

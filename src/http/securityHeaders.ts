@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { RECEIPT_STYLE_HASH } from '../receipts/html';
 
 /**
  * The one home of the browser security headers of every answer of the API port: the JSON API,
@@ -33,6 +34,15 @@ export const DOCS_CSP = csp(
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+);
+
+/** A printable receipt page (docs/receipts.md): its own inline style, nothing else; no script at all. */
+export const RECEIPT_PAGE_CSP = csp(
+  "default-src 'none'",
+  `style-src '${RECEIPT_STYLE_HASH}'`,
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

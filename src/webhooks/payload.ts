@@ -35,6 +35,8 @@ export type WebhookEventData = Record<(typeof EVENT_DATA_FIELDS)[number], string
   payout?: EventPayout;
   /** `data.bill` of BILL_PAID, BILL_CANCELLED and BILL_EXPIRED (docs/bills.md); amounts decimal strings. */
   bill?: Record<string, unknown>;
+  /** `data.receipt` of RECEIPT_SENT and RECEIPT_FAILED (docs/receipts.md): the address masked. */
+  receipt?: { paymentId: string; to: string | null; event: string };
 };
 
 /** `data.payout` of PAYOUT_PAID and PAYOUT_FAILED (docs/payouts-and-fees.md, "Payouts"); amounts decimal strings. */
@@ -88,6 +90,7 @@ export function serializeEventBody(body: unknown): Buffer {
   if (d.alert && typeof d.alert === 'object') return Buffer.from(JSON.stringify({ ...head, data: { alert: d.alert } }), 'utf8');
   if (d.payout && typeof d.payout === 'object') return Buffer.from(JSON.stringify({ ...head, data: { payout: d.payout } }), 'utf8');
   if (d.bill && typeof d.bill === 'object') return Buffer.from(JSON.stringify({ ...head, data: { bill: d.bill } }), 'utf8');
+  if (d.receipt && typeof d.receipt === 'object') return Buffer.from(JSON.stringify({ ...head, data: { receipt: d.receipt } }), 'utf8');
   const ordered = {
     eventId: text(p.eventId),
     eventType: text(p.eventType),
@@ -242,6 +245,23 @@ export function billEventBody(eventId: string, eventType: EventType, merchantExt
     merchantExternalId,
     timestamp: at.toISOString(),
     data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), bill },
+  };
+}
+
+/** A receipt's event: about one email, so what is sent is `data.receipt` alone (serializeEventBody). */
+export function receiptEventBody(
+  eventId: string,
+  eventType: EventType,
+  merchantExternalId: string,
+  at: Date,
+  receipt: NonNullable<WebhookEventData['receipt']>,
+): WebhookEventBody {
+  return {
+    eventId,
+    eventType,
+    merchantExternalId,
+    timestamp: at.toISOString(),
+    data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), receipt },
   };
 }
 

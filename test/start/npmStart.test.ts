@@ -69,11 +69,12 @@ embeddedLane(
   'starts everything, answers, stops cleanly and keeps state across a restart',
   async () => {
     const dataDir = path.join(process.env.TEST_ROOT!, `npm-start-${Date.now()}`);
-    const [port, simPort, temporalPort, uiPort, dbPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [port, simPort, temporalPort, uiPort, dbPort, mailPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
     const env = {
       DATA_DIR: dataDir,
       PORT: String(port),
       SIM_PORT: String(simPort),
+      MAIL_PORT: String(mailPort),
       TEMPORAL_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: String(uiPort),
       EMBEDDED_DB_PORT: String(dbPort),
@@ -84,6 +85,10 @@ embeddedLane(
     expect(first.ready).toContain(`dashboard=http://127.0.0.1:${port}/dashboard`);
     expect(first.ready).toContain(`sandbox=http://127.0.0.1:${simPort}`);
     expect(first.ready).toContain(`temporal-ui=http://127.0.0.1:${uiPort}`);
+    // The development mailbox (docs/receipts.md): SMTP on MAIL_PORT, read back on the sandbox.
+    expect(first.ready).toContain(`mailbox=http://127.0.0.1:${simPort}/sim/mailbox`);
+    expect(first.ready).toContain(`smtp=smtp://127.0.0.1:${mailPort}`);
+    expect(await (await fetch(`http://127.0.0.1:${simPort}/sim/mailbox`)).json()).toEqual([]);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200); // the Web UI answers

@@ -32,6 +32,7 @@ export async function startTestStack(env: Record<string, string> = {}, opts: { l
   const config = loadConfig({
     PORT: '0',
     SIM_PORT: '0',
+    MAIL_PORT: '0',
     DATA_DIR: dataDir,
     TEMPORAL_TASK_QUEUE: `test-${id}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

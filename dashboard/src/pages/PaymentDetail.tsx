@@ -8,6 +8,7 @@ import { REFUND_AREA } from '../areas';
 import { PaymentAcquirer } from '../components/acquirers/PaymentAcquirer';
 import { PaymentBill } from '../components/bills/PaymentBill';
 import { PaymentDisputes } from '../components/disputes/PaymentDisputes';
+import { PaymentReceipt } from '../components/receipts/PaymentReceipt';
 import { StoreName, TerminalName, UserName } from '../components/Names';
 import { ErrorNote, Field, money, Status, when } from '../components/ui';
 import { useSession } from '../session';
@@ -94,6 +95,8 @@ export function PaymentDetail() {
       {can(REFUND_AREA) && REFUNDABLE.includes(p.status) && isDisputeOpen(p.disputeStatus) && (
         <p className="note">No refund while a dispute of this payment is open: the cardholder’s bank has the money in question.</p>
       )}
+
+      <PaymentReceipt payment={p} />
 
       <h2>Status history</h2>
       <ol className="timeline" aria-label="Status history">

@@ -4,6 +4,8 @@ import Koa from 'koa';
 import { ACQUIRER_PREFIX, acquirerRoutes, networkConditions } from './acquirerRoutes';
 import { AcquirerCallLog } from './callLog';
 import { controlRoutes } from './controlRoutes';
+import { startMailbox } from './mailbox';
+import { mailboxRoutes } from './mailboxRoutes';
 import { SandboxEngine, SandboxError } from './engine';
 import { inputShapeProblem } from '../../security/inputShape';
 import { errorMiddleware, type SandboxLogger } from './http';
@@ -23,14 +25,17 @@ export interface SandboxServerOptions {
   logger?: SandboxLogger;
   /** How long an unreachable device holds a request before dropping the connection. */
   unreachableHoldMs?: number;
+  /** The development mailbox's SMTP port (docs/receipts.md): absent, no mailbox (SMTP_URL names a real relay); 0 picks a free port. */
+  mailPort?: number;
 }
 
 const quietLogger: SandboxLogger = { info: () => undefined, warn: console.warn, error: console.error };
 /** setTimeout's own limit; a later deadline is simply re-armed when the timer fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ url: string; mailUrl?: string; close(): Promise<void> }> {
   const logger = opts.logger ?? quietLogger;
+  const mailbox = opts.mailPort === undefined ? undefined : await startMailbox({ host: opts.host, port: opts.mailPort });
   const store = new SandboxStore(opts.dataDir);
   store.load();
   const notifier = createNotifier(opts.notifyUrl, opts.notifySecret, logger);
@@ -87,7 +92,7 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
     await next();
   });
   app.use(networkConditions(engine, { holdMs: opts.unreachableHoldMs ?? 200, held }));
-  for (const router of [controlRoutes(engine, calls), acquirerRoutes(engine)]) {
+  for (const router of [controlRoutes(engine, calls), mailboxRoutes(mailbox), acquirerRoutes(engine)]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }
@@ -96,18 +101,24 @@ export async function startSandboxServer(opts: SandboxServerOptions): Promise<{ 
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+  }).catch(async (err: unknown) => {
+    await mailbox?.close();
+    throw err;
   });
   engine.settle(); // bills that expired while the sandbox was down
   rearm();
 
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(opts.host)}:${port}`;
-  logger.info({ url, stateFile: store.file }, 'sandbox acquirer listening');
+  const mailUrl = mailbox && `smtp://${urlHost(opts.host)}:${mailbox.port}`;
+  logger.info({ url, stateFile: store.file, ...(mailUrl ? { mailUrl } : {}) }, 'sandbox acquirer listening');
 
   return {
     url,
+    ...(mailUrl ? { mailUrl } : {}),
     async close() {
       closed = true;
+      await mailbox?.close();
       if (timer) clearTimeout(timer);
       for (const t of held) clearTimeout(t);
       held.clear();

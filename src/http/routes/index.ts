@@ -18,6 +18,7 @@ import { settlementRoutes } from './settlements';
 import { disputeRoutes } from './disputes';
 import { complianceAlertRoutes } from './complianceAlerts';
 import { refundRoutes } from './refunds';
+import { receiptRoutes } from './receipts';
 import { storeRoutes } from './stores';
 import { dashboardStoreRoutes, terminalRoutes } from './terminals';
 import { transactionRoutes } from './transactions';
@@ -38,6 +39,7 @@ export const routeModules: RouteModule[] = [
   paymentRoutes,
   billRoutes,
   refundRoutes,
+  receiptRoutes,
   settlementRoutes,
   acquirerNotificationRoutes,
   stripeWebhookRoutes,
