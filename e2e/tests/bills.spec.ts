@@ -52,6 +52,11 @@ async function cardTender(s: E2EState, billId: string, amount: number, approved?
   expect(created.response.status, JSON.stringify(created.data)).toBe(201);
   await customerPays(s, approved === undefined ? {} : { approvedAmount: approved });
   await expect.poll(async () => (await getTransaction({ client, path: { id: created.data.id } })).data.status).toBe('CAPTURED');
+  // The bill hears of its tender a moment after the payment's own status (docs/bills.md): a till
+  // reads what remains from the bill before the next tender, as here.
+  await expect
+    .poll(async () => (await getBill({ client, path: { id: billId } })).data.tenders?.find((t) => t.paymentId === created.data.id)?.status)
+    .toBe('CAPTURED');
   return { id: created.data.id, pspReference: created.data.pspReference };
 }
 

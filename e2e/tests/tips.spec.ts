@@ -89,13 +89,19 @@ test('FINANCE reads the day’s tips per cashier, as a chart and in words, and d
   await expect(page.getByRole('heading', { level: 1, name: 'Tips' })).toBeVisible();
   // Today's business date where the café is.
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
+  // The café's payments are test money (the run's key is a test key): the report shows one mode at a time.
+  await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Test', exact: true }).click();
+  await expect(page).toHaveURL(/mode=test/);
   await page.getByLabel('From business date').fill(today);
-  await page.getByLabel('To business date').fill(today);
+  // `to` is exclusive, as on every list (docs/tips.md): the day after.
+  const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel('To business date').fill(tomorrow);
   await page.getByLabel('Store', { exact: true }).selectOption(cafe.storeExternalId);
-  await page.getByLabel('Currency', { exact: true }).selectOption('EUR');
+  await page.getByRole('combobox', { name: 'Currency', exact: true }).selectOption('EUR');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page).toHaveURL(new RegExp(`storeExternalId=${cafe.storeExternalId}`));
-  await expect(page).toHaveURL(new RegExp(`from=${today}&to=${today}`));
+  await expect(page).toHaveURL(new RegExp(`from=${today}&to=${tomorrow}`));
+  await expect(page).toHaveURL(/mode=test/); // the filters keep the mode chosen
 
   const table = page.getByRole('table', { name: 'Tips', exact: true });
   const row = (text: string) => table.getByRole('row').filter({ hasText: text });

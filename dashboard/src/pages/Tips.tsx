@@ -5,13 +5,13 @@ import { DateRange, StorePicker } from '../components/FilterFields';
 import { ListTable } from '../components/ListTable';
 import { StoreName } from '../components/Names';
 import { TipsChart } from '../components/tips/TipsChart';
-import { ErrorNote, Filters, money } from '../components/ui';
+import { ErrorNote, Filters, ModeSwitch, money } from '../components/ui';
 import { useAddressFilters } from '../components/useAddressFilters';
 import { tipsPerDay } from '../tips/perDay';
 import { CHART_PAGES, useAllTips } from '../tips/useAllTips';
 import { fetchTipsCsv, fetchTipsPage, tipsCsvAddress, type TipsFilters } from '../tips/report';
 
-const FILTERS = ['from', 'to', 'storeExternalId', 'currency'] as const;
+const FILTERS = ['from', 'to', 'storeExternalId', 'currency', 'mode'] as const;
 
 /**
  * Tips (ADMIN, FINANCE; docs/dashboard.md, "Tips") over GET /api/dashboard/tips: per business date, store,
@@ -36,7 +36,9 @@ export function Tips() {
       <p className="muted">
         Per business date, store and cashier: the payments captured, tipped or not, and the tips charged on them. A later refund does not change them.
       </p>
-      <Filters onSubmit={() => apply(draft)}>
+      {/* One mode at a time (live by default): test money is never summed with live money. */}
+      <ModeSwitch value={filters.mode || 'live'} onChange={(mode) => apply({ mode })} both={false} />
+      <Filters onSubmit={() => apply({ ...draft, mode: filters.mode })}>
         <DateRange from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} labels={['From business date', 'To business date']} />
         <StorePicker value={draft.storeExternalId} onChange={(storeExternalId) => setDraft({ ...draft, storeExternalId })} />
         <label>

@@ -31,6 +31,8 @@ export interface TipsFilters {
   to?: string;
   storeExternalId?: string;
   currency?: string;
+  /** live (the API's default) or test. */
+  mode?: string;
 }
 
 const PATH = '/api/dashboard/tips';
