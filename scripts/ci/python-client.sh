@@ -25,11 +25,11 @@ bash scripts/clients/python-generate.sh || fail "the client could not be generat
 python3 -m venv "$work/venv" || fail "no virtual environment"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "./clients/python[test]" || fail "the client did not install"
 
-# Five free ports below the kernel's ephemeral range (src/process/freePort.ts says why).
-read -r PORT SIM_PORT TEMPORAL_PORT TEMPORAL_UI_PORT EMBEDDED_DB_PORT < <(python3 - <<'PY'
+# Six free ports below the kernel's ephemeral range (src/process/freePort.ts says why).
+read -r PORT SIM_PORT TEMPORAL_PORT TEMPORAL_UI_PORT EMBEDDED_DB_PORT MAIL_PORT < <(python3 - <<'PY'
 import random, socket
 ports = []
-while len(ports) < 5:
+while len(ports) < 6:
     p = random.randint(20000, 32767)
     s = socket.socket()
     try:
@@ -43,7 +43,7 @@ while len(ports) < 5:
 print(*ports)
 PY
 )
-export PORT SIM_PORT TEMPORAL_PORT TEMPORAL_UI_PORT EMBEDDED_DB_PORT
+export PORT SIM_PORT TEMPORAL_PORT TEMPORAL_UI_PORT EMBEDDED_DB_PORT MAIL_PORT
 export DATA_DIR="$work/data" HOST=127.0.0.1 LOG_LEVEL=warn WEBHOOK_ALLOW_INSECURE=true SETTLEMENT_AUTO_CLOSE=false TEMPORAL_METRICS_PORT=0
 node dist/src/main.js > "$work/service.log" 2>&1 &
 pid=$!

@@ -145,6 +145,7 @@ const testConfig = async (env: Record<string, string>) => {
   return loadConfig({
     PORT: String(await freePort()),
     SIM_PORT: '0',
+    MAIL_PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     DATABASE_URL: process.env.TEST_DATABASE_URL!,

@@ -158,6 +158,7 @@ describe('on the running service', () => {
     const config = loadConfig({
       PORT: '0',
       SIM_PORT: '0',
+      MAIL_PORT: '0',
       SERVICES: 'api',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
