@@ -5,7 +5,7 @@
  * - `workflows`: every `*.workflow.test.ts`, a workflow's decisions on one Temporal dev server with
  *   its activities stubbed (test/workflows/globalSetup.ts, test/workflows/env.ts); no database, no service.
  * - `stack`: every other `*.test.ts`, on one Temporal dev server and one database for the whole run
- *   (test/setup/globalSetup.ts), each file starting its own service stack; `npm run test:stack` runs three files at a time (three jest workers
+ *   (test/setup/globalSetup.ts), each file starting its own service stack; `npm run test:stack` runs two files at a time (two jest workers
  *   sharing the run's dev server and database: every file makes its own businesses, keys and ports).
  * `npm test` runs all three, one file at a time in a jest worker recycled past 1 GB (docs/architecture.md); `npx jest path/to/file.test.ts` runs one file in whichever lane it is.
  */

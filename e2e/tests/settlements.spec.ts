@@ -51,7 +51,7 @@ test('FINANCE closes a batch by keyboard and reads its totals, lines and CSV', a
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');
   expect(csv.split(/\r?\n/)[0]).toBe(
-    'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId',
+    'type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId,tipAmount',
   );
   expect(csv).toContain(payment.pspReference);
 
