@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// The package's index evaluates Swagger UI's whole browser bundle (0.2 s a process) to export a path.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 
 /** The API docs page at /docs: Swagger UI served from its npm package, never from the web. */
 /** A Map, not an object: a requested name such as `__proto__` or `constructor` finds nothing. */

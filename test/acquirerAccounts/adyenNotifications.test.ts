@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hmacValidator } from '@adyen/api-library';
+import { hmacValidator } from '../../src/acquirer/adyen/library';
 import { createPayment, eventually, history, sleep, statusBecomes } from '../payments/helpers';
 import { type AdyenStack, adyenTill, startAdyenStack, stopAdyenStack } from './adyenStack';
 

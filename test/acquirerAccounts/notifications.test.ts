@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { hmacValidator } from '@adyen/api-library';
+import { hmacValidator } from '../../src/acquirer/adyen/library';
 import Stripe from 'stripe';
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import type { Payment } from '../../src/generated/prisma/client';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { hmacValidator } from '@adyen/api-library';
+import { hmacValidator } from '../../src/acquirer/adyen/library';
 import { ADYEN_MID, complianceOf, disputeReads, paidAtAdyen, withAdyenStack } from '../acquirerAccounts/adyenStack';
 import { adminOf } from '../acquirerAccounts/helpers';
 import { answer, writeStatement } from '../disputes/helpers';

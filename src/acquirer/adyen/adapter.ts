@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CheckoutAPI, CloudDeviceAPI, Client, EnvironmentEnum, HttpClientException } from '@adyen/api-library';
-import type { ModificationsApi } from '@adyen/api-library/lib/src/services/checkout/modificationsApi';
-import type { CloudDeviceApi } from '@adyen/api-library/lib/src/services/clouddevice/cloudDeviceApi';
+import { Client, CloudDeviceApi, EnvironmentEnum, HttpClientException, loadModificationsApi, type ModificationsApi } from './library';
 import type { CloudDeviceApiResponse } from '@adyen/api-library/lib/src/typings/clouddevice/models';
 import {
   type AcquirerPort,
@@ -103,7 +101,7 @@ export class AdyenAcquirer implements AcquirerPort {
       new AdyenHttpClient(options.apiBase),
     );
     this.client = client;
-    this.api = new CloudDeviceAPI(client).CloudDeviceApi;
+    this.api = new CloudDeviceApi(client);
     if (options.disputeBook) this.disputes = new AdyenDisputes(client, this.mid, options.disputeBook, (what, fn) => this.call(what, fn));
   }
 
@@ -202,7 +200,7 @@ export class AdyenAcquirer implements AcquirerPort {
    * Idempotency-Key, so a retry after a lost answer is the same capture. `received`: CAPTURED.
    */
   async completeAuthorization(deviceId: string, acquirerRef: string, request: CompleteAuthorizationRequest): Promise<BillStatus> {
-    const modifications = this.modifications(); // before any call: a LIVE account without its prefix is refused at once
+    const modifications = await this.modifications(); // before any call: a LIVE account without its prefix is refused at once
     const preAuth = preAuthorisationOf(await this.read(deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
     const { amount, captureReference } = request;
     const answer = await this.call('capture the pre-authorisation', () =>
@@ -215,7 +213,7 @@ export class AdyenAcquirer implements AcquirerPort {
 
   /** Releases a pre-authorisation: Adyen's cancel of its pspReference, once per bill (RELEASE-<paymentId>). `received`: RELEASED. */
   async releaseAuthorization(deviceId: string, acquirerRef: string): Promise<BillStatus> {
-    const modifications = this.modifications();
+    const modifications = await this.modifications();
     const preAuth = preAuthorisationOf(await this.read(deviceId, paymentMessageOf(acquirerRef)), acquirerRef);
     const answer = await this.call('release (cancel) the pre-authorisation', () =>
       modifications.cancelAuthorisedPaymentByPspReference(preAuth.pspReference, cancelRequestOf(this.mid, acquirerRef), {
@@ -226,12 +224,12 @@ export class AdyenAcquirer implements AcquirerPort {
   }
 
   /** Adyen's Checkout modifications, built on first use: the library refuses a LIVE one without the account's live URL prefix. */
-  private modifications(): ModificationsApi {
+  private async modifications(): Promise<ModificationsApi> {
     if (!this.modificationsApi) {
       if (this.client.config.environment === EnvironmentEnum.LIVE && !this.client.config.liveEndpointUrlPrefix) {
         throw new AcquirerRejectedError('adyen modifications (capture, cancel) of a LIVE account need its live endpoint URL prefix, which is not set', 501);
       }
-      this.modificationsApi = new CheckoutAPI(this.client).ModificationsApi;
+      this.modificationsApi = new (await loadModificationsApi())(this.client);
     }
     return this.modificationsApi;
   }

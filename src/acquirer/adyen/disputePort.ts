@@ -1,5 +1,4 @@
-import { DisputesAPI, type Client } from '@adyen/api-library';
-import type { DisputesApi } from '@adyen/api-library/lib/src/services/disputes/disputesApi';
+import { DisputesApi, type Client } from './library';
 import { AcquirerRejectedError, type AcquirerDispute, type AcquirerDisputes, type DisputeEvidence } from '../port';
 import type { AdyenDisputeBook } from '../../disputes/adyenNotices';
 import { defenseDocumentOf, defenseReasonOf } from './disputes';
@@ -9,7 +8,7 @@ type Call = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 /**
  * Disputes at Adyen (docs/disputes.md, "Adyen"): the dispute as its verified notifications told it
  * (the book, the account's own: Adyen's Disputes API has no read), answered through the Disputes API
- * (`DisputeService/v30`, the library's DisputesAPI). A defense: the applicable defense reasons,
+ * (`DisputeService/v30`, the library's DisputesApi). A defense: the applicable defense reasons,
  * our document supplied under the chosen reason's document types, then the defense itself. The
  * device id plays no part: a dispute is named by its pspReference within the merchant account.
  */
@@ -22,7 +21,7 @@ export class AdyenDisputes implements AcquirerDisputes {
     private readonly book: AdyenDisputeBook,
     private readonly call: Call,
   ) {
-    this.api = new DisputesAPI(client).DisputesApi;
+    this.api = new DisputesApi(client);
   }
 
   async getDispute(_deviceId: string, disputeId: string): Promise<AcquirerDispute> {

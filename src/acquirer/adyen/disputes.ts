@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { hmacValidator } from '@adyen/api-library';
+import { hmacValidator } from './library';
 import type { NotificationRequestItem } from '@adyen/api-library/lib/src/typings/notification/notificationRequestItem';
 import type { AcquirerDispute, DisputeEvidence } from '../port';
 import { textPdf } from './defensePdf';

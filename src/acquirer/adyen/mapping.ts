@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { SaleToAcquirerDataParser } from '@adyen/api-library';
+import { SaleToAcquirerDataParser } from './library';
 import type {
   CloudDeviceApiAsyncResponse,
   CloudDeviceApiRequest,

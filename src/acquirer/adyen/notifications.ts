@@ -1,4 +1,4 @@
-import { hmacValidator } from '@adyen/api-library';
+import { hmacValidator } from './library';
 import type { NotificationRequestItem } from '@adyen/api-library/lib/src/typings/notification/notificationRequestItem';
 import { parseBillRef } from './references';
 

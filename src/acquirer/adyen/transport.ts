@@ -1,4 +1,4 @@
-import { HttpClientException, HttpURLConnectionClient, type Config } from '@adyen/api-library';
+import { HttpClientException, HttpURLConnectionClient, type Config } from './library';
 import type ClientInterface from '@adyen/api-library/lib/src/httpClient/clientInterface';
 import type { IRequest } from '@adyen/api-library/lib/src/typings/requestOptions';
 import LibraryConstants from '@adyen/api-library/lib/src/constants/libraryConstants';

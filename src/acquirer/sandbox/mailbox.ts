@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -51,7 +50,9 @@ export async function startMailbox(opts: { host: string; port: number }): Promis
     onConnect: (_session, callback) => callback(accepting ? null : refusal()),
     onMailFrom: (_address, _session, callback) => callback(accepting ? null : refusal()),
     onData: (stream, session, callback) => {
-      void simpleParser(stream)
+      // mailparser loaded with the first message: most starts never receive one (0.1 s a process).
+      void import('mailparser')
+        .then(({ simpleParser }) => simpleParser(stream))
         .then((mail) => {
           if (!accepting) return callback(refusal());
           received.unshift({

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hmacValidator } from '@adyen/api-library';
+import { hmacValidator } from '../../../src/acquirer/adyen/library';
 import { adyenFile, FIXTURE } from './fixtures';
 import type { StandInModification } from './modifications';
 import type { StandInReversal, StandInTransaction } from './terminals';
