@@ -29,8 +29,12 @@ export interface RouteSpec<P extends ZodType, Q extends ZodType, B extends ZodTy
   body?: B;
   /** Request headers the operation reads, for the document (the handler checks them itself). */
   headers?: ZodType;
-  /** Success responses: status -> schema (or description only). */
-  responses: Record<number, { description: string; schema?: ZodType }>;
+  /**
+   * Success responses: status -> schema (or description only). `text`: the media type the same
+   * answer also comes in as text when the query's `format` asks for it (a receipt's printable page,
+   * a report's CSV), so the API description names both.
+   */
+  responses: Record<number, { description: string; schema?: ZodType; text?: 'text/html' | 'text/csv' }>;
   /** Error statuses this route documents besides 400/401/429. */
   errors?: number[];
 }
@@ -58,7 +62,11 @@ export function defineRoute<P extends ZodType = ZodType, Q extends ZodType = Zod
 ): void {
   const responses: RouteConfig['responses'] = {};
   for (const [status, r] of Object.entries(spec.responses)) {
-    responses[status] = r.schema ? { description: r.description, content: { 'application/json': { schema: r.schema } } } : { description: r.description };
+    const content = {
+      ...(r.schema ? { 'application/json': { schema: r.schema } } : {}),
+      ...(r.text ? { [r.text]: { schema: { type: 'string' as const } } } : {}),
+    };
+    responses[status] = Object.keys(content).length ? { description: r.description, content } : { description: r.description };
   }
   const errorStatuses = new Set([400, ...(spec.auth === 'none' ? [] : [401, 429]), ...(spec.errors ?? [])]);
   for (const status of errorStatuses) {

@@ -38,7 +38,7 @@ async function answerReceipt(ctx: ApiContext, payment: Payment, format: 'json' |
 }
 
 const responses = {
-  200: { description: 'The receipt (application/json), or with format=html the printable page (text/html)', schema: ReceiptSchema },
+  200: { description: 'The receipt (application/json), or with format=html the printable page (text/html)', schema: ReceiptSchema, text: 'text/html' as const },
 };
 
 export const receiptRoutes: RouteModule = (router, registry) => {

@@ -280,6 +280,7 @@ export const settlementRoutes: RouteModule = (router, registry) => {
         200: {
           description:
             'text/csv: type,paymentId,pspReference,reference,amount,feeAmount,netAmount,currency,occurredAt,acquirerAccountId,expectedFeeAmount,disputeId,acquirerDisputeId,tipAmount',
+          text: 'text/csv',
         },
       },
       errors: [403, 404],

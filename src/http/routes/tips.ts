@@ -22,6 +22,7 @@ export const tipRoutes: RouteModule = (router, registry) => {
           description:
             'A page of rows, newest business date first; with format=csv every row of the period as text/csv: businessDate,storeExternalId,cashierId,currency,count,tipAmount',
           schema: pagedSchema(TipRowSchema, 'TipPage'),
+          text: 'text/csv',
         },
       },
       errors: [403],
