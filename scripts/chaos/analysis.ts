@@ -37,6 +37,7 @@ interface PaymentRecord {
   createdAt: string;
   capturedAt: string | null;
   capturedAmount: number | null;
+  customerEmail: string | null;
 }
 
 interface SandboxBill {
@@ -53,6 +54,8 @@ export interface PaymentView {
   acknowledged: boolean;
   status: string | null;
   capturedAmount: number | null;
+  /** The address its receipts go to, as the API answers it (./receiptAnalysis.ts). */
+  customerEmail: string | null;
   inList: boolean;
   history: HistoryEntry[]; // oldest first
   createdAt: string | null;
@@ -150,7 +153,8 @@ export async function readPayments(
           const history = hist.status === 200 ? [...hist.body].reverse() : [];
           const timeoutMinutes = t?.terminalTimeoutMinutes ?? timing.longestTerminalTimeoutMinutes;
           const boundMs = Math.round(timeoutMinutes * 60_000 + timing.expiryGraceSeconds * 1000 + timing.sweepIntervalSeconds * 1000);
-          const final = record && isFinal(record.status) ? [...history].reverse().find((h) => h.status === record.status) : undefined;
+          // Its first final entry: a void that later turns CAPTURED into CANCELLED does not make the sale later.
+          const final = record && isFinal(record.status) ? history.find((h) => isFinal(h.status)) : undefined;
           const createdAt = record?.createdAt ?? t?.createdAt ?? null;
           let timeToFinalMs: number | null = null;
           let netTimeToFinalMs: number | null = null;
@@ -169,6 +173,7 @@ export async function readPayments(
             acknowledged: !!t,
             status: record?.status ?? null,
             capturedAmount: record?.capturedAmount ?? null,
+            customerEmail: record?.customerEmail ?? null,
             inList: listedIds.has(id),
             history,
             createdAt,
@@ -301,7 +306,7 @@ export function judge(
     const captures = v.history.filter((h) => h.status === 'CAPTURED').length;
     if (captures > 1) doubleCaptures.push({ id: v.id, why: `${captures} CAPTURED history entries` });
     const finals = v.history.filter((h) => isFinal(h.status));
-    // A void may turn CAPTURED into CANCELLED; nothing else may follow a final status (the run sends no voids).
+    // A void (the cashiers void some captured payments) may turn CAPTURED into CANCELLED; nothing else may follow a final status.
     if (finals.length > 1 && captures <= 1) doubleCaptures.push({ id: v.id, why: `settled ${finals.length} times: ${finals.map((h) => h.status).join(', ')}` });
   }
 
@@ -331,8 +336,10 @@ export function judge(
   const eventConflicts: Findings['eventConflicts'] = receiver.conflicts.map((c) => ({ eventId: c.eventId, why: `arrived as ${c.first} and as ${c.other}` }));
   const idsByKey = new Map<string, string[]>();
   for (const e of receiver.events.values()) {
-    // A business's own events (a payout of a daily close, a compliance alert) are about no payment.
-    if (/^(PAYOUT|COMPLIANCE)_/.test(e.eventType) || elsewhere(e)) continue;
+    // A business's own events (a payout of a daily close, a compliance alert) are about no payment; a
+    // receipt's outcome (RECEIPT_SENT, RECEIPT_FAILED) names its payment in data.receipt, not data.pspReference:
+    // the receipts are judged by what reached the mailbox (./receiptAnalysis.ts).
+    if (/^(PAYOUT|COMPLIANCE|RECEIPT)_/.test(e.eventType) || elsewhere(e)) continue;
     const v = e.pspReference ? known.get(e.pspReference) : undefined;
     if (!v) {
       eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for an unknown payment ${e.pspReference}` });
