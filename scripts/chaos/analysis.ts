@@ -305,8 +305,9 @@ export function judge(
     }
     const captures = v.history.filter((h) => h.status === 'CAPTURED').length;
     if (captures > 1) doubleCaptures.push({ id: v.id, why: `${captures} CAPTURED history entries` });
-    const finals = v.history.filter((h) => isFinal(h.status));
-    // A void (the cashiers void some captured payments) may turn CAPTURED into CANCELLED; nothing else may follow a final status.
+    // A void (the cashiers void some captured payments) turns CAPTURED into CANCELLED: not a second settlement.
+    // Nothing else may follow a final status.
+    const finals = v.history.filter((h) => isFinal(h.status) && !(h.status === 'CANCELLED' && h.previousStatus === 'CAPTURED'));
     if (finals.length > 1 && captures <= 1) doubleCaptures.push({ id: v.id, why: `settled ${finals.length} times: ${finals.map((h) => h.status).join(', ')}` });
   }
 

@@ -74,12 +74,7 @@ export function expectedReceipts(subjects: ReceiptSubject[]): ExpectedReceipt[] 
 }
 
 /** Waits (bounded) until every expected receipt is in the mailbox. */
-export async function waitReceipts(
-  expected: ExpectedReceipt[],
-  messages: () => MailboxMessage[],
-  deadline: number,
-  log: (l: string) => void,
-): Promise<void> {
+export async function waitReceipts(expected: ExpectedReceipt[], messages: () => MailboxMessage[], deadline: number, log: (l: string) => void): Promise<void> {
   let last = -1;
   while (Date.now() < deadline) {
     const got = new Set(messages().map(receiptIdOfMessage));
@@ -100,11 +95,7 @@ const ADDRESS = /[\w.+-]+@example\.test/;
  * `windows`: the fault windows during which a receipt cannot be sent (no worker, no Temporal, the
  * mailbox refusing), left out of the time from an event to its receipt.
  */
-export function judgeReceipts(
-  subjects: ReceiptSubject[],
-  messages: MailboxMessage[],
-  windows: { startedAt: number; endedAt: number }[],
-): ReceiptFindings {
+export function judgeReceipts(subjects: ReceiptSubject[], messages: MailboxMessage[], windows: { startedAt: number; endedAt: number }[]): ReceiptFindings {
   const expected = expectedReceipts(subjects);
   const byPayment = new Map(subjects.map((s) => [s.paymentId, s]));
   const expectedIds = new Map(expected.map((e) => [e.receiptId, e]));
@@ -144,15 +135,15 @@ export function judgeReceipts(
     receivedIds.set(receiptId, list);
     const { paymentId, event } = partsOf(receiptId);
     const subject = byPayment.get(paymentId);
-    const body = `${first.subject}\n${first.text}\n${first.html ?? ''}`;
+    const body = list.map((m) => `${m.subject}\n${m.text}\n${m.html ?? ''}`).join('\n');
     if (CARD_NUMBER.test(body)) f.personalData.push({ paymentId, receiptId, why: `a card number in the email: ${CARD_NUMBER.exec(body)![0]}` });
-    if (ADDRESS.test(body))
-      f.personalData.push({ paymentId, receiptId, why: 'an email address in the subject or the body' });
+    if (ADDRESS.test(body)) f.personalData.push({ paymentId, receiptId, why: 'an email address in the subject or the body' });
     if (!subject?.customerEmail) {
       f.withoutEmail.push({ paymentId, receiptId, why: subject ? 'the payment has no customerEmail' : 'a payment the run does not know' });
       continue;
     }
-    if (!expectedIds.has(receiptId)) f.doubled.push({ paymentId, receiptId, why: `a receipt (${event}) for an event the payment did not have, or under another id` });
+    if (!expectedIds.has(receiptId))
+      f.doubled.push({ paymentId, receiptId, why: `a receipt (${event}) for an event the payment did not have, or under another id` });
     if (list.some((m) => m.to.join(', ') !== subject.customerEmail))
       f.missing.push({ paymentId, receiptId, why: `sent to ${list.map((m) => m.to.join(', ')).join('; ')}, not to the payment's address` });
   }
