@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readStateFiles } from '../../src/acquirer/sandbox/state';
-import { eventTypeForStatus } from '../../src/webhooks/events';
+import { eventTypeForEntry } from '../../src/webhooks/events';
 import type { TrackedPayment } from './cashiers';
 import type { FaultRecord } from './faults';
 import { request, sleep } from '../../support/http';
@@ -81,14 +81,20 @@ async function listAll(apiUrl: string, shop: Shop): Promise<PaymentRecord[] | nu
   return all;
 }
 
-/** Waits until every payment of the business is final (acknowledged or not), or the deadline passes. */
+/**
+ * Waits until every payment of the business is final (acknowledged or not), and every void a
+ * cashier had answered "not confirmed yet" (200 CAPTURED) is decided, or the deadline passes: a void
+ * confirmed after the read would send a PAYMENT_CANCELLED the read history does not have.
+ */
 export async function waitSettled(apiUrl: string, shop: Shop, tracked: Map<string, TrackedPayment>, deadline: number, log: (l: string) => void): Promise<void> {
   let lastOpen = -1;
   while (Date.now() < deadline) {
     const listed = await listAll(apiUrl, shop);
     if (listed) {
       const ids = new Set(listed.map((p) => p.id));
-      const open = listed.filter((p) => !isFinal(p.status)).length + [...tracked.keys()].filter((id) => !ids.has(id)).length;
+      const status = new Map(listed.map((p) => [p.id, p.status]));
+      const voidsOpen = [...tracked.values()].filter((t) => t.voidAnswer === 200 && status.get(t.id) === 'CAPTURED').length;
+      const open = listed.filter((p) => !isFinal(p.status)).length + [...tracked.keys()].filter((id) => !ids.has(id)).length + voidsOpen;
       if (open !== lastOpen) log(`settling: ${open} payment(s) not final yet`);
       lastOpen = open;
       if (open === 0) return;
@@ -191,11 +197,11 @@ export async function readPayments(
   return views;
 }
 
-/** The events a payment's history must have produced (docs/webhooks.md): one per evented status entry. */
+/** The events a payment's history must have produced (docs/webhooks.md): one per evented status entry, as the publisher names it. */
 export function expectedEvents(view: PaymentView): string[] {
   const out: string[] = [];
   for (const h of view.history) {
-    const type = eventTypeForStatus(h.status);
+    const type = eventTypeForEntry(h);
     if (!type) continue;
     // A refusal at creation (another bill on the device) is answered by the 201 and raises no event.
     if (h.status === 'REFUSED' && h.actionReference.startsWith('CREATE-')) continue;
