@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readStateFiles } from '../../src/acquirer/sandbox/state';
-import { eventTypeForStatus } from '../../src/webhooks/events';
+import { eventTypeForEntry } from '../../src/webhooks/events';
 import type { TrackedPayment } from './cashiers';
 import type { FaultRecord } from './faults';
 import { request, sleep } from '../../support/http';
@@ -37,6 +37,7 @@ interface PaymentRecord {
   createdAt: string;
   capturedAt: string | null;
   capturedAmount: number | null;
+  customerEmail: string | null;
 }
 
 interface SandboxBill {
@@ -53,6 +54,8 @@ export interface PaymentView {
   acknowledged: boolean;
   status: string | null;
   capturedAmount: number | null;
+  /** The address its receipts go to, as the API answers it (./receiptAnalysis.ts). */
+  customerEmail: string | null;
   inList: boolean;
   history: HistoryEntry[]; // oldest first
   createdAt: string | null;
@@ -78,14 +81,20 @@ async function listAll(apiUrl: string, shop: Shop): Promise<PaymentRecord[] | nu
   return all;
 }
 
-/** Waits until every payment of the business is final (acknowledged or not), or the deadline passes. */
+/**
+ * Waits until every payment of the business is final (acknowledged or not), and every void a
+ * cashier had answered "not confirmed yet" (200 CAPTURED) is decided, or the deadline passes: a void
+ * confirmed after the read would send a PAYMENT_CANCELLED the read history does not have.
+ */
 export async function waitSettled(apiUrl: string, shop: Shop, tracked: Map<string, TrackedPayment>, deadline: number, log: (l: string) => void): Promise<void> {
   let lastOpen = -1;
   while (Date.now() < deadline) {
     const listed = await listAll(apiUrl, shop);
     if (listed) {
       const ids = new Set(listed.map((p) => p.id));
-      const open = listed.filter((p) => !isFinal(p.status)).length + [...tracked.keys()].filter((id) => !ids.has(id)).length;
+      const status = new Map(listed.map((p) => [p.id, p.status]));
+      const voidsOpen = [...tracked.values()].filter((t) => t.voidAnswer === 200 && status.get(t.id) === 'CAPTURED').length;
+      const open = listed.filter((p) => !isFinal(p.status)).length + [...tracked.keys()].filter((id) => !ids.has(id)).length + voidsOpen;
       if (open !== lastOpen) log(`settling: ${open} payment(s) not final yet`);
       lastOpen = open;
       if (open === 0) return;
@@ -150,7 +159,8 @@ export async function readPayments(
           const history = hist.status === 200 ? [...hist.body].reverse() : [];
           const timeoutMinutes = t?.terminalTimeoutMinutes ?? timing.longestTerminalTimeoutMinutes;
           const boundMs = Math.round(timeoutMinutes * 60_000 + timing.expiryGraceSeconds * 1000 + timing.sweepIntervalSeconds * 1000);
-          const final = record && isFinal(record.status) ? [...history].reverse().find((h) => h.status === record.status) : undefined;
+          // Its first final entry: a void that later turns CAPTURED into CANCELLED does not make the sale later.
+          const final = record && isFinal(record.status) ? history.find((h) => isFinal(h.status)) : undefined;
           const createdAt = record?.createdAt ?? t?.createdAt ?? null;
           let timeToFinalMs: number | null = null;
           let netTimeToFinalMs: number | null = null;
@@ -169,6 +179,7 @@ export async function readPayments(
             acknowledged: !!t,
             status: record?.status ?? null,
             capturedAmount: record?.capturedAmount ?? null,
+            customerEmail: record?.customerEmail ?? null,
             inList: listedIds.has(id),
             history,
             createdAt,
@@ -186,11 +197,11 @@ export async function readPayments(
   return views;
 }
 
-/** The events a payment's history must have produced (docs/webhooks.md): one per evented status entry. */
+/** The events a payment's history must have produced (docs/webhooks.md): one per evented status entry, as the publisher names it. */
 export function expectedEvents(view: PaymentView): string[] {
   const out: string[] = [];
   for (const h of view.history) {
-    const type = eventTypeForStatus(h.status);
+    const type = eventTypeForEntry(h);
     if (!type) continue;
     // A refusal at creation (another bill on the device) is answered by the 201 and raises no event.
     if (h.status === 'REFUSED' && h.actionReference.startsWith('CREATE-')) continue;
@@ -300,8 +311,9 @@ export function judge(
     }
     const captures = v.history.filter((h) => h.status === 'CAPTURED').length;
     if (captures > 1) doubleCaptures.push({ id: v.id, why: `${captures} CAPTURED history entries` });
-    const finals = v.history.filter((h) => isFinal(h.status));
-    // A void may turn CAPTURED into CANCELLED; nothing else may follow a final status (the run sends no voids).
+    // A void (the cashiers void some captured payments) turns CAPTURED into CANCELLED: not a second settlement.
+    // Nothing else may follow a final status.
+    const finals = v.history.filter((h) => isFinal(h.status) && !(h.status === 'CANCELLED' && h.previousStatus === 'CAPTURED'));
     if (finals.length > 1 && captures <= 1) doubleCaptures.push({ id: v.id, why: `settled ${finals.length} times: ${finals.map((h) => h.status).join(', ')}` });
   }
 
@@ -331,8 +343,10 @@ export function judge(
   const eventConflicts: Findings['eventConflicts'] = receiver.conflicts.map((c) => ({ eventId: c.eventId, why: `arrived as ${c.first} and as ${c.other}` }));
   const idsByKey = new Map<string, string[]>();
   for (const e of receiver.events.values()) {
-    // A business's own events (a payout of a daily close, a compliance alert) are about no payment.
-    if (/^(PAYOUT|COMPLIANCE)_/.test(e.eventType) || elsewhere(e)) continue;
+    // A business's own events (a payout of a daily close, a compliance alert) are about no payment; a
+    // receipt's outcome (RECEIPT_SENT, RECEIPT_FAILED) names its payment in data.receipt, not data.pspReference:
+    // the receipts are judged by what reached the mailbox (./receiptAnalysis.ts).
+    if (/^(PAYOUT|COMPLIANCE|RECEIPT)_/.test(e.eventType) || elsewhere(e)) continue;
     const v = e.pspReference ? known.get(e.pspReference) : undefined;
     if (!v) {
       eventConflicts.push({ eventId: e.eventId, why: `${e.eventType} for an unknown payment ${e.pspReference}` });

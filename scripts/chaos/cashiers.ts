@@ -8,6 +8,8 @@ import { isFinal } from '../../core/payment/statuses';
  * customer pays, declines, cancels or errs on the device (the sandbox's control endpoints), or the
  * cashier cancels from the till, or nobody does anything (the payment expires); now and then the
  * cashier polls sync-status. Then it waits (bounded) for the payment to be final and starts over.
+ * One payment in three carries a customerEmail of its own (its receipts are judged: ./receiptAnalysis.ts),
+ * and, where `voidShare` is given, that share of the captured payments is voided by the cashier at once.
  */
 export type CashierAction = 'pay' | 'decline' | 'cancel' | 'error' | 'pos-cancel' | 'walk-away';
 
@@ -40,6 +42,10 @@ export interface TrackedPayment {
   action?: CashierAction;
   /** HTTP status of the customer's (or the till's cancel) call; 0 when it got no answer. */
   actionAnswer?: number;
+  /** The address its receipts go to (one payment in three). */
+  customerEmail?: string;
+  /** HTTP status of the cashier's void of the captured payment, when it voided it. */
+  voidAnswer?: number;
 }
 
 export interface LoadStats {
@@ -51,6 +57,10 @@ export interface LoadStats {
   actions: Record<string, number>;
   syncCalls: number;
   syncAnswers: Record<string, number>;
+  /** Payments created with a customerEmail. */
+  withEmail: number;
+  /** Voids of captured payments by their answer. */
+  voidAnswers: Record<string, number>;
 }
 
 export interface LoadOptions {
@@ -66,11 +76,22 @@ export interface LoadOptions {
   log: (line: string) => void;
   /** The customer at the till's device; default the sandbox's control endpoint. Answers its HTTP status (0: no answer). */
   customer?: (till: Till, action: CashierAction) => Promise<number>;
+  /** The share of captured payments the cashier voids at once (POST .../void); default none. */
+  voidShare?: number;
 }
 
 export class Cashiers {
   readonly payments = new Map<string, TrackedPayment>();
-  readonly stats: LoadStats = { createRequests: 0, createAnswers: {}, createsGivenUp: 0, actions: {}, syncCalls: 0, syncAnswers: {} };
+  readonly stats: LoadStats = {
+    createRequests: 0,
+    createAnswers: {},
+    createsGivenUp: 0,
+    actions: {},
+    syncCalls: 0,
+    syncAnswers: {},
+    withEmail: 0,
+    voidAnswers: {},
+  };
 
   /** `firstCashier`: a second group of cashiers in the same run keeps references of its own. */
   constructor(
@@ -112,13 +133,20 @@ export class Cashiers {
           ? await this.opts.customer(till, action)
           : (await request('POST', `${sandboxUrl}/sim/devices/${till.deviceId}/customer`, { body: { action } })).status;
       }
-      await this.waitFinal(created, Math.random() < 0.3);
+      const final = await this.waitFinal(created, Math.random() < 0.3);
+      if (final === 'CAPTURED' && Math.random() < (this.opts.voidShare ?? 0)) {
+        // The cashier takes the sale back at once (docs/payments.md, "Void"): a voided receipt for those with an address.
+        created.voidAnswer = (await request('POST', `${apiUrl}/api/in-store/payments/${created.id}/void`, { key: shop.key })).status;
+        this.count(this.stats.voidAnswers, created.voidAnswer);
+      }
     }
   }
 
   /** Creates with the same reference until answered 201, another 4xx, or the retry budget is spent. */
   private async create(till: Till, reference: string, timeoutMinutes: number): Promise<TrackedPayment | undefined> {
     const { apiUrl, shop } = this.opts;
+    // One bill in three, by its number, so that a retry with the same reference sends the same address.
+    const customerEmail = Number(reference.split('-').pop()) % 3 === 1 ? `${reference}@example.test` : undefined;
     const body = {
       merchantExternalId: shop.merchantExternalId,
       storeExternalId: shop.storeExternalId,
@@ -127,6 +155,7 @@ export class Cashiers {
       currency: 'EUR',
       reference,
       terminalTimeoutMinutes: timeoutMinutes,
+      ...(customerEmail ? { customerEmail } : {}),
     };
     const giveUpAt = Date.now() + 60_000;
     for (let attempt = 0; ; attempt++) {
@@ -142,9 +171,13 @@ export class Cashiers {
           terminalTimeoutMinutes: timeoutMinutes,
           statusAtCreate: p.status,
           createdAt: p.createdAt,
+          ...(customerEmail ? { customerEmail } : {}),
         };
         // A repeat answered with the same payment (idempotency) is one payment.
-        if (!this.payments.has(p.id)) this.payments.set(p.id, tracked);
+        if (!this.payments.has(p.id)) {
+          this.payments.set(p.id, tracked);
+          if (customerEmail) this.stats.withEmail += 1;
+        }
         return this.payments.get(p.id);
       }
       const retryable = res.status === 0 || res.status === 429 || res.status >= 500;
@@ -161,8 +194,8 @@ export class Cashiers {
     }
   }
 
-  /** Waits (bounded) until the payment is final, reading it, or polling sync-status like a watching cashier. */
-  private async waitFinal(p: TrackedPayment, polls: boolean): Promise<void> {
+  /** Waits (bounded) until the payment is final, reading it, or polling sync-status like a watching cashier; its final status, if seen. */
+  private async waitFinal(p: TrackedPayment, polls: boolean): Promise<string | undefined> {
     const { apiUrl, shop } = this.opts;
     const until = Date.now() + this.opts.waitFinalMs;
     while (Date.now() < until) {
@@ -176,8 +209,9 @@ export class Cashiers {
         const res = await request('GET', `${apiUrl}/api/transactions/${p.id}`, { key: shop.key });
         status = res.status === 200 ? res.body?.status : undefined;
       }
-      if (status && isFinal(status)) return;
+      if (status && isFinal(status)) return status;
       await sleep(polls ? 2000 : 1000);
     }
+    return undefined;
   }
 }

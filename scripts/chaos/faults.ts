@@ -1,4 +1,5 @@
 import { between, request, sleep } from '../../support/http';
+import type { Mailbox } from '../../src/acquirer/sandbox/mailbox';
 import type { ChaosReceiver } from './receiver';
 import type { Shop } from '../../support/shop';
 import type { ChaosStack } from './stack';
@@ -18,6 +19,7 @@ export type FaultKind =
   | 'temporal-nodes-in-turn'
   | 'acquirer-unreachable'
   | 'receiver-down'
+  | 'mailbox-refusing'
   | 'postgresql-restart';
 
 export interface FaultRecord {
@@ -57,6 +59,8 @@ export interface FaultContext {
   log: (line: string) => void;
   /** Other acquirers' devices of the run (the Adyen stand-in's), made unreachable with the sandbox's. */
   otherAcquirers?: { setReachable(reachable: boolean): void }[];
+  /** The customers' mail server (the run's own mailbox, ./receiptAnalysis.ts): refuses mail for a while. */
+  mailbox?: Mailbox;
 }
 
 /** Temporal TS SDK's default stickyQueueScheduleToStartTimeout. */
@@ -78,6 +82,7 @@ const RECOVERY_MS: Record<FaultKind, number> = {
   'temporal-nodes-in-turn': NODE_TAKEOVER_MS,
   'acquirer-unreachable': 0,
   'receiver-down': 0,
+  'mailbox-refusing': 0,
   'postgresql-restart': 0,
 };
 
@@ -91,6 +96,7 @@ const BLOCKING: Record<FaultKind, boolean> = {
   'temporal-nodes-in-turn': true,
   'acquirer-unreachable': true,
   'receiver-down': false, // deliveries are retried; payments are not affected
+  'mailbox-refusing': false, // receipt emails are retried; payments are not affected
   'postgresql-restart': true,
 };
 
@@ -152,6 +158,14 @@ async function inject(ctx: FaultContext, step: FaultStep): Promise<Pick<FaultRec
       await sleep(duration);
       await ctx.receiver.start();
       return { detail: `webhook receiver port closed for ${Math.round(duration / 1000)} s` };
+    case 'mailbox-refusing': {
+      if (!ctx.mailbox) return { skipped: 'skipped: no mailbox of the run' };
+      const before = ctx.mailbox.refused();
+      ctx.mailbox.setAccepting(false);
+      await sleep(duration);
+      ctx.mailbox.setAccepting(true);
+      return { detail: `mailbox answered SMTP 421 for ${Math.round(duration / 1000)} s (${ctx.mailbox.refused() - before} sessions refused)` };
+    }
     case 'postgresql-restart':
       if (!ctx.stack.controlsPostgres) {
         return {

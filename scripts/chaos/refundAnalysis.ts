@@ -27,6 +27,9 @@ interface RefundRow {
 export interface RefundedPayment {
   id: string;
   status: string | null;
+  /** The address its receipts go to, as the API answers it. */
+  customerEmail: string | null;
+  capturedAt: string | null;
   capturedAmount: number | null;
   refundedAmount: number | null;
   refunds: RefundRow[];
@@ -80,6 +83,8 @@ async function readOne(apiUrl: string, shop: Shop, id: string): Promise<Refunded
   return {
     id,
     status: rec.body.status,
+    customerEmail: rec.body.customerEmail ?? null,
+    capturedAt: rec.body.capturedAt ?? null,
     capturedAmount: rec.body.capturedAmount,
     refundedAmount: rec.body.refundedAmount,
     refunds: refunds.body,

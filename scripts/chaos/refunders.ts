@@ -139,14 +139,16 @@ export class RefundLoad {
     await Promise.all(
       this.opts.shop.tills.map(async (till, i) => {
         for (let n = 1; n <= perTill; n++) {
-          const p = await this.capture(till, `chaos-refund-${this.runTag}-${i + 1}-${n}`);
+          // One in three with an address of its own: its sale's and its refunds' receipts are judged too.
+          const reference = `chaos-refund-${this.runTag}-${i + 1}-${n}`;
+          const p = await this.capture(till, reference, n % 3 === 1 ? `${reference}@example.test` : undefined);
           if (p) this.targets.push(p);
         }
       }),
     );
   }
 
-  private async capture(till: Till, reference: string): Promise<RefundTarget | undefined> {
+  private async capture(till: Till, reference: string, customerEmail?: string): Promise<RefundTarget | undefined> {
     const { apiUrl, sandboxUrl, shop } = this.opts;
     const body = {
       merchantExternalId: shop.merchantExternalId,
@@ -155,6 +157,7 @@ export class RefundLoad {
       amount: between(2000, 19999) / 100,
       currency: 'EUR',
       reference,
+      ...(customerEmail ? { customerEmail } : {}),
     };
     let id: string | undefined;
     for (let attempt = 0; attempt < 20 && !id; attempt++) {

@@ -3,7 +3,8 @@ import type { BillFindings } from './billAnalysis';
 import type { BillLoadStats } from './bills';
 import type { LoadStats } from './cashiers';
 import type { FaultRecord } from './faults';
-import type { RefundFindings } from './refundAnalysis';
+import type { ReceiptFindings } from './receiptAnalysis';
+import type { RefundedPayment, RefundFindings } from './refundAnalysis';
 import type { RefundLoadStats } from './refunders';
 
 /** The chaos run's report: the targets of issue 6 as a table, and the same figures as JSON. */
@@ -20,6 +21,8 @@ export interface RefundPhase {
   load: RefundLoadStats;
   findings: RefundFindings;
   durationMs: number;
+  /** The refunded payments as read back (for the receipt check; not in the JSON report). */
+  payments: RefundedPayment[];
 }
 
 /** The bill business's part of the payment phase (docs/operations-chaos.md, "Bills"). */
@@ -73,8 +76,9 @@ export interface ChaosReport {
   longestTimeToFinalRawMs: number | null;
   eventsUndelivered: number;
   adyen: AdyenPhase | null;
-  refunds: (Omit<RefundPhase, 'faults' | 'findings'> & { faults: FaultRow[]; findings: RefundFindings }) | null;
+  refunds: (Omit<RefundPhase, 'faults' | 'findings' | 'payments'> & { faults: FaultRow[]; findings: RefundFindings }) | null;
   bills: BillPhase | null;
+  receipts: ReceiptFindings | null;
   nondeterminism: NondeterminismSeen;
   targets: Target[];
   ok: boolean;
@@ -119,6 +123,16 @@ function adyenTargets(a: AdyenPhase): Target[] {
   ];
 }
 
+/** The receipts (docs/operations-chaos.md, "Receipts"): counted by Message-ID, as a mail client shows them. */
+function receiptTargets(r: ReceiptFindings): Target[] {
+  return [
+    zero('receipts missing', r.missing),
+    zero('receipts doubled (distinct Message-IDs per event)', r.doubled),
+    zero('receipts for payments without an email', r.withoutEmail),
+    zero('receipts showing an address or a card number beyond the last four', r.personalData),
+  ];
+}
+
 const LIMIT = 20;
 
 export function buildReport(args: {
@@ -134,6 +148,7 @@ export function buildReport(args: {
   findings: Findings;
   refunds: RefundPhase | null;
   bills: BillPhase | null;
+  receipts: ReceiptFindings | null;
   nondeterminism: NondeterminismSeen;
   adyen: AdyenPhase | null;
 }): ChaosReport {
@@ -157,6 +172,7 @@ export function buildReport(args: {
     ...(args.refunds ? refundTargets(args.refunds.findings) : []),
     ...(args.adyen ? adyenTargets(args.adyen) : []),
     ...(args.bills ? billTargets(args.bills.findings) : []),
+    ...(args.receipts ? receiptTargets(args.receipts) : []),
   ];
   const rf = args.refunds?.findings;
   return {
@@ -194,6 +210,9 @@ export function buildReport(args: {
             Object.entries(args.bills.findings).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v]),
           ) as unknown as BillFindings,
         }
+      : null,
+    receipts: args.receipts
+      ? (Object.fromEntries(Object.entries(args.receipts).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, LIMIT) : v])) as unknown as ReceiptFindings)
       : null,
     nondeterminism: args.nondeterminism,
     adyen: args.adyen ? { ...args.adyen, invalidRequests: args.adyen.invalidRequests.slice(0, LIMIT) } : null,
@@ -305,6 +324,14 @@ export function formatReport(r: ChaosReport): string {
     );
     lines.push(`longest give-back after expiry or cancel (net of fault windows): ${secs(bf.longestGiveBackMs)} s`);
   }
+  if (r.receipts) {
+    const rc = r.receipts;
+    lines.push('');
+    lines.push(
+      `receipts: ${rc.paymentsWithEmail} payments with a customerEmail, ${rc.expected} receipts expected (${byStatus(rc.byEvent)}); ${rc.received} distinct Message-IDs in ${rc.deliveries} deliveries (sent again under the same Message-ID: ${rc.resent}, the resend window of docs/receipts.md)`,
+    );
+    lines.push(`longest from an event to its receipt: ${secs(rc.longestNetMs)} s net of fault windows (${secs(rc.longestRawMs)} s)`);
+  }
   lines.push(
     `nondeterminism errors in the worker's log: ${r.nondeterminism.lines}${r.nondeterminism.workflowIds.length ? ` (workflows ${r.nondeterminism.workflowIds.join(', ')})` : ''}`,
   );
@@ -320,6 +347,21 @@ export function formatReport(r: ChaosReport): string {
       lines.push(`refund problem ${name}:`);
       for (const p of (list as Record<string, string>[]).slice(0, 5))
         lines.push(`  payment ${p.paymentId}${p.refundId ? ` refund ${p.refundId}` : ''}${p.tag ? ` request ${p.tag}` : ''}: ${p.why}`);
+    }
+    if (lists.length) lines.push('');
+  }
+  // Event and receipt misses with examples: CI keeps no JSON report.
+  const conflicts = (r.details.eventConflicts ?? []) as { eventId: string; why: string }[];
+  if (conflicts.length) {
+    lines.push('event ids wrong or shared:');
+    for (const c of conflicts.slice(0, 5)) lines.push(`  ${c.eventId}: ${c.why}`);
+    lines.push('');
+  }
+  if (r.receipts) {
+    const lists = (['missing', 'doubled', 'withoutEmail', 'personalData'] as const).filter((k) => r.receipts![k].length > 0);
+    for (const name of lists) {
+      lines.push(`receipt problem ${name}:`);
+      for (const p of r.receipts[name].slice(0, 5)) lines.push(`  payment ${p.paymentId}${p.receiptId ? ` receipt ${p.receiptId}` : ''}: ${p.why}`);
     }
     if (lists.length) lines.push('');
   }

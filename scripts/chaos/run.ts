@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { blockingWindows, judge, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
+import { blockingWindows, judge, type PaymentView, readPayments, readSandboxBills, waitEvents, waitSettled } from './analysis';
 import { judgeBills, readBills, waitBillEvents } from './billAnalysis';
 import { BillLoad } from './bills';
 import { ChaosAdyen } from './adyen';
@@ -32,7 +32,8 @@ import { type FaultRecord, type FaultStep, runFaults } from './faults';
 import { sleep } from '../../support/http';
 import { findPostgresBin } from './postgres';
 import { ChaosReceiver } from './receiver';
-import { judgeRefunds, readRefunded, waitRefundEvents, waitRefundsDecided } from './refundAnalysis';
+import { judgeReceipts, type ReceiptSubject, expectedReceipts, waitReceipts } from './receiptAnalysis';
+import { judgeRefunds, readRefunded, type RefundedPayment, waitRefundEvents, waitRefundsDecided } from './refundAnalysis';
 import { RefundLoad } from './refunders';
 import { buildReport, formatReport, type NondeterminismSeen, type RefundPhase } from './report';
 import { openShop, type Shop } from '../../support/shop';
@@ -40,6 +41,7 @@ import { ChaosStack, type DatabaseKind, type TemporalKind } from './stack';
 import { ensureTemporalServerBuilt } from '../temporal-server/build';
 import { installCleanup, killAllGroups } from '../../support/serviceProcess';
 import { paymentWorkflowId } from '../../core/payment/messages';
+import { type Mailbox, startMailbox } from '../../src/acquirer/sandbox/mailbox';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -93,6 +95,9 @@ const SETTINGS: Record<string, string> = {
   RATE_LIMIT_BURST: '10000',
   // Refunds the sandbox decides after 5 s or 20 s are answered PENDING, and followed after the answer.
   REFUND_CONFIRM_TIMEOUT_SECONDS: '3',
+  // Receipt emails retried at most 5 s apart once the mailbox refuses; an attempt lost with its worker retried after 10 s.
+  RECEIPT_RETRY_MAX_INTERVAL_SECONDS: '5',
+  RECEIPT_ATTEMPT_TIMEOUT_SECONDS: '10',
 };
 const boundMs = Math.round(timeoutMinutes * 60_000 + Number(SETTINGS.EXPIRY_GRACE_SECONDS) * 1000 + Number(SETTINGS.SWEEP_INTERVAL_SECONDS) * 1000);
 
@@ -111,6 +116,7 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
         { kind: 'temporal-nodes-in-turn', delayMs: s(3, 6), durationMs: s(0, 1) },
         { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(10) },
         { kind: 'receiver-down', delayMs: s(1, 3), durationMs: s(8) },
+        { kind: 'mailbox-refusing', delayMs: s(1, 3), durationMs: s(8) },
         { kind: 'postgresql-restart', delayMs: s(2, 4), durationMs: s(0) },
       ],
     }
@@ -130,6 +136,7 @@ const PLAN: { warmupMs: number; tailMs: number; steps: FaultStep[] } = short
         { kind: 'temporal-nodes-in-turn', delayMs: s(4, 10), durationMs: s(0, 3) },
         { kind: 'acquirer-unreachable', delayMs: s(4, 8), durationMs: s(60) },
         { kind: 'receiver-down', delayMs: s(2, 6), durationMs: s(30) },
+        { kind: 'mailbox-refusing', delayMs: s(2, 6), durationMs: s(30) },
         { kind: 'postgresql-restart', delayMs: s(4, 8), durationMs: s(0) },
         { kind: 'kill-worker', delayMs: s(4, 12), durationMs: s(0, 3) },
       ],
@@ -147,6 +154,7 @@ const REFUND_PLAN: { freshPerTill: number; refunders: number; tailMs: number; se
         { kind: 'kill-worker', delayMs: s(3, 6), durationMs: s(0, 1) },
         { kind: 'kill-api', delayMs: s(2, 4), durationMs: s(0, 1) },
         { kind: 'acquirer-unreachable', delayMs: s(2, 4), durationMs: s(8) },
+        { kind: 'mailbox-refusing', delayMs: s(1, 3), durationMs: s(8) },
         { kind: 'temporal-node-kill', delayMs: s(1, 3), durationMs: s(0, 1) },
         { kind: 'kill-worker', delayMs: s(1, 3), durationMs: s(0, 1) },
         { kind: 'kill-api', delayMs: s(1, 3), durationMs: s(0, 1) },
@@ -163,6 +171,7 @@ const REFUND_PLAN: { freshPerTill: number; refunders: number; tailMs: number; se
         { kind: 'kill-api', delayMs: s(3, 8), durationMs: s(0, 3) },
         { kind: 'kill-worker', delayMs: s(3, 8), durationMs: s(0, 3) },
         { kind: 'acquirer-unreachable', delayMs: s(2, 5), durationMs: s(30) },
+        { kind: 'mailbox-refusing', delayMs: s(2, 5), durationMs: s(20) },
         { kind: 'kill-api', delayMs: s(2, 6), durationMs: s(0, 3) },
         { kind: 'kill-stack', delayMs: s(3, 8), durationMs: s(1, 3) },
         { kind: 'temporal-node-kill', delayMs: s(2, 6), durationMs: s(0, 3) },
@@ -196,7 +205,10 @@ async function main(): Promise<number> {
   };
   const postgresBin = database === 'postgresql' ? findPostgresBin() : undefined;
   const adyen = adyenTills > 0 ? await ChaosAdyen.start() : null;
-  const serviceEnv = { ...SETTINGS, ...adyen?.env };
+  // The customers' mail server: the development mailbox's SMTP server, run here and named by SMTP_URL, so
+  // that killing the stack (the sandbox with it) loses no mail already delivered, as in life.
+  const mailbox = await startMailbox({ host: '127.0.0.1', port: 0 });
+  const serviceEnv = { ...SETTINGS, ...adyen?.env, SMTP_URL: `smtp://127.0.0.1:${mailbox.port}` };
   const stack = new ChaosStack({ root, database, temporal, postgresBin, externalDatabaseUrl: process.env.DATABASE_URL, serviceEnv, log: childLog });
   const receiver = new ChaosReceiver();
   let ok = false;
@@ -233,6 +245,7 @@ async function main(): Promise<number> {
       loadEndsAt: () => loadEndsAt,
       waitFinalMs: boundMs + 10_000,
       log: (l) => childLog('cashier', l),
+      voidShare: 0.3,
     });
     const adyenCashiers = adyenShop
       ? new Cashiers(
@@ -253,6 +266,7 @@ async function main(): Promise<number> {
       stack,
       receiver,
       shop,
+      mailbox,
       log: say,
       otherAcquirers: adyen && adyenShop ? [{ setReachable: (on: boolean) => adyen.setReachable(adyenShop.tills, on) }] : [],
     };
@@ -312,9 +326,11 @@ async function main(): Promise<number> {
           views.filter((v) => v.status === 'CAPTURED' && v.capturedAmount !== null && !adyenIds.has(v.id)),
           childLog,
           nondeterminism,
+          mailbox,
         )
       : null;
     const billViews = await billsSettled;
+    const receipts = await receiptCheck(views, refunds?.payments ?? [], [...faults, ...(refunds?.faults ?? [])], mailbox);
     const bills = billLoad && billViews ? { load: billLoad.stats, findings: judgeBills(billViews, stack.dataDir, receiver, blockingWindows(faults)) } : null;
     const report = buildReport({
       database,
@@ -329,6 +345,7 @@ async function main(): Promise<number> {
       findings,
       refunds,
       bills,
+      receipts,
       nondeterminism,
       adyen: adyenCashiers
         ? {
@@ -355,6 +372,7 @@ async function main(): Promise<number> {
     return report.ok ? 0 : 1;
   } finally {
     await adyen?.close().catch(() => undefined);
+    await mailbox.close().catch(() => undefined);
     await receiver.stop().catch(() => undefined);
     await stack.destroy().catch(() => undefined);
     await new Promise<void>((resolve) => logFile.end(() => resolve()));
@@ -375,6 +393,7 @@ async function refundPhase(
   captured: { id: string; capturedAmount: number | null }[],
   childLog: (source: string, line: string) => void,
   nondeterminism: NondeterminismSeen,
+  mailbox: Mailbox,
 ): Promise<RefundPhase> {
   const phaseStart = Date.now();
   let endsAt = Date.now() + 30 * 60_000;
@@ -396,7 +415,7 @@ async function refundPhase(
   const heal = sleep(REFUND_PLAN.healAfterMs).then(() => refunds.healFailingDevices());
   let faults: FaultRecord[] = [];
   try {
-    faults = await runFaults({ stack, receiver, shop, log: say }, REFUND_PLAN.steps, () => false);
+    faults = await runFaults({ stack, receiver, shop, mailbox, log: say }, REFUND_PLAN.steps, () => false);
   } finally {
     endsAt = Date.now() + REFUND_PLAN.tailMs;
   }
@@ -410,7 +429,39 @@ async function refundPhase(
   for (const p of findings.undecided)
     if (nondeterminism.workflowIds.includes(paymentWorkflowId(p.paymentId)))
       p.why += `; workflow ${paymentWorkflowId(p.paymentId)} fails its workflow task (nondeterminism)`;
-  return { faults, load: refunds.stats, findings, durationMs: Date.now() - phaseStart };
+  return { faults, load: refunds.stats, findings, durationMs: Date.now() - phaseStart, payments: views };
+}
+
+/**
+ * The receipts (docs/operations-chaos.md, "Receipts"): every payment of the cashiers' business with
+ * its events (from the payment phase's read, and the refund phase's), waited for in the mailbox
+ * (bounded: the receipt workflows retry at most 5 s apart once the faults are over), then judged.
+ */
+async function receiptCheck(views: PaymentView[], refunded: RefundedPayment[], faults: FaultRecord[], mailbox: Mailbox) {
+  const subjects = new Map<string, ReceiptSubject>();
+  for (const v of views)
+    subjects.set(v.id, {
+      paymentId: v.id,
+      customerEmail: v.customerEmail,
+      capturedAt: v.history.find((h) => h.status === 'CAPTURED')?.occurredAt ?? null,
+      voidedAt: v.history.find((h) => h.status === 'CANCELLED' && h.previousStatus === 'CAPTURED')?.occurredAt ?? null,
+      refunds: [],
+    });
+  for (const r of refunded) {
+    // A payment captured in the refund phase was not read in the payment phase.
+    const s = subjects.get(r.id) ?? { paymentId: r.id, customerEmail: r.customerEmail, capturedAt: r.capturedAt, voidedAt: null, refunds: [] };
+    s.refunds = r.refunds.filter((x) => x.status === 'SUCCEEDED').map((x) => ({ id: x.id, at: x.updatedAt }));
+    subjects.set(r.id, s);
+  }
+  const all = [...subjects.values()];
+  await waitReceipts(expectedReceipts(all), () => mailbox.messages(), Date.now() + 120_000, say);
+  // Left out of an event's time to its receipt: no worker or Temporal, and the mailbox refusing (plus one retry interval).
+  const retryMs = Number(SETTINGS.RECEIPT_RETRY_MAX_INTERVAL_SECONDS) * 1000;
+  const windows = [
+    ...blockingWindows(faults),
+    ...faults.filter((f) => f.kind === 'mailbox-refusing' && !f.skipped).map((f) => ({ startedAt: f.startedAt, endedAt: f.endedAt + retryMs })),
+  ];
+  return judgeReceipts(all, mailbox.messages(), windows);
 }
 
 installCleanup();

@@ -1,30 +1,27 @@
+import { wallClock } from '../settlement/zoneClock';
+
 /**
  * An instant written in a time zone with its offset (`2026-11-28T10:40:20+01:00`), as the receipt
- * shows when the payment happened where it happened. An unknown zone falls back to UTC.
+ * shows when the payment happened where it happened. The zone's offset comes from the settlement's
+ * zone clock (src/settlement/zoneClock.ts: Intl, cached per zone and day), so a receipt and the
+ * business date read one clock. An unknown zone falls back to UTC.
  */
 export function zonedIso(at: Date, timeZone: string): string {
-  let parts: Intl.DateTimeFormatPart[];
+  const second = Math.floor(at.getTime() / 1000) * 1000;
+  let local: number;
   try {
-    parts = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(at);
+    local = wallClock(second, timeZone);
   } catch {
     return zonedIso(at, 'UTC');
   }
-  const p = (type: string) => parts.find((x) => x.type === type)!.value;
-  const local = Date.UTC(+p('year'), +p('month') - 1, +p('day'), +p('hour'), +p('minute'), +p('second'));
-  const offsetMin = Math.round((local - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const offsetMin = Math.round((local - second) / 60_000);
   const sign = offsetMin < 0 ? '-' : '+';
   const abs = Math.abs(offsetMin);
-  const offset = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return `${p('year')}-${p('month')}-${p('day')}T${p('hour')}:${p('minute')}:${p('second')}${offset}`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const offset = `${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+  const d = new Date(local);
+  const date = `${String(d.getUTCFullYear()).padStart(4, '0')}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+  return `${date}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}${offset}`;
 }
 
 /** Day and time as printed on the receipt: `28 Nov 2026 10:40` in the zone. */

@@ -76,6 +76,10 @@ it("writes the time in the store's zone with its offset", () => {
   expect(zonedIso(at, 'America/New_York')).toBe('2026-11-28T04:40:20-05:00');
   expect(zonedIso(at, 'Asia/Kolkata')).toBe('2026-11-28T15:10:20+05:30');
   expect(zonedIso(at, 'UTC')).toBe('2026-11-28T09:40:20+00:00');
+  // Either side of Zurich's change to summer time (2026-03-29, 01:00 UTC), and a zone the runtime does not know.
+  expect(zonedIso(new Date('2026-03-29T00:59:59Z'), 'Europe/Zurich')).toBe('2026-03-29T01:59:59+01:00');
+  expect(zonedIso(new Date('2026-03-29T01:00:00Z'), 'Europe/Zurich')).toBe('2026-03-29T03:00:00+02:00');
+  expect(zonedIso(at, 'Mars/Olympus_Mons')).toBe('2026-11-28T09:40:20+00:00');
 });
 
 it('masks an address as events and logs show it', () => {
@@ -88,4 +92,6 @@ it('takes tip 0 and total = amount for a payment without a tip', () => {
   expect(tipAmount.toFixed()).toBe('0');
   expect(totalAmount.toFixed()).toBe('12.5');
   expect(tipAndTotal({ amount: '10', tipAmount: '1.5', totalAmount: '11.5' }).totalAmount.toFixed()).toBe('11.5');
+  // Without totalAmount on the record: the payment's own total rule (amount plus tip).
+  expect(tipAndTotal({ amount: '10.00', tipAmount: '1.50' }).totalAmount.toFixed(2)).toBe('11.50');
 });
