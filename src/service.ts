@@ -133,7 +133,7 @@ export async function startService(given: Config, targets: ServiceTargets, logge
     const connection = await NativeConnection.connect({ address: targets.temporalAddress });
     stops.push(() => connection.close());
     await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
-    const tracing = startTracing(config);
+    const tracing = await startTracing(config);
     if (tracing) stops.push(() => tracing.shutdown());
     // Money-moving messages this process sends carry its grant (docs/security.md, "Messages to workflows").
     const client = new Client({

@@ -1,8 +1,4 @@
-import { trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
+import type { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../config';
 
 /**
@@ -15,30 +11,8 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-let current: { tracing: Tracing; users: number } | undefined;
-
-export function startTracing(config: Config): Tracing | undefined {
+/** The OpenTelemetry packages (0.2 s a process) load only when tracing is on (./tracingProvider.ts). */
+export async function startTracing(config: Config): Promise<Tracing | undefined> {
   if (!config.OTEL_ENABLED) return undefined;
-  if (current) {
-    current.users++;
-    return current.tracing;
-  }
-  const resource = new Resource({ 'service.name': config.OTEL_SERVICE_NAME });
-  const spanProcessor: SpanProcessor = new BatchSpanProcessor(
-    new OTLPTraceExporter({ url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` }),
-    { scheduledDelayMillis: 500 },
-  );
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
-  trace.setGlobalTracerProvider(provider);
-  const tracing: Tracing = {
-    plugin: new OpenTelemetryPlugin({ resource, spanProcessor }),
-    async shutdown() {
-      if (!current || --current.users > 0) return;
-      current = undefined;
-      await provider.shutdown();
-      trace.disable();
-    },
-  };
-  current = { tracing, users: 1 };
-  return tracing;
+  return (await import('./tracingProvider')).startTracingProvider(config);
 }
