@@ -6,6 +6,7 @@ import { finishWebhookDeliveryActivity } from './webhooks/finishWebhookDelivery'
 import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
+import { recordAndPublishActivity } from './payments/recordAndPublish';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
@@ -22,12 +23,15 @@ export function createActivities(deps: ActivityDeps) {
   // The one way from a record to its acquirer, with this worker's memory of which acquirer took
   // each payment (fixed at creation), shared by the calls, the projection, disputes and payouts.
   const resolver = new AcquirerResolver(deps.db, deps.acquirers);
+  const publishPaymentEvent = publishPaymentEventActivity(deps);
+  const projection = paymentProjectionActivities(deps, resolver);
   return {
-    publishPaymentEvent: publishPaymentEventActivity(deps),
+    publishPaymentEvent,
     attemptWebhookDelivery: attemptWebhookDeliveryActivity(deps),
     finishWebhookDelivery: finishWebhookDeliveryActivity(deps),
     ...paymentAcquirerActivities(deps, resolver),
-    ...paymentProjectionActivities(deps, resolver),
+    ...projection,
+    recordStatusEventAndPublish: recordAndPublishActivity(projection.recordStatusEvent, publishPaymentEvent),
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),
     ...disputeActivities(deps, resolver),

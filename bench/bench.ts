@@ -46,6 +46,7 @@ import { cpuByRole, cpuPerLifecycle } from './processCpu';
 import { arg } from './args';
 import { startStatementTrace } from './statementTrace';
 import { countTemporalWork } from './temporalWork';
+import { readSandboxCalls, sandboxCounting, sandboxPerLifecycle } from './sandboxCalls';
 import { LoopbackReceiver } from '../support/loopbackReceiver';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -76,6 +77,8 @@ const voidWindowMinutes = arg('void-window-minutes', hold ? '60' : '0.1');
 const traceStatements = arg('trace-statements', '') ? path.resolve(arg('trace-statements', '')) : '';
 const cpuProfDir = arg('cpu-prof', '') ? path.resolve(arg('cpu-prof', '')) : '';
 const TASK_QUEUE = 'in-store-payments';
+// Every service process counts its calls into the workflow sandbox (bench/sandboxCounter.ts).
+const counting = sandboxCounting('service');
 
 if (database === 'postgresql' && !process.env.DATABASE_URL) {
   const res = spawnSync(path.join(ROOT, 'scripts', 'with-postgres.sh'), [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
@@ -100,6 +103,7 @@ function serviceEnv(): Record<string, string> {
     VOID_WINDOW_MINUTES: voidWindowMinutes,
     // Processes with folders of their own (the layouts): one key for all of them.
     SECRETS_KEY: randomBytes(32).toString('hex'),
+    ...counting.env,
     ...(database === 'postgresql' ? {} : { DATABASE_URL: '' }),
   };
 }
@@ -111,7 +115,7 @@ function startBench(): Promise<BenchStack> {
     layout,
     database,
     env: serviceEnv(),
-    nodeArgs: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [],
+    nodeArgs: [...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), ...counting.nodeArgs],
     workerProcesses: WORKER_PROCESSES,
   });
 }
@@ -382,6 +386,11 @@ function printTable(r: Record<string, any>): void {
     'open loop customer to webhook, nobody polling (ms)': r.openLoop.customerToWebhookMs ?? {},
   });
   const w = r.temporalWorkPerLifecycle;
+  const trips = (t: Record<string, any> | null | undefined): string =>
+    t ? `${t.activations} activations, ${t.localActivities} local activities, ${t.calls} calls (${JSON.stringify(t.callsByFunction)})` : 'not counted';
+  console.log(
+    `trips into the workflow sandbox per lifecycle, open loop: ${trips(r.sandboxPerLifecycle)}; same-shape floor: ${trips(r.sameShape.sandboxPerLifecycle)}`,
+  );
   console.log(
     `same-shape floor (the payment's Temporal shape, nothing in it): ${r.sameShape.lifecyclesPerSecond}/s, its worker ${r.sameShape.workerCpuMsPerLifecycle} CPU ms per lifecycle; ours / floor: lifecycles ${r.sameShapeRatios.lifecycles}, service CPU (open loop) ${r.sameShapeRatios.cpu}`,
   );
@@ -471,6 +480,7 @@ async function main(): Promise<void> {
       const openShopTills = await openShop({ name: 'bench-open', databaseUrl: stack.databaseUrl, apiUrl: stack.apiUrl, tills: 40, receiverUrl: receiver.url });
       // The same counts over the open loop, where nobody polls: they depend on nothing but the lifecycle.
       const trace = traceStatements && database === 'postgresql' ? await startStatementTrace(stack.databaseUrl) : undefined;
+      const sandboxBefore = await readSandboxCalls(counting.prefix);
       const openDbBefore = await dbCounters(stack.databaseUrl);
       const openCpuBefore = cpuByRole(stack.roles, stack.outsideRoots);
       const openFrom = epochNow();
@@ -481,9 +491,11 @@ async function main(): Promise<void> {
       const openDb = perLifecycle(openDbBefore, await dbCounters(stack.databaseUrl), open.lifecycles);
       if (trace) fs.writeFileSync(traceStatements, await trace.stop(open.lifecycles));
       const openWork = await temporalWork(stack, openFrom, openTo);
+      // Read once the open loop's runs have ended (temporalWork waits for them): every trip of theirs is in.
+      const sandbox = sandboxPerLifecycle(sandboxBefore, await readSandboxCalls(counting.prefix), open.lifecycles, openWork?.localActivities ?? null);
 
       const create = summary(closed.records.map((r) => r.latencyMs));
-      const sandbox = summary(sandboxSample);
+      const sandboxLatency = summary(sandboxSample);
       const emptyLatency = summary(empty.latencies);
       result = {
         database,
@@ -495,7 +507,7 @@ async function main(): Promise<void> {
         lifecycles: closed.lifecycles,
         lifecyclesPerSecond,
         createLatencyMs: create,
-        sandboxLatencyMs: pair(sandbox),
+        sandboxLatencyMs: pair(sandboxLatency),
         createOverheadMs: pair(sampled(createOverhead)),
         emptyUpdateWithStartMs: pair(emptyLatency),
         customerToWebhookMs: pair(sampled(closed.toWebhook)),
@@ -503,10 +515,15 @@ async function main(): Promise<void> {
         emptyUpdateWithStartPerSecond: empty.perSecond,
         createToEmptyRatio: { p50: ratio(create.p50, emptyLatency.p50), p99: ratio(create.p99, emptyLatency.p99) },
         lifecycleToEmptyRatio: ratio(lifecyclesPerSecond, empty.perSecond),
-        sameShape: { lifecyclesPerSecond: floor.lifecyclesPerSecond, workerCpuMsPerLifecycle: floor.workerCpuMsPerLifecycle, errors: floor.errors },
+        sameShape: {
+          lifecyclesPerSecond: floor.lifecyclesPerSecond,
+          workerCpuMsPerLifecycle: floor.workerCpuMsPerLifecycle,
+          errors: floor.errors,
+          sandboxPerLifecycle: floor.sandboxPerLifecycle,
+        },
         sameShapeRatios: { lifecycles: ratio(lifecyclesPerSecond, floor.lifecyclesPerSecond), cpu: ratio(serviceCpu(openCpu), floor.workerCpuMsPerLifecycle) },
-        // Calls into the workflow sandbox: not counted exactly yet, so null (docs/benchmark.md).
-        sandboxPerLifecycle: null,
+        // Trips into the workflow sandbox over the open loop (nobody polling): they depend on nothing but the lifecycle.
+        sandboxPerLifecycle: sandbox,
         temporalWorkPerLifecycle: work,
         cpuMsPerLifecycle: cpuMs,
         databasePerLifecycle: db,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { tsxNodeArgs } from '../src/process/tsx';
 import { cpuByRole } from './processCpu';
+import { readSandboxCalls, sandboxCounting, sandboxPerLifecycle, type SandboxPerLifecycle } from './sandboxCalls';
 import { paid, placeBill } from './sameShapeWorkflow';
 import { round } from './stats';
 
@@ -18,12 +19,15 @@ export interface SameShape {
   workerCpuMsPerLifecycle: number | null;
   lifecycles: number;
   errors: number;
+  /** Its trips into the workflow sandbox (bench/sandboxCalls.ts): the fewest our shape can make. */
+  sandboxPerLifecycle: SandboxPerLifecycle | null;
 }
 
 export async function measureSameShape(address: string, concurrency: number, seconds: number): Promise<SameShape> {
   const taskQueue = `bench-same-shape-${Date.now()}`;
-  const worker = spawn(process.execPath, tsxNodeArgs(path.join(__dirname, 'sameShapeWorker.ts')), {
-    env: { ...process.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue },
+  const counting = sandboxCounting('sameShape');
+  const worker = spawn(process.execPath, [...counting.nodeArgs, ...tsxNodeArgs(path.join(__dirname, 'sameShapeWorker.ts'))], {
+    env: { ...process.env, ...counting.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -39,6 +43,7 @@ export async function measureSameShape(address: string, concurrency: number, sec
   let lifecycles = 0;
   let errors = 0;
   try {
+    const callsBefore = await readSandboxCalls(counting.prefix);
     const cpuBefore = cpu();
     const started = performance.now();
     const deadline = started + seconds * 1000;
@@ -65,11 +70,14 @@ export async function measureSameShape(address: string, concurrency: number, sec
     );
     const elapsed = (performance.now() - started) / 1000;
     const cpuAfter = cpu();
+    const callsAfter = await readSandboxCalls(counting.prefix);
     return {
       lifecyclesPerSecond: round(lifecycles / elapsed),
       workerCpuMsPerLifecycle: cpuBefore === undefined || cpuAfter === undefined || lifecycles === 0 ? null : round((cpuAfter - cpuBefore) / lifecycles),
       lifecycles,
       errors,
+      // two local activities by construction (bench/sameShapeWorkflow.ts)
+      sandboxPerLifecycle: sandboxPerLifecycle(callsBefore, callsAfter, lifecycles, 2),
     };
   } finally {
     await connection.close();

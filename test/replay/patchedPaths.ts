@@ -5,7 +5,10 @@
  */
 export const PATCHED_PATHS = [
   // issue 13: AWAITING_TERMINAL publishes nothing (patch no-publish-without-event); captured, void window closed
+  // (recorded before record-and-publish-together: kept as recorded, no longer re-recorded)
   'payment-captured-no-silent-publish',
+  // issue 41: the capture's projection and webhook event in one local activity (patch record-and-publish-together)
+  'payment-captured-record-and-publish',
   // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
   'webhook-delivery-after-failed-first-attempt',
 ] as const;

@@ -12,6 +12,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { GrantedMessage } from '../../core/messageGrants';
 import { grantKeys, isGranted, messageGrantInterceptor } from '../../src/security/messageGrants';
+import { recordAndPublishActivity } from '../../activities/payments/recordAndPublish';
 
 type Stub = (input: any) => unknown;
 export type Stubs = Record<string, Stub>;
@@ -76,6 +77,12 @@ export async function startWorkflowLane(names: string[], defaults: Stubs = {}): 
       return stub(input);
     };
   }
+  // The payment's projection and publishing in one local activity: the real composition of the two stubs, each call recorded.
+  if (activities.recordStatusEvent && activities.publishPaymentEvent)
+    activities.recordStatusEventAndPublish = recordAndPublishActivity(
+      activities.recordStatusEvent as () => Promise<void>,
+      activities.publishPaymentEvent as () => Promise<string | null>,
+    );
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { codePath: bundle }, activities });
   const running = worker.run();
   const handles: WorkflowHandle[] = [];

@@ -169,6 +169,13 @@ describe('payment workflow (stubbed activities)', () => {
     await eventually(() => lane.callsOf(workflowId).includes('publishPaymentEvent'));
     expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
     expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].fields).toMatchObject({ cardBrand: 'VISA', last4: '4242', capturedAmount: '10.00' });
+    // The capture's projection and its webhook event are one local activity (docs/benchmark.md, "Trips into the sandbox").
+    const localActivities = async () =>
+      (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+    await eventually(async () => (await localActivities()) >= 4);
+    expect(await localActivities()).toBe(4); // sendBill, the first projection, readBill, the capture's projection and publishing
+    expect(lane.callsOf(workflowId).slice(-2)).toEqual(['recordStatusEvent', 'publishPaymentEvent']);
+    expect(lane.inputsOf(workflowId, 'publishPaymentEvent')[0]).toMatchObject({ paymentId: workflowId.replace(/^payment-/, ''), sequence: 2 });
   });
 
   it('the customer declines: REFUSED with the acquirer’s words, and the run ends', async () => {

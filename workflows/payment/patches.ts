@@ -60,4 +60,10 @@ export const PATCHES = {
    * (it ran before the payment showed AUTHORIZED) and the hold waited for the authorisation window.
    */
   oneStepCompletionFollowed: patch('one-step-completion-followed', '2026-11-27', '2026-12-11', "a one-step terminal's unanswered completion is followed"),
+  /**
+   * A status event's projection and its webhook event are one local activity
+   * (recordStatusEventAndPublish), not two back to back: each local activity costs the run an
+   * activation, a trip into the sandbox (docs/benchmark.md, "Trips into the sandbox").
+   */
+  recordAndPublish: patch('record-and-publish-together', '2026-11-28', '2026-12-12', "a status event's projection and webhook event in one local activity"),
 } as const;
