@@ -41,6 +41,11 @@ export function receiptIdOf(paymentId: string, event: Exclude<ReceiptEvent, 'REQ
   return event === 'REFUNDED' ? `${paymentId}-refund-${refundKey ?? 'payment'}` : `${paymentId}-${event.toLowerCase()}`;
 }
 
+/** The inverse of receiptIdOf: the payment (a uuid, 36 characters) and the rest (`captured`, `voided`, `refund-<key>`, `requested-<id>`). */
+export function receiptPartsOf(receiptId: string): { paymentId: string; event: string } {
+  return { paymentId: receiptId.slice(0, 36), event: receiptId.slice(37) };
+}
+
 /** The failure of a receipt that can never be sent (the payment has none): not retried, RECEIPT_FAILED at once. */
 export const RECEIPT_NOT_SENDABLE = 'ReceiptNotSendable';
 

@@ -1,5 +1,6 @@
 import type { MailboxMessage } from '../../src/acquirer/sandbox/mailbox';
-import { receiptIdOf } from '../../core/receipt/messages';
+import { receiptIdOf, receiptPartsOf } from '../../core/receipt/messages';
+import { receiptIdOfMessageId } from '../../src/receipts/email';
 import { sleep } from '../../support/http';
 import { overlap } from './analysis';
 
@@ -51,15 +52,7 @@ export interface ReceiptFindings {
   longestRawMs: number | null;
 }
 
-/** `<receipt-<receiptId>@domain>` -> receiptId (src/receipts/email.ts, receiptMessageId). */
-export function receiptIdOfMessage(m: Pick<MailboxMessage, 'messageId'>): string | null {
-  return /^<?receipt-(.+)@[^@>]+>?$/.exec(m.messageId ?? '')?.[1] ?? null;
-}
-
-/** A receipt id's payment (a uuid) and its event: `captured`, `voided`, `refund-<key>`, `requested-<uuid>`. */
-function partsOf(receiptId: string): { paymentId: string; event: string } {
-  return { paymentId: receiptId.slice(0, 36), event: receiptId.slice(37) };
-}
+const receiptIdOfMessage = (m: Pick<MailboxMessage, 'messageId'>): string | null => receiptIdOfMessageId(m.messageId);
 
 export function expectedReceipts(subjects: ReceiptSubject[]): ExpectedReceipt[] {
   const out: ExpectedReceipt[] = [];
@@ -102,7 +95,9 @@ export function judgeReceipts(subjects: ReceiptSubject[], messages: MailboxMessa
   const byMessageId = new Map<string, MailboxMessage[]>();
   for (const m of messages) {
     const key = m.messageId ?? `(no Message-ID) ${m.subject}`;
-    byMessageId.set(key, [...(byMessageId.get(key) ?? []), m]);
+    const list = byMessageId.get(key);
+    if (list) list.push(m);
+    else byMessageId.set(key, [m]);
   }
   const f: ReceiptFindings = {
     paymentsWithEmail: subjects.filter((s) => s.customerEmail).length,
@@ -119,7 +114,7 @@ export function judgeReceipts(subjects: ReceiptSubject[], messages: MailboxMessa
     longestRawMs: null,
   };
   for (const e of expected) {
-    const kind = partsOf(e.receiptId).event.replace(/-.*$/, '');
+    const kind = receiptPartsOf(e.receiptId).event.replace(/-.*$/, '');
     f.byEvent[kind] = (f.byEvent[kind] ?? 0) + 1;
   }
 
@@ -133,7 +128,7 @@ export function judgeReceipts(subjects: ReceiptSubject[], messages: MailboxMessa
       continue;
     }
     receivedIds.set(receiptId, list);
-    const { paymentId, event } = partsOf(receiptId);
+    const { paymentId, event } = receiptPartsOf(receiptId);
     const subject = byPayment.get(paymentId);
     const body = list.map((m) => `${m.subject}\n${m.text}\n${m.html ?? ''}`).join('\n');
     if (CARD_NUMBER.test(body)) f.personalData.push({ paymentId, receiptId, why: `a card number in the email: ${CARD_NUMBER.exec(body)![0]}` });

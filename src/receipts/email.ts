@@ -34,3 +34,8 @@ export function receiptMessageId(receiptId: string, fromAddress: string): string
   const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1) || 'localhost';
   return `<receipt-${receiptId}@${domain}>`;
 }
+
+/** The inverse of receiptMessageId: the receipt id a Message-ID names, or null for another message. */
+export function receiptIdOfMessageId(messageId: string | null | undefined): string | null {
+  return /^<?receipt-(.+)@[^@>]+>?$/.exec(messageId ?? '')?.[1] ?? null;
+}
