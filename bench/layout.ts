@@ -110,6 +110,7 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
         env: { ...env, SERVICES: combined ? 'api,worker' : 'worker', PORT: String(apiPort) },
         readyTimeoutMs: 300_000,
         nodeArgs: opts.nodeArgs,
+        sources: true,
       });
       roles.set(stack.pid!, combined ? 'service (API and worker)' : 'worker');
       let apiUrl = stack.apiUrl;

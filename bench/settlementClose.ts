@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   const stack = await startStack({
     root: ROOT,
     dataDir,
+    sources: true,
     env: {
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_INSECURE: 'true',

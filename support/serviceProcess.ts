@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { collectLines, waitForLine } from '../src/process/lines';
-import { tsxNodeArgs } from '../src/process/tsx';
+import { serviceNodeArgs } from '../src/process/tsx';
 
 /**
  * A part of the stack as a separate process in a process group of its own (`detached`), so that
@@ -176,7 +176,7 @@ export function mainProcess(name: string, env: NodeJS.ProcessEnv, onLine?: (line
   return new ServiceProcess({
     name,
     command: process.execPath,
-    args: tsxNodeArgs(path.join(REPO, 'src/main.ts')),
+    args: serviceNodeArgs(path.join(REPO, 'src/main.ts')),
     env: withGuard(env),
     ready: /^ready /,
     onLine,

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../src/process/freePort';
-import { tsxNodeArgs } from '../src/process/tsx';
+import { serviceNodeArgs, tsxNodeArgs } from '../src/process/tsx';
 
 export interface RunningStack {
   apiUrl: string;
@@ -33,6 +33,8 @@ export async function startStack(opts: {
   readyTimeoutMs: number;
   /** Node options for the service process itself (the benchmark's --cpu-prof), which NODE_OPTIONS cannot carry. */
   nodeArgs?: string[];
+  /** Run the TypeScript sources through tsx even when the build is current (the benchmark: its profiles name source files). */
+  sources?: boolean;
 }): Promise<RunningStack> {
   const [port, simPort, temporalPort, uiPort, dbPort, mailPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const setting = (name: string): string | undefined => (opts.env[name] ?? process.env[name]) || undefined;
@@ -40,7 +42,7 @@ export async function startStack(opts: {
   const temporalAddress = setting('TEMPORAL_ADDRESS') ?? `127.0.0.1:${temporalPort}`;
   const logFile = path.join(opts.dataDir, 'service.log');
   const log = fs.openSync(logFile, 'a');
-  const args = [...(opts.nodeArgs ?? []), ...tsxNodeArgs('src/main.ts')];
+  const args = [...(opts.nodeArgs ?? []), ...(opts.sources ? tsxNodeArgs : serviceNodeArgs)(path.join(opts.root, 'src/main.ts'))];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.root,
     env: {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { serviceNodeArgs } from '../../src/process/tsx';
 import { TEST_SECRETS_KEY } from '../support/stack';
 
 /** The operator CLI as a user runs it: a child process on the run's database and Temporal. */
 export const REPO = path.resolve(__dirname, '../..');
-const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 
 export interface AdminRun {
   code: number | null;
@@ -30,7 +30,7 @@ export function runAdmin(args: string[], opts: { env?: Record<string, string | u
     else env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, 'src/cli/admin.ts', ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...serviceNodeArgs(path.join(REPO, 'src/cli/admin.ts')), ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

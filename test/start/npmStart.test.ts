@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import { freePort } from '../../src/process/freePort';
-import { tsxNodeArgs } from '../../src/process/tsx';
+import { serviceNodeArgs } from '../../src/process/tsx';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -20,7 +20,7 @@ interface Started {
 }
 
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, tsxNodeArgs('src/main.ts'), {
+  const child = spawn(process.execPath, serviceNodeArgs(path.join(ROOT, 'src/main.ts')), {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'warn', ...env },
   });

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ManagedChild } from '../../src/process/child';
-import { tsxNodeArgs } from '../../src/process/tsx';
+import { serviceNodeArgs } from '../../src/process/tsx';
 import { TEST_SECRETS_KEY, type TestStack } from './stack';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -32,7 +32,7 @@ export class ChildWorkers {
     const dataDir = path.join(process.env.TEST_ROOT!, `${this.name}-worker-${crypto.randomBytes(3).toString('hex')}`);
     fs.mkdirSync(dataDir, { recursive: true });
     // main.ts resolves paths from the repository root.
-    const child = new ManagedChild('worker', process.execPath, tsxNodeArgs(path.join(REPO, 'src/main.ts')), {
+    const child = new ManagedChild('worker', process.execPath, serviceNodeArgs(path.join(REPO, 'src/main.ts')), {
       ...process.env,
       SERVICES: 'worker',
       DATABASE_URL: process.env.TEST_DATABASE_URL!,
