@@ -158,6 +158,28 @@ function tipFields(payment: Pick<Payment, 'amount' | 'tipAmount' | 'currency'>):
   };
 }
 
+/** What every event carries around its data. */
+function envelope(eventId: string, eventType: EventType, merchantExternalId: string, at: Date, data: WebhookEventData): WebhookEventBody {
+  return { eventId, eventType, merchantExternalId, timestamp: at.toISOString(), data };
+}
+
+/** The payment's fields of every event about a payment, with the status it announces. */
+function paymentFields(payment: EventPayment, status: Payment['status']) {
+  return {
+    pspReference: payment.pspReference,
+    merchantReference: payment.reference,
+    // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
+    amount: amountText(payment.amount, payment.currency),
+    requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
+    ...tipFields(payment),
+    currency: payment.currency,
+    status,
+    cardSummary: cardSummary(payment.cardBrand, payment.last4),
+    cardBrand: payment.cardBrand,
+    paymentMethod: payment.paymentMethod,
+  };
+}
+
 /** The body of a payment status event. */
 export function paymentEventBody(
   eventId: string,
@@ -174,17 +196,7 @@ export function paymentEventBody(
     merchantExternalId,
     timestamp: entry.occurredAt.toISOString(),
     data: {
-      pspReference: payment.pspReference,
-      merchantReference: payment.reference,
-      // Decimal string with the currency's minor-unit digits: "12.50" EUR, "1200" JPY.
-      amount: amountText(payment.amount, payment.currency),
-      requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
-      ...tipFields(payment),
-      currency: payment.currency,
-      status: entry.status,
-      cardSummary: cardSummary(payment.cardBrand, payment.last4),
-      cardBrand: payment.cardBrand,
-      paymentMethod: payment.paymentMethod,
+      ...paymentFields(payment, entry.status),
       ...(settlement ? { settlement } : {}),
       sequence: entry.sequence,
       ...(refund ? { refund } : {}),
@@ -205,47 +217,20 @@ export function disputeEventBody(
   at: Date,
   dispute: EventDispute,
 ): WebhookEventBody {
-  return {
-    eventId,
-    eventType,
-    merchantExternalId,
-    timestamp: at.toISOString(),
-    data: {
-      pspReference: payment.pspReference,
-      merchantReference: payment.reference,
-      amount: amountText(payment.amount, payment.currency),
-      requestedAmount: amountText(payment.requestedAmount ?? payment.amount, payment.currency),
-      ...tipFields(payment),
-      currency: payment.currency,
-      status: payment.status,
-      cardSummary: cardSummary(payment.cardBrand, payment.last4),
-      cardBrand: payment.cardBrand,
-      paymentMethod: payment.paymentMethod,
-      dispute,
-    },
-  };
+  return envelope(eventId, eventType, merchantExternalId, at, { ...paymentFields(payment, payment.status), dispute });
 }
+
+/** The payment fields of an event about no payment (a payout, a bill, a receipt): null in the stored object; not sent (serializeEventBody). */
+const NO_PAYMENT = Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>;
 
 /** A payout's event: about no payment, so what is sent is `data.payout` alone (serializeEventBody); the payment fields stay null in the stored object. */
 export function payoutEventBody(eventId: string, eventType: EventType, merchantExternalId: string, at: Date, payout: EventPayout): WebhookEventBody {
-  return {
-    eventId,
-    eventType,
-    merchantExternalId,
-    timestamp: at.toISOString(),
-    data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), payout },
-  };
+  return envelope(eventId, eventType, merchantExternalId, at, { ...NO_PAYMENT, payout });
 }
 
 /** A bill's event (docs/bills.md): data.bill alone (sent as `data: { bill }`, like a payout's). */
 export function billEventBody(eventId: string, eventType: EventType, merchantExternalId: string, at: Date, bill: Record<string, unknown>): WebhookEventBody {
-  return {
-    eventId,
-    eventType,
-    merchantExternalId,
-    timestamp: at.toISOString(),
-    data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), bill },
-  };
+  return envelope(eventId, eventType, merchantExternalId, at, { ...NO_PAYMENT, bill });
 }
 
 /** A receipt's event: about one email, so what is sent is `data.receipt` alone (serializeEventBody). */
@@ -256,13 +241,7 @@ export function receiptEventBody(
   at: Date,
   receipt: NonNullable<WebhookEventData['receipt']>,
 ): WebhookEventBody {
-  return {
-    eventId,
-    eventType,
-    merchantExternalId,
-    timestamp: at.toISOString(),
-    data: { ...(Object.fromEntries(EVENT_DATA_FIELDS.map((f) => [f, null])) as Record<(typeof EVENT_DATA_FIELDS)[number], null>), receipt },
-  };
+  return envelope(eventId, eventType, merchantExternalId, at, { ...NO_PAYMENT, receipt });
 }
 
 /** A fresh id for a TEST event (payment events derive theirs from the status event instead). */
