@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { WORKFLOW_INTERCEPTOR_MODULES } from '../../src/temporal/workflowsPath';
+import { cachedWorkflowBundle } from '../../scripts/workflow-bundle';
 import { historyFromFile } from './historyFile';
 
 /**
@@ -17,10 +17,9 @@ export async function replayAll(
 ): Promise<{ replayed: number; failures: string[] }> {
   const failures: string[] = [];
   let replayed = 0;
-  for await (const result of Worker.runReplayHistories(
-    { workflowsPath: require.resolve('../../workflows'), interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES }, replayName },
-    histories,
-  )) {
+  // The workflows as they are now, bundled once for every replay test (not once per file).
+  const codePath = await cachedWorkflowBundle();
+  for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath }, replayName }, histories)) {
     replayed += 1;
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }

@@ -12,7 +12,7 @@ import { startEmbeddedDatabase } from '../../src/db/embedded';
 import { migrate } from '../../src/db/migrate';
 import { freePort } from '../../src/process/freePort';
 import { startTemporalDevServer } from '../../src/temporal/devServer';
-import { writeWorkflowBundle } from '../../scripts/workflow-bundle';
+import { cachedWorkflowBundle } from '../../scripts/workflow-bundle';
 import type { ManagedChild } from '../../src/process/child';
 
 export default async function globalSetup(): Promise<void> {
@@ -25,8 +25,8 @@ export default async function globalSetup(): Promise<void> {
   // its dev server (started with the same arguments) and bundle serve this lane too, one dev server per run.
   const lane = external ? undefined : laneServer();
   const devServerPort = external || lane ? 0 : await freePort();
-  // The workflow code bundled once for the run: every stack and child worker loads it (WORKFLOW_BUNDLE)
-  // instead of bundling the same sources again at each start (seconds per test file).
+  // The workflow code bundled once (per version of the sources: cachedWorkflowBundle): every stack and
+  // child worker loads it (WORKFLOW_BUNDLE) instead of bundling the same sources again at each start.
   const [temporal, databaseUrl, bundle] = await Promise.all([
     external || lane ? Promise.resolve(undefined) : startTemporalDevServer({ host: '127.0.0.1', port: devServerPort, namespace: 'default' }),
     process.env.DATABASE_URL
@@ -36,7 +36,7 @@ export default async function globalSetup(): Promise<void> {
           children.push(db.child);
           return db.url;
         }),
-    lane ? Promise.resolve(lane.bundle) : writeWorkflowBundle(path.join(root, 'workflow-bundle.js')),
+    lane ? Promise.resolve(lane.bundle) : cachedWorkflowBundle(),
   ]);
   if (temporal) children.push(temporal);
   await migrate(databaseUrl);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/process/freePort';
 import { startTemporalDevServer } from '../../src/temporal/devServer';
-import { writeWorkflowBundle } from '../../scripts/workflow-bundle';
+import { cachedWorkflowBundle } from '../../scripts/workflow-bundle';
 
 export default async function globalSetup(): Promise<void> {
   const startedAt = Date.now();
@@ -24,10 +24,7 @@ export default async function globalSetup(): Promise<void> {
   }
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-workflows-'));
   const port = await freePort();
-  const [server, bundle] = await Promise.all([
-    startTemporalDevServer({ host: '127.0.0.1', port, namespace: 'default' }),
-    writeWorkflowBundle(path.join(root, 'workflow-bundle.js')),
-  ]);
+  const [server, bundle] = await Promise.all([startTemporalDevServer({ host: '127.0.0.1', port, namespace: 'default' }), cachedWorkflowBundle()]);
   (globalThis as any).__ISP_WORKFLOWS__ = { root, server, startedAt };
   // Names of their own: with `npx jest` both lanes set up in one process (the stack lane sets TEST_*).
   process.env.WORKFLOW_LANE_BUNDLE = bundle;
