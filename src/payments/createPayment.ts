@@ -6,19 +6,8 @@ import { routedMode } from '../acquirerAccounts/decision';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Config } from '../config';
 import { type Db, isUniqueViolation } from '../db/client';
-import type { Payment, Prisma, Store, Terminal } from '../generated/prisma/client';
+import type { Payment, Prisma } from '../generated/prisma/client';
 
-/** What creating a payment needs of the terminal and its store. */
-type TillTerminal = Pick<Terminal, 'id' | 'externalId' | 'deviceId' | 'twoStep' | 'status'>;
-type TillStore = Pick<Store, 'id' | 'externalId' | 'status'>;
-interface TillRow extends TillTerminal {
-  storeId: string;
-  storeExternalId: string;
-  storeStatus: string;
-  tippingEnabled: boolean;
-  tipPercentages: number[];
-  tipAllowCustom: boolean;
-}
 import { conflict, DomainError, invalid, notFound, unavailable } from '../domain/errors';
 import type { Logger } from '../logger';
 import { paymentStatusEvents } from '../observability/metrics';
@@ -26,6 +15,8 @@ import { isTerminalReady } from '../stores/serializers';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import type { TipOffer } from '../../core/acquirer';
+import { readForCreate, type TillRow, type TillStore, type TillTerminal } from './createReads';
+import { rememberBill } from './knownBills';
 import { newPspReference } from './pspReference';
 import { routePayment, type ChosenRoute } from './route';
 import type { CreatePaymentBody } from './schemas';
@@ -64,20 +55,19 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
     throw invalid(`terminalTimeoutMinutes: must be between ${config.TERMINAL_TIMEOUT_MIN_MINUTES} and ${config.TERMINAL_TIMEOUT_MAX_MINUTES} minutes`);
   }
   if (body.merchantExternalId !== principal.merchantExternalId) throw notFound('merchant');
+  const currency = body.currency.toUpperCase();
+  const reference = body.reference ?? null;
+  const sequenceNumber = body.sequenceNumber ?? null;
+  const sameBill = { merchantId: principal.merchantId, mode: principal.mode, reference, sequenceNumber };
+
   // The key's own mode only: a test key cannot reach a live store's terminal (and its open bill), nor the other way round.
-  // Terminal and its store in one statement; only a miss asks which of the two is unknown.
-  const [found] = await db.$queryRaw<TillRow[]>`
-    SELECT t."id", t."externalId", t."deviceId", t."twoStep", t."status",
-           s."id" AS "storeId", s."externalId" AS "storeExternalId", s."status" AS "storeStatus",
-           s."tippingEnabled", s."tipPercentages", s."tipAllowCustom"
-    FROM "Terminal" t JOIN "Store" s ON s."id" = t."storeId"
-    WHERE t."merchantId" = ${principal.merchantId} AND t."externalId" = ${body.terminalExternalId}
-      AND s."merchantId" = ${principal.merchantId} AND s."externalId" = ${body.storeExternalId} AND s."mode" = ${principal.mode}
-    LIMIT 1`;
-  if (!found) {
+  // Terminal and store, an open payment with the reference, and the routes in one statement; only a miss asks which of the two is unknown.
+  const reads = await readForCreate(db, principal, body, sameBill);
+  if (!reads) {
     const store = await db.store.findFirst({ where: { merchantId: principal.merchantId, externalId: body.storeExternalId, mode: principal.mode } });
     throw notFound(store ? 'terminal' : 'store');
   }
+  const found = reads.till;
   const terminal: TillTerminal = { id: found.id, externalId: found.externalId, deviceId: found.deviceId, twoStep: found.twoStep, status: found.status };
   const store: TillStore = { id: found.storeId, externalId: found.storeExternalId, status: found.storeStatus };
   if (!isTerminalReady(terminal)) {
@@ -85,21 +75,17 @@ export async function createPayment(deps: CreateDeps, principal: ApiKeyPrincipal
   }
   const tipOffer = tipOfferOf(body, found);
 
-  const currency = body.currency.toUpperCase();
-  const reference = body.reference ?? null;
-  const sequenceNumber = body.sequenceNumber ?? null;
-  const sameBill = { merchantId: principal.merchantId, mode: principal.mode, reference, sequenceNumber };
-
-  if (reference !== null) {
+  if (reads.openWithReference !== null) {
+    // Read whole only when there is one: the answer is the row as it is now.
     const open = await findOpenWithReference(db, sameBill);
     if (open) return replay(deps, open, principal);
   }
-  const route = await routePayment(deps, principal, {
-    storeExternalId: store.externalId,
-    currency,
-    paymentMode: routedMode(body.requestedModes),
-    amount: body.amount.toString(),
-  });
+  const route = await routePayment(
+    deps,
+    principal,
+    { storeExternalId: store.externalId, currency, paymentMode: routedMode(body.requestedModes), amount: body.amount.toString() },
+    reads.routes,
+  );
   const acquirer = route.acquirer;
   // An account's acquirer must know the device; the installation default was checked when the terminal was linked.
   if (route.account || body.requestedModes) await checkDevice(acquirer, terminal, route, body.requestedModes);
@@ -254,6 +240,8 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
     throw unavailable(`payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, 2);
   }
   const current = await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  // Its acquirer's notification will most likely come back here (src/payments/knownBills.ts).
+  rememberBill(current);
   if (current.status === 'CREATED' && answer.kind === 'outcome') {
     throw unavailable(
       `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,

@@ -1,7 +1,7 @@
 import type { AcquirerPort } from '../acquirer/port';
 import { ACCOUNT_KEY_FIELDS, type Acquirers } from '../acquirer/acquirers';
 import { resolverOf } from '../acquirer/resolver';
-import { decide, INSTALLATION_RULE, type PaymentFacts } from '../acquirerAccounts/decision';
+import { decide, INSTALLATION_RULE, type PaymentFacts, type Routes } from '../acquirerAccounts/decision';
 import { routesFor } from '../acquirerAccounts/routes';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
@@ -20,8 +20,14 @@ export interface ChosenRoute {
   rule: string;
 }
 
-export async function routePayment(deps: { db: Db; acquirers: Acquirers }, principal: ApiKeyPrincipal, facts: PaymentFacts): Promise<ChosenRoute> {
-  const decision = decide(await routesFor(deps.db, principal.merchantId, principal.mode), facts);
+export async function routePayment(
+  deps: { db: Db; acquirers: Acquirers },
+  principal: ApiKeyPrincipal,
+  facts: PaymentFacts,
+  /** The routes when the caller read them already (src/payments/createReads.ts), in the same moment as the terminal. */
+  routes?: Routes | null,
+): Promise<ChosenRoute> {
+  const decision = decide(routes !== undefined ? routes : await routesFor(deps.db, principal.merchantId, principal.mode), facts);
   if (decision.accountId === null) return { acquirer: resolverOf(deps).choose(null, principal.mode), account: null, rule: INSTALLATION_RULE };
   const account = await deps.db.acquirerAccount.findFirst({
     where: { id: decision.accountId, merchantId: principal.merchantId },

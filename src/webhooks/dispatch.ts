@@ -2,7 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Logger } from '../logger';
-import { attemptDelivery } from './attempt';
+import { type AttemptRow, attemptDelivery } from './attempt';
 import { WEBHOOK_DELIVERY_WORKFLOW, webhookDeliveryWorkflowId, type WebhookDeliveryInput, type WebhookRetrySchedule } from '../../core/webhooks/delivery';
 
 /** What dispatching needs: reached by both the API handlers and the activities. */
@@ -67,11 +67,12 @@ export async function startDeliveryRun(
  * runs, no workflow. Failed: the delivery workflow starts (idempotent id per event and
  * destination) and keeps the durable retry schedule from the second attempt on. A crash between
  * storing the delivery and handing it over leaves it PENDING with at most one attempt: the
- * payment sweep hands such deliveries over (handOverStalledDeliveries). Never throws.
+ * payment sweep hands such deliveries over (handOverStalledDeliveries). `read`: the delivery as
+ * the publishing statement read it (no second read). Never throws.
  */
-export async function firstAttempt(deps: DispatchDeps & { logger?: Logger }, delivery: DeliveryRef): Promise<void> {
+export async function firstAttempt(deps: DispatchDeps & { logger?: Logger }, delivery: DeliveryRef, read?: AttemptRow): Promise<void> {
   try {
-    const result = await attemptDelivery(deps, delivery.id);
+    const result = await attemptDelivery(deps, delivery.id, read);
     if (result.kind !== 'SENT' || result.outcome.delivered) return;
     if (!result.outcome.retryable) {
       // The URL breaks the rules for good (as the run's non-retryable failure would): FAILED now.

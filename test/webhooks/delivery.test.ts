@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { verifyWebhookSignature } from '../../src';
 import { handOverStalledDeliveries, stalledAfterMs } from '../../src/webhooks/dispatch';
+import { publishEvent } from '../../src/webhooks/publish';
 import { storedBody, testEventBody } from '../../src/webhooks/payload';
 import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery';
 import { createMerchantWithKey } from '../support/fixtures';
@@ -309,6 +310,30 @@ describe('retries', () => {
     expect(r.forEvent(eventId)).toHaveLength(1);
     // Handed over once: a second sweep starts no second run.
     expect(await handOverStalledDeliveries(dispatchDeps(), { now: later, eventIds: [eventId] })).toBe(0);
+  });
+
+  it('a publish retried after a crash attempts the stored delivery at once, with the stored bytes and the current secret', async () => {
+    const { key, merchant } = await createMerchantWithKey(stack.db);
+    const r = await receiver();
+    const config = await destination(key, r.url);
+    // The first publish stored the event and its delivery, then died before attempting it.
+    const eventId = `evt_${crypto.randomUUID().replaceAll('-', '')}`;
+    const first = testEventBody(eventId, merchant.externalId, new Date('2026-01-02T03:04:05.000Z'));
+    await stack.db.webhookEvent.create({ data: { id: eventId, merchantId: merchant.id, mode: 'live', eventType: 'TEST', ...storedBody(first) } });
+    await stack.db.webhookDelivery.create({ data: { eventId, configId: config.id } });
+    const rotated = await call(stack.apiUrl, 'POST', `${CONFIGS}/${config.id}/regenerate-key`, { key });
+    expect(rotated.status).toBe(200);
+
+    // The retry's body differs (a later timestamp): the event keeps its first bytes, signed with the secret of now.
+    const again = testEventBody(eventId, merchant.externalId, new Date('2026-01-02T03:04:06.000Z'));
+    expect(await publishEvent(dispatchDeps(), { id: eventId, merchantId: merchant.id, mode: 'live', paymentId: null, eventType: 'TEST', body: again })).toBe(
+      eventId,
+    );
+    const [got] = await eventually(() => r.forEvent(eventId).length === 1 && r.forEvent(eventId), 'the stored event at the receiver');
+    expect(got!.rawBody.toString('utf8')).toBe(storedBody(first).body);
+    expect(verifyWebhookSignature(got!.rawBody, got!.headers['x-webhook-signature'] as string, rotated.body.secret)).toBe(true);
+    await eventually(async () => (await statusOf(key, config.id, eventId)) === 'DELIVERED', 'DELIVERED at the first attempt');
+    expect(await attemptsOf(key, eventId)).toHaveLength(1);
   });
 
   it('signs the next attempt after regenerate-key with the new secret', async () => {
