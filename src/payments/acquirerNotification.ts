@@ -3,11 +3,9 @@ import { resolverOf } from '../acquirer/resolver';
 import type { Acquirers } from '../acquirer/acquirers';
 import type { BillState } from '../acquirer/port';
 import type { Db } from '../db/client';
-import { Prisma } from '../generated/prisma/client';
 import type { Logger } from '../logger';
 import { acquirerNotifiedSignal } from '../../core/payment/messages';
 import { TrailingCoalescer } from './coalesce';
-import { type KnownBill, knownBill } from './knownBills';
 
 /** A verified acquirer notification (docs/payments.md, "Acquirer notifications"). */
 export interface AcquirerNotification {
@@ -72,12 +70,6 @@ export async function relayAcquirerNotification(deps: RelayDeps, notification: A
   const { deviceId, acquirerRef, event, voidReference, refundReference } = notification;
   const key = [scope?.acquirerAccountId ?? '', deviceId, acquirerRef, event, voidReference ?? '', refundReference ?? ''].join('\u0000');
   await inFlight.run(key, async () => {
-    const known = asksTheBill(event) ? knownBill(deviceId, acquirerRef) : undefined;
-    const fast = known && (!scope || known.acquirerAccountId === scope.acquirerAccountId) ? await claimKnownBill(deps, known, notification, scope) : undefined;
-    if (fast !== undefined) {
-      if (fast) await signalNews(deps, fast, notification);
-      return;
-    }
     const payment = await deps.db.payment.findFirst({
       where: { acquirerRef, deviceId, ...(scope ? { acquirerAccountId: scope.acquirerAccountId } : {}) },
       select: { id: true, workflowId: true, status: true, acquirerName: true, acquirerAccountId: true },
@@ -85,62 +77,15 @@ export async function relayAcquirerNotification(deps: RelayDeps, notification: A
     if (!payment) return; // no matching payment: nothing to do
     const news = await newsOf(deps, payment, notification);
     if (!news || !(await claimNudge(deps.db, payment.id, news))) return;
-    await signalNews(deps, payment, notification);
+    try {
+      await deps.temporal.workflow
+        .getHandle(payment.workflowId)
+        .signal(acquirerNotifiedSignal, { event, ...(voidReference ? { voidReference } : {}), ...(refundReference ? { refundReference } : {}) });
+    } catch (err) {
+      // The workflow is gone: the sweep settles the payment from the acquirer's answer.
+      deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'acquirer notification not delivered to the payment workflow');
+    }
   });
-}
-
-async function signalNews(deps: RelayDeps, payment: Pick<KnownPayment, 'id' | 'workflowId'>, n: AcquirerNotification): Promise<void> {
-  const { event, voidReference, refundReference } = n;
-  try {
-    await deps.temporal.workflow
-      .getHandle(payment.workflowId)
-      .signal(acquirerNotifiedSignal, { event, ...(voidReference ? { voidReference } : {}), ...(refundReference ? { refundReference } : {}) });
-  } catch (err) {
-    // The workflow is gone: the sweep settles the payment from the acquirer's answer.
-    deps.logger.warn({ err: (err as Error).message, paymentId: payment.id }, 'acquirer notification not delivered to the payment workflow');
-  }
-}
-
-/** Whether an event's news is the bill's state (as newsOf asks; the rest are about a void or a refund). */
-const asksTheBill = (event: string): boolean => event !== 'REFUND_SUCCEEDED' && event !== 'REFUND_FAILED' && event !== 'VOID_CONFIRMED';
-
-/**
- * A bill this process placed (src/payments/knownBills.ts): its acquirer is known, so the bill is
- * read first, and the payment is read and the news claimed in one statement, where its status
- * shows the bill's state is news (as newsOf decides). Null: nothing to signal; undefined: the
- * payment names another acquirer than remembered, so it is read the ordinary way.
- */
-async function claimKnownBill(
-  deps: RelayDeps,
-  known: KnownBill,
-  n: AcquirerNotification,
-  scope: NotificationScope | undefined,
-): Promise<KnownPayment | null | undefined> {
-  const acquirer = await resolverOf(deps).ofRecord(known);
-  const bill = await acquirer.getBillStatus(n.deviceId, n.acquirerRef).catch(() => undefined);
-  const news = `bill:${bill?.state ?? 'unanswered'}`;
-  const newsIn = Object.keys(AGREEING).filter((status) => AGREEING[status] !== bill?.state);
-  if (newsIn.length === 0) return undefined;
-  const [row] = await deps.db.$queryRaw<(KnownPayment & { claimed: boolean })[]>`
-    WITH p AS (
-      SELECT "id", "workflowId", "status", "acquirerName", "acquirerAccountId" FROM "Payment"
-      WHERE "acquirerRef" = ${n.acquirerRef} AND "deviceId" = ${n.deviceId}
-        ${scope ? Prisma.sql`AND "acquirerAccountId" = ${scope.acquirerAccountId}` : Prisma.empty}
-      LIMIT 1
-    ),
-    claimed AS (
-      INSERT INTO "PaymentNudge" ("paymentId", "news", "nudgedAt")
-      SELECT "id", ${news}, now() FROM p
-      WHERE p."status" IN (${Prisma.join(newsIn)})
-        AND p."acquirerName" IS NOT DISTINCT FROM ${known.acquirerName}::text AND p."acquirerAccountId" IS NOT DISTINCT FROM ${known.acquirerAccountId}::text
-      ON CONFLICT ("paymentId", "news") DO UPDATE SET "nudgedAt" = EXCLUDED."nudgedAt"
-      WHERE "PaymentNudge"."nudgedAt" < EXCLUDED."nudgedAt" - make_interval(secs => ${NUDGE_REPEAT_SECONDS}::double precision)
-      RETURNING "paymentId"
-    )
-    SELECT p.*, EXISTS (SELECT 1 FROM claimed) AS "claimed" FROM p`;
-  if (!row) return null; // no matching payment: nothing to do
-  if (row.acquirerName !== known.acquirerName || row.acquirerAccountId !== known.acquirerAccountId) return undefined;
-  return row.claimed ? row : null;
 }
 
 const inFlight = new TrailingCoalescer();

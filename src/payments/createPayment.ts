@@ -16,7 +16,6 @@ import { paymentWorkflowId } from '../../core/payment/messages';
 import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import type { TipOffer } from '../../core/acquirer';
 import { readForCreate, type TillRow, type TillStore, type TillTerminal } from './createReads';
-import { rememberBill } from './knownBills';
 import { newPspReference } from './pspReference';
 import { routePayment, type ChosenRoute } from './route';
 import type { CreatePaymentBody } from './schemas';
@@ -240,8 +239,6 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
     throw unavailable(`payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, 2);
   }
   const current = await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
-  // Its acquirer's notification will most likely come back here (src/payments/knownBills.ts).
-  rememberBill(current);
   if (current.status === 'CREATED' && answer.kind === 'outcome') {
     throw unavailable(
       `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,

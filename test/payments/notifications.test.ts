@@ -3,7 +3,6 @@ import { signSandboxBody } from '../../src/acquirer/sandbox/notify';
 import { call, expectErrorShape } from '../support/http';
 import { signedInUser } from '../users/helpers';
 import { startTestStack, type TestStack } from '../support/stack';
-import { forgetKnownBills } from '../../src/payments/knownBills';
 import { createPayment, history, openShop, sim, sleep, statusBecomes, workflowHandle } from './helpers';
 
 /**
@@ -125,23 +124,6 @@ describe('acquirer notifications', () => {
     expect(captured - afterFlood).toBeLessThanOrEqual(captureCost + 8);
     expect((await history(stack, row.id)).map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
   }, 120_000);
-
-  it.each([
-    ['placed by this API process (its acquirer known: the payment read and the news claimed in one statement)', false],
-    ['placed by another API process (nothing known here: the payment read first)', true],
-  ])('the customer pays for a bill %s -> CAPTURED, the news claimed once', async (_, elsewhere) => {
-    const { row } = await waitingPayment();
-    if (elsewhere) forgetKnownBills();
-    await sim(stack).customer(row.deviceId!, { action: 'pay' });
-    await statusBecomes(stack, row.id, 'CAPTURED');
-    expect((await history(stack, row.id)).map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
-    const nudges = await stack.db.paymentNudge.findMany({ where: { paymentId: row.id } });
-    expect(nudges.map((n) => n.news)).toEqual([expect.stringMatching(/^bill:/)]);
-    // The same notification again: the payment knows its bill's state now, so nothing more is claimed.
-    await flood(row, 5);
-    await sleep(300);
-    expect(await stack.db.paymentNudge.count({ where: { paymentId: row.id } })).toBe(1);
-  });
 
   it('news that stays news (a refund the acquirer has not decided) is signalled once across API processes, however often it is notified', async () => {
     const shop = await openShop(stack, { device: { refundConfirmDelayMs: 120_000 } });
