@@ -8,7 +8,10 @@ export const PATCHED_PATHS = [
   // (recorded before record-and-publish-together: kept as recorded, no longer re-recorded)
   'payment-captured-no-silent-publish',
   // issue 41: the capture's projection and webhook event in one local activity (patch record-and-publish-together)
+  // (recorded before send-and-record-together: kept as recorded, no longer re-recorded)
   'payment-captured-record-and-publish',
+  // issue 41: the first send and its projection in one local activity (patch send-and-record-together)
+  'payment-captured-send-and-record',
   // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
   'webhook-delivery-after-failed-first-attempt',
 ] as const;

@@ -7,6 +7,7 @@ import { attempt, attemptUntilAnswered, effectCalls, persistentCalls, quickCalls
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
+import type { ProjectedPlacement } from '../../core/payment/placement';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, totalOf, transition } from '../../core/payment/transition';
@@ -159,8 +160,9 @@ export class PaymentRun {
    * Applies one event: transition() decides, and its effects (completing a one-step authorisation,
    * projection, search attribute, webhook event) run here. The workflow adds no rules of its own.
    */
-  async apply(event: PaymentEvent): Promise<void> {
-    const result = transition(this.state, event, { now: new Date(Date.now()).toISOString() });
+  async apply(event: PaymentEvent, ahead?: ProjectedPlacement): Promise<void> {
+    // A projection written ahead (the first send's, sale.ts): decided at its time, not written twice.
+    const result = transition(this.state, event, { now: ahead?.occurredAt ?? new Date(Date.now()).toISOString() });
     this.state = result.state;
     let silent = false; // the recorded status emits no webhook event
     let published = false; // published with its projection, in one local activity
@@ -168,6 +170,11 @@ export class PaymentRun {
       if (effect.type === 'COMPLETE_AUTHORIZATION') {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
+        if (ahead?.sequence === effect.event.sequence) {
+          silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
+          this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
+          continue;
+        }
         const record = {
           paymentId: this.paymentId,
           event: effect.event,

@@ -1,8 +1,10 @@
-import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
 import type { BillStatus, SendBillResult } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
 import { cancelUpdate, operatorClearUpdate, type PlaceBillRequest, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
 import { serialized } from './oneAtATime';
+import { PATCHES } from './patches';
+import { placementStands, type ProjectedPlacement, type SendAndRecordResult } from '../../core/payment/placement';
 import { cancelRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 import { type HistorySource, REASONS } from '../../core/payment/statuses';
@@ -102,10 +104,12 @@ export async function place(run: PaymentRun): Promise<void> {
   const createRef = `CREATE-${run.pspReference}`;
   const rejected = () => run.apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
   let sent: SendBillResult | undefined;
+  let ahead: ProjectedPlacement | null = null;
+  const atSend = { status: run.state.status, sequence: run.state.sequence };
   if (run.terminalDeadlineMs - Date.now() > 1000) {
-    const first = await attempt((run.serialize ? serialized(sendOnce, run.serialize) : sendOnce).sendBill(request));
+    const first = await attempt(sendFirst(run, request));
     if (first.kind === 'rejected') return rejected();
-    if (first.kind === 'answer') sent = first.value;
+    if (first.kind === 'answer') ({ sent, projected: ahead } = first.value);
     // No answer yet: keep trying until the device's own deadline (server-side retries grow no history).
     if (!sent && run.terminalDeadlineMs - Date.now() > 1000 && run.state.status === 'CREATED') {
       const retried = await attempt(
@@ -121,7 +125,8 @@ export async function place(run: PaymentRun): Promise<void> {
   if (!sent) return probe(run, request, createRef);
 
   if (sent.outcome === 'ON_DEVICE') {
-    await run.apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef });
+    // The projection the send wrote is adopted only if nothing changed the payment meanwhile; otherwise the decision taken meanwhile was written over it.
+    await run.apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef }, placementStands(atSend, run.state, ahead) ? ahead! : undefined);
     if (run.state.status !== 'AWAITING_TERMINAL') {
       // Cleared by the operator while the send was unanswered: take the late bill off the device.
       await run.quick.withdrawBill({ deviceId: run.deviceId, acquirerRef: sent.acquirerRef }).catch(() => undefined);
@@ -144,6 +149,20 @@ export async function place(run: PaymentRun): Promise<void> {
       actionReference: createRef,
     });
   }
+}
+
+/**
+ * The first send, one quick attempt. Since send-and-record-together it also writes the
+ * AWAITING_TERMINAL projection once the device holds the bill (one local activity less:
+ * core/payment/placement.ts); runs before it send alone.
+ */
+async function sendFirst(run: PaymentRun, request: PlaceBillRequest): Promise<SendAndRecordResult> {
+  if (run.serialize && patched(PATCHES.sendAndRecord.id)) {
+    const state = run.state;
+    return serialized(sendOnce, run.serialize).sendBillAndRecord({ request, state, ...(run.input.billId ? { billId: run.input.billId } : {}) });
+  }
+  const sent = await (run.serialize ? serialized(sendOnce, run.serialize) : sendOnce).sendBill(request);
+  return { sent, projected: null };
 }
 
 /** No send was ever answered: learn whether a bill of ours reached the device, leaving none waiting. */
