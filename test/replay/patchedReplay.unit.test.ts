@@ -20,8 +20,11 @@ function pathOf(name: string): { patches: string[]; localActivities: number } {
 it('the captured histories take the paths they are kept for (docs/benchmark.md, "Trips into the sandbox")', () => {
   const before = pathOf('payment-captured-record-and-publish');
   const after = pathOf('payment-captured-send-and-record');
+  const woken = pathOf('payment-captured-woken-by-changes');
   expect(before.patches).not.toContain('send-and-record-together');
   expect(after.patches).toEqual(expect.arrayContaining(['send-and-record-together', 'record-and-publish-together']));
+  expect(after.patches).not.toContain('waits-woken-by-changes');
+  expect(woken.patches).toEqual(expect.arrayContaining(['waits-woken-by-changes', 'send-and-record-together', 'record-and-publish-together']));
   // The send and the first projection, the read, the capture's projection and publishing: one local activity less.
-  expect([before.localActivities, after.localActivities]).toEqual([4, 3]);
+  expect([before.localActivities, after.localActivities, woken.localActivities]).toEqual([4, 3, 3]);
 });

@@ -1,4 +1,4 @@
-import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
+import { CancellationScope, patched, setHandler, sleep } from '@temporalio/workflow';
 import type { BillStatus, SendBillResult } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
 import { cancelUpdate, operatorClearUpdate, type PlaceBillRequest, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
@@ -18,13 +18,13 @@ import { type HistorySource, REASONS } from '../../core/payment/statuses';
 export function registerSaleHandlers(run: PaymentRun): void {
   setHandler(placeBillUpdate, async () => {
     if (!run.synced) await run.untilSynced();
-    if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+    if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
     return run.answer(run.state.status === 'CREATED' ? 'ACQUIRER_UNREACHABLE' : undefined);
   });
 
   setHandler(syncStatusUpdate, async () => {
     if (!run.synced) await run.untilSynced();
-    if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+    if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
     if (run.state.status === 'CREATED') return run.answer('ACQUIRER_UNREACHABLE');
     const answered = await run.refresh('API');
     return run.answer(answered ? undefined : 'ACQUIRER_UNREACHABLE');
@@ -37,7 +37,7 @@ export function registerSaleHandlers(run: PaymentRun): void {
       // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
       const refusal = cancelRefusal(run.state, run.inFlight());
       if (refusal) throw refused(refusal);
-      if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+      if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
       if (run.state.status === 'CREATED') {
         run.cancelRequested = true; // withdrawn as soon as the bill is placed
         return run.answer('ACQUIRER_UNREACHABLE');
@@ -65,7 +65,7 @@ export function registerSaleHandlers(run: PaymentRun): void {
 
   setHandler(operatorClearUpdate, async () => {
     if (!run.synced) await run.untilSynced();
-    if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+    if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
     const actionReference = `CLEAR-${run.pspReference}`;
     if (run.state.status === 'AWAITING_TERMINAL') {
       if (!(await run.withdraw('CLEAR', actionReference))) await run.apply({ type: 'OPERATOR_CLEARED', actionReference });
@@ -182,11 +182,14 @@ export async function awaitDecision(run: PaymentRun): Promise<void> {
     timer
       .run(() => sleep(run.expiresAtMs - Date.now()))
       .then(
-        () => (expired = true),
+        () => {
+          expired = true;
+          run.changed();
+        },
         () => undefined,
       );
   }
-  await condition(() => expired || run.state.status !== 'AWAITING_TERMINAL');
+  await run.until(() => expired || run.state.status !== 'AWAITING_TERMINAL');
   if (run.state.status !== 'AWAITING_TERMINAL') {
     if (!expired) timer.cancel();
     return;
