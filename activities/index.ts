@@ -7,6 +7,7 @@ import { publishPaymentEventActivity } from './webhooks/publishPaymentEvent';
 import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
 import { recordAndPublishActivity } from './payments/recordAndPublish';
+import { sendAndRecordActivity } from './payments/sendAndRecord';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
@@ -25,13 +26,18 @@ export function createActivities(deps: ActivityDeps) {
   const resolver = new AcquirerResolver(deps.db, deps.acquirers);
   const publishPaymentEvent = publishPaymentEventActivity(deps);
   const projection = paymentProjectionActivities(deps, resolver);
+  const acquirerCalls = paymentAcquirerActivities(deps, resolver);
   return {
     publishPaymentEvent,
     attemptWebhookDelivery: attemptWebhookDeliveryActivity(deps),
     finishWebhookDelivery: finishWebhookDeliveryActivity(deps),
-    ...paymentAcquirerActivities(deps, resolver),
+    ...acquirerCalls,
     ...projection,
     recordStatusEventAndPublish: recordAndPublishActivity(projection.recordStatusEvent, publishPaymentEvent),
+    // The projection's failure is only logged: the workflow writes it itself (its message only, no payment data).
+    sendBillAndRecord: sendAndRecordActivity(acquirerCalls.sendBill, projection.recordStatusEvent, (err) =>
+      deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'placement projection left to the workflow'),
+    ),
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),
     ...disputeActivities(deps, resolver),

@@ -8,7 +8,13 @@ export const PATCHED_PATHS = [
   // (recorded before record-and-publish-together: kept as recorded, no longer re-recorded)
   'payment-captured-no-silent-publish',
   // issue 41: the capture's projection and webhook event in one local activity (patch record-and-publish-together)
+  // (recorded before send-and-record-together: kept as recorded, no longer re-recorded)
   'payment-captured-record-and-publish',
+  // issue 41: the first send and its projection in one local activity (patch send-and-record-together)
+  // (recorded before waits-woken-by-changes: kept as recorded, no longer re-recorded)
+  'payment-captured-send-and-record',
+  // issue 41: the placement's, the answer's, the decision's and the void window's waits woken by their changes (patch waits-woken-by-changes)
+  'payment-captured-woken-by-changes',
   // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
   'webhook-delivery-after-failed-first-attempt',
 ] as const;

@@ -1,8 +1,30 @@
 import path from 'node:path';
 import { PATCHED_PATHS } from './patchedPaths';
-import { itReplaysEvery } from './replayAll';
+import { itReplaysEvery, readHistory } from './replayAll';
 
 /** Replays the histories of versioned workflow changes (patchedPaths.ts) against the current workflow code. */
 const DIR = path.join(__dirname, 'patched');
 
 itReplaysEvery('patched-replay', DIR, PATCHED_PATHS, 120_000, 'replays every history of a versioned change without a determinism error');
+
+/** The patches a history took (their markers' ids) and how many local activities it ran. */
+function pathOf(name: string): { patches: string[]; localActivities: number } {
+  const markers = readHistory(DIR, name).events.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes] : []));
+  const patches = markers
+    .filter((m) => m.markerName === 'core_patch')
+    .map((m) => JSON.parse(Buffer.from(m.details?.['patch-data']?.payloads?.[0]?.data ?? new Uint8Array()).toString()) as { id: string })
+    .map((d) => d.id);
+  return { patches, localActivities: markers.filter((m) => m.markerName === 'core_local_activity').length };
+}
+
+it('the captured histories take the paths they are kept for (docs/benchmark.md, "Trips into the sandbox")', () => {
+  const before = pathOf('payment-captured-record-and-publish');
+  const after = pathOf('payment-captured-send-and-record');
+  const woken = pathOf('payment-captured-woken-by-changes');
+  expect(before.patches).not.toContain('send-and-record-together');
+  expect(after.patches).toEqual(expect.arrayContaining(['send-and-record-together', 'record-and-publish-together']));
+  expect(after.patches).not.toContain('waits-woken-by-changes');
+  expect(woken.patches).toEqual(expect.arrayContaining(['waits-woken-by-changes', 'send-and-record-together', 'record-and-publish-together']));
+  // The send and the first projection, the read, the capture's projection and publishing: one local activity less.
+  expect([before.localActivities, after.localActivities, woken.localActivities]).toEqual([4, 3, 3]);
+});

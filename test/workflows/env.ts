@@ -13,6 +13,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { GrantedMessage } from '../../core/messageGrants';
 import { grantKeys, isGranted, messageGrantInterceptor } from '../../src/security/messageGrants';
 import { recordAndPublishActivity } from '../../activities/payments/recordAndPublish';
+import { sendAndRecordActivity } from '../../activities/payments/sendAndRecord';
 
 type Stub = (input: any) => unknown;
 export type Stubs = Record<string, Stub>;
@@ -83,6 +84,9 @@ export async function startWorkflowLane(names: string[], defaults: Stubs = {}): 
       activities.recordStatusEvent as () => Promise<void>,
       activities.publishPaymentEvent as () => Promise<string | null>,
     );
+  // The first send and its projection in one local activity: the same, of the send's and the projection's stubs.
+  if (activities.sendBill && activities.recordStatusEvent)
+    activities.sendBillAndRecord = sendAndRecordActivity(activities.sendBill as () => Promise<any>, activities.recordStatusEvent as () => Promise<void>);
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { codePath: bundle }, activities });
   const running = worker.run();
   const handles: WorkflowHandle[] = [];

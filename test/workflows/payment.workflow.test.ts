@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle, type WorkflowOptions } from '@temporalio/client';
 import { acquirerRejection } from '../../core/acquirerFailure';
 import { GRANT_REFUSED } from '../../core/messageGrants';
 import type { BillStatus } from '../../core/acquirer';
@@ -7,6 +7,7 @@ import {
   acquirerNotifiedSignal,
   cancelUpdate,
   captureUpdate,
+  operatorClearUpdate,
   type PaymentOutcome,
   paymentStateQuery,
   type PaymentTiming,
@@ -102,10 +103,15 @@ function paymentInput(over: Partial<PaymentWorkflowInput> = {}, timing: Partial<
 }
 
 /** Starts a payment with its placeBill update (as POST /api/payments does) and returns its handle and the update's answer. */
-async function create(input: PaymentWorkflowInput, stubs: Parameters<WorkflowLane['stub']>[1] = {}) {
+async function create(
+  input: PaymentWorkflowInput,
+  stubs: Parameters<WorkflowLane['stub']>[1] = {},
+  options: Pick<WorkflowOptions, 'workflowTaskTimeout'> = {},
+) {
   const workflowId = paymentWorkflowId(input.paymentId);
   lane.stub(workflowId, stubs);
   const start = new WithStartWorkflowOperation('paymentWorkflow', {
+    ...options,
     workflowId,
     taskQueue: lane.taskQueue,
     args: [input],
@@ -157,6 +163,57 @@ describe('payment workflow (stubbed activities)', () => {
     expect(lane.inputsOf(workflowId, 'sendBill')[0]).toMatchObject({ deviceId: 'dev-1', amount: '10.00', twoStep: false });
   });
 
+  it('the first send and its projection are one local activity: the answer needs no second one', async () => {
+    const { workflowId, handle, placed } = await create(paymentInput());
+    expect(placed).toMatchObject({ status: 'AWAITING_TERMINAL', sequence: 1 });
+    const markers = (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(markers).toHaveLength(1);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent')).toEqual([
+      expect.objectContaining({
+        event: expect.objectContaining({ sequence: 1, status: 'AWAITING_TERMINAL', previousStatus: 'CREATED', actionReference: REF }),
+      }),
+    ]);
+  });
+
+  it("an operator's clear while the combined send is unanswered: the clear's projection replaces the one written ahead, the late bill is withdrawn", async () => {
+    // A send that outlasts the workflow task (a short task timeout here: the SDK heartbeats the task
+    // while a local activity runs, so messages and timers are handled meanwhile).
+    const input = paymentInput({}, { placementWaitMs: 300 });
+    const answerSlowly = () => new Promise((resolve) => setTimeout(() => resolve({ outcome: 'ON_DEVICE', acquirerRef: REF }), 4_500));
+    const creating = create(input, { sendBill: answerSlowly }, { workflowTaskTimeout: '1s' });
+    const workflowId = paymentWorkflowId(input.paymentId);
+    await eventually(() => lane.callsOf(workflowId).includes('sendBill'));
+    const cleared = lane.env.client.workflow.getHandle(workflowId).executeUpdate(operatorClearUpdate);
+    const { handle, placed } = await creating;
+    expect(placed).toMatchObject({ status: 'CREATED', notice: 'ACQUIRER_UNREACHABLE' });
+    expect(await cleared).toMatchObject({ status: 'CANCELLED', sequence: 1 });
+    // Written ahead by the send, then the workflow's own decision at the same sequence, after it.
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').map((i) => [i.event.sequence, i.event.status])).toEqual([
+      [1, 'AWAITING_TERMINAL'],
+      [1, 'CANCELLED'],
+    ]);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].fields).toMatchObject({ status: 'CANCELLED', reason: 'CLEARED_BY_OPERATOR', acquirerRef: null });
+    await eventually(() => lane.callsOf(workflowId).includes('withdrawBill'));
+    expect(lane.inputsOf(workflowId, 'withdrawBill')).toEqual([{ deviceId: 'dev-1', acquirerRef: REF }]);
+    expect((await handle.result()).status).toBe('CANCELLED');
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CANCELLED']);
+  });
+
+  it('the combined send does not write the projection when the device is busy or the write fails', async () => {
+    const busy = await create(paymentInput(), { sendBill: () => ({ outcome: 'DEVICE_BUSY', currentReference: 'X' }) });
+    expect(busy.placed.status).toBe('REFUSED');
+    expect(recorded(busy.workflowId)).toEqual(['REFUSED']);
+    let failures = 1;
+    const flaky = await create(paymentInput(), {
+      recordStatusEvent: () => {
+        if (failures-- > 0) throw new Error('the database did not answer (stub)');
+      },
+    });
+    // The workflow writes it itself: the send's answer is not lost.
+    expect(flaky.placed).toMatchObject({ status: 'AWAITING_TERMINAL', sequence: 1 });
+    expect(lane.callsOf(flaky.workflowId)).toEqual(['sendBill', 'recordStatusEvent', 'recordStatusEvent']);
+  });
+
   it('a device that is busy refuses the payment at creation', async () => {
     const { placed, handle } = await create(paymentInput(), { sendBill: () => ({ outcome: 'DEVICE_BUSY', currentReference: 'X' }) });
     expect(placed.status).toBe('REFUSED');
@@ -172,8 +229,8 @@ describe('payment workflow (stubbed activities)', () => {
     // The capture's projection and its webhook event are one local activity (docs/benchmark.md, "Trips into the sandbox").
     const localActivities = async () =>
       (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
-    await eventually(async () => (await localActivities()) >= 4);
-    expect(await localActivities()).toBe(4); // sendBill, the first projection, readBill, the capture's projection and publishing
+    await eventually(async () => (await localActivities()) >= 3);
+    expect(await localActivities()).toBe(3); // the send and the first projection, readBill, the capture's projection and publishing
     expect(lane.callsOf(workflowId).slice(-2)).toEqual(['recordStatusEvent', 'publishPaymentEvent']);
     expect(lane.inputsOf(workflowId, 'publishPaymentEvent')[0]).toMatchObject({ paymentId: workflowId.replace(/^payment-/, ''), sequence: 2 });
   });

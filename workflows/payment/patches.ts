@@ -66,4 +66,16 @@ export const PATCHES = {
    * activation, a trip into the sandbox (docs/benchmark.md, "Trips into the sandbox").
    */
   recordAndPublish: patch('record-and-publish-together', '2026-11-28', '2026-12-12', "a status event's projection and webhook event in one local activity"),
+  /**
+   * The bill's first send and its AWAITING_TERMINAL projection are one local activity
+   * (sendBillAndRecord); the workflow adopts the projection only if nothing changed the payment
+   * while the send was out (core/payment/placement.ts), and otherwise writes its own over it.
+   */
+  sendAndRecord: patch('send-and-record-together', '2026-11-28', '2026-12-12', 'the first send and its projection in one local activity'),
+  /**
+   * The waits for the placement, for an answer's projection, for the customer's decision and for
+   * the end of the void window are woken by the change they wait for (PaymentRun.until), not by
+   * the SDK's condition checks: each wait a check released cost a trip into the sandbox.
+   */
+  wokenByChanges: patch('waits-woken-by-changes', '2026-11-28', '2026-12-12', 'waits woken by the change they wait for'),
 } as const;

@@ -41,6 +41,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
     for (const refund of row.pendingRefunds) adoptRefund(run, refund);
     for (const d of row.disputes ?? []) run.heardOfDispute(d.id, d.status, d.amount);
     run.synced = true;
+    run.changed();
   }
 
   if (run.state.status === 'CREATED') await place(run);

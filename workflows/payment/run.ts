@@ -1,4 +1,4 @@
-import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
 import type { BillStatus } from '../../core/acquirer';
 import { eventTypeForEntry } from '../../core/webhooks/eventTypes';
@@ -7,6 +7,7 @@ import { attempt, attemptUntilAnswered, effectCalls, persistentCalls, quickCalls
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
+import type { ProjectedPlacement } from '../../core/payment/placement';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import { initialState, type PaymentEvent, type PaymentState, type ReadCause, totalOf, transition } from '../../core/payment/transition';
@@ -72,6 +73,9 @@ export class PaymentRun {
   readonly disputes = new Map<string, { status: string; amount?: string }>();
   /** Runs from before the chargeback-counts patch did not count what a chargeback took back. */
   readonly countsChargebacks: boolean;
+  /** Waits woken by the run's own changes (until()); runs from before the waits-woken-by-changes patch use condition(). */
+  readonly wokenByChanges: boolean;
+  private readonly waits = new Set<() => void>();
 
   constructor(readonly input: PaymentWorkflowInput) {
     ({ paymentId: this.paymentId, pspReference: this.pspReference, deviceId: this.deviceId, timing: this.timing } = input);
@@ -110,6 +114,52 @@ export class PaymentRun {
     this.runTag = workflowInfo().runId.slice(0, 8);
     this.synced = !(input.status !== 'CREATED' && patched(PATCHES.laterRunReadsRow.id));
     this.countsChargebacks = patched(PATCHES.chargebackCounts.id);
+    this.wokenByChanges = patched(PATCHES.wokenByChanges.id);
+  }
+
+  /**
+   * condition(ready, timeoutMs) (true once `ready` holds; false at the timeout, a Temporal timer),
+   * but woken by the step that changes what `ready` reads (changed()) instead of by the SDK's
+   * check after each activation, which costs a trip into the sandbox each time it releases a wait
+   * (docs/benchmark.md, "Trips into the sandbox"). `ready` may read only what calls changed() when
+   * it moves: the state and the projection (apply), and flags whose setters call it.
+   */
+  until(ready: () => boolean, timeoutMs?: number): Promise<boolean> {
+    if (!this.wokenByChanges) return timeoutMs === undefined ? condition(ready).then(() => true) : condition(ready, timeoutMs);
+    if (timeoutMs === undefined) return this.whenReady(ready).then(() => true);
+    // The shape of the SDK's condition with a timeout: the timer cancelled once the wait is over.
+    return CancellationScope.cancellable(async () => {
+      try {
+        return await Promise.race([sleep(timeoutMs).then(() => false), this.whenReady(ready).then(() => true)]);
+      } finally {
+        CancellationScope.current().cancel();
+      }
+    });
+  }
+
+  /** Wakes the waits of until() whose predicate now holds. */
+  changed(): void {
+    for (const check of [...this.waits]) check();
+  }
+
+  private whenReady(ready: () => boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const scope = CancellationScope.current();
+      if (scope.consideredCancelled) return void scope.cancelRequested.catch(reject);
+      if (ready()) return resolve();
+      const check = () => {
+        if (!ready()) return;
+        this.waits.delete(check);
+        resolve();
+      };
+      this.waits.add(check);
+      // Cancelled like a condition: the wait ends with the scope's failure.
+      if (scope.cancellable)
+        scope.cancelRequested.catch((err: Error) => {
+          this.waits.delete(check);
+          reject(err);
+        });
+    });
   }
 
   /** Resolves once the run has read its row (a later run); handlers wait for it before anything else. */
@@ -159,15 +209,23 @@ export class PaymentRun {
    * Applies one event: transition() decides, and its effects (completing a one-step authorisation,
    * projection, search attribute, webhook event) run here. The workflow adds no rules of its own.
    */
-  async apply(event: PaymentEvent): Promise<void> {
-    const result = transition(this.state, event, { now: new Date(Date.now()).toISOString() });
+  async apply(event: PaymentEvent, ahead?: ProjectedPlacement): Promise<void> {
+    // A projection written ahead (the first send's, sale.ts): decided at its time, not written twice.
+    const result = transition(this.state, event, { now: ahead?.occurredAt ?? new Date(Date.now()).toISOString() });
     this.state = result.state;
+    this.changed();
     let silent = false; // the recorded status emits no webhook event
     let published = false; // published with its projection, in one local activity
     for (const effect of result.effects) {
       if (effect.type === 'COMPLETE_AUTHORIZATION') {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
+        if (ahead?.sequence === effect.event.sequence) {
+          silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
+          this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
+          this.changed();
+          continue;
+        }
         const record = {
           paymentId: this.paymentId,
           event: effect.event,
@@ -187,6 +245,7 @@ export class PaymentRun {
           published = true;
         } else await this.effects.recordStatusEvent(record);
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
+        this.changed();
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
         upsertSearchAttributes([{ key: PaymentStatusAttribute, value: effect.status }]);
       } else {
@@ -256,7 +315,7 @@ export class PaymentRun {
 
   /** The answer to a message: the status once its projection is written, and why nothing happened when it did not. */
   async answer(notice?: PaymentNotice, message?: string): Promise<PaymentOutcome> {
-    await condition(() => this.projectedSequence >= this.state.sequence);
+    await this.until(() => this.projectedSequence >= this.state.sequence);
     return { status: this.state.status, sequence: this.state.sequence, ...(notice ? { notice } : {}), ...(message ? { message } : {}) };
   }
 

@@ -1,8 +1,10 @@
-import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
+import { CancellationScope, patched, setHandler, sleep } from '@temporalio/workflow';
 import type { BillStatus, SendBillResult } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
 import { cancelUpdate, operatorClearUpdate, type PlaceBillRequest, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
 import { serialized } from './oneAtATime';
+import { PATCHES } from './patches';
+import { placementStands, type ProjectedPlacement, type SendAndRecordResult } from '../../core/payment/placement';
 import { cancelRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 import { type HistorySource, REASONS } from '../../core/payment/statuses';
@@ -16,13 +18,13 @@ import { type HistorySource, REASONS } from '../../core/payment/statuses';
 export function registerSaleHandlers(run: PaymentRun): void {
   setHandler(placeBillUpdate, async () => {
     if (!run.synced) await run.untilSynced();
-    if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+    if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
     return run.answer(run.state.status === 'CREATED' ? 'ACQUIRER_UNREACHABLE' : undefined);
   });
 
   setHandler(syncStatusUpdate, async () => {
     if (!run.synced) await run.untilSynced();
-    if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+    if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
     if (run.state.status === 'CREATED') return run.answer('ACQUIRER_UNREACHABLE');
     const answered = await run.refresh('API');
     return run.answer(answered ? undefined : 'ACQUIRER_UNREACHABLE');
@@ -35,7 +37,7 @@ export function registerSaleHandlers(run: PaymentRun): void {
       // Decided again as the handler starts: the grant check (workflows/grantCheck.ts) may have awaited since the validator ran.
       const refusal = cancelRefusal(run.state, run.inFlight());
       if (refusal) throw refused(refusal);
-      if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+      if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
       if (run.state.status === 'CREATED') {
         run.cancelRequested = true; // withdrawn as soon as the bill is placed
         return run.answer('ACQUIRER_UNREACHABLE');
@@ -63,7 +65,7 @@ export function registerSaleHandlers(run: PaymentRun): void {
 
   setHandler(operatorClearUpdate, async () => {
     if (!run.synced) await run.untilSynced();
-    if (run.state.status === 'CREATED') await condition(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
+    if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
     const actionReference = `CLEAR-${run.pspReference}`;
     if (run.state.status === 'AWAITING_TERMINAL') {
       if (!(await run.withdraw('CLEAR', actionReference))) await run.apply({ type: 'OPERATOR_CLEARED', actionReference });
@@ -102,10 +104,12 @@ export async function place(run: PaymentRun): Promise<void> {
   const createRef = `CREATE-${run.pspReference}`;
   const rejected = () => run.apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
   let sent: SendBillResult | undefined;
+  let ahead: ProjectedPlacement | null = null;
+  const atSend = { status: run.state.status, sequence: run.state.sequence };
   if (run.terminalDeadlineMs - Date.now() > 1000) {
-    const first = await attempt((run.serialize ? serialized(sendOnce, run.serialize) : sendOnce).sendBill(request));
+    const first = await attempt(sendFirst(run, request));
     if (first.kind === 'rejected') return rejected();
-    if (first.kind === 'answer') sent = first.value;
+    if (first.kind === 'answer') ({ sent, projected: ahead } = first.value);
     // No answer yet: keep trying until the device's own deadline (server-side retries grow no history).
     if (!sent && run.terminalDeadlineMs - Date.now() > 1000 && run.state.status === 'CREATED') {
       const retried = await attempt(
@@ -121,7 +125,8 @@ export async function place(run: PaymentRun): Promise<void> {
   if (!sent) return probe(run, request, createRef);
 
   if (sent.outcome === 'ON_DEVICE') {
-    await run.apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef });
+    // The projection the send wrote is adopted only if nothing changed the payment meanwhile; otherwise the decision taken meanwhile was written over it.
+    await run.apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef }, placementStands(atSend, run.state, ahead) ? ahead! : undefined);
     if (run.state.status !== 'AWAITING_TERMINAL') {
       // Cleared by the operator while the send was unanswered: take the late bill off the device.
       await run.quick.withdrawBill({ deviceId: run.deviceId, acquirerRef: sent.acquirerRef }).catch(() => undefined);
@@ -146,6 +151,20 @@ export async function place(run: PaymentRun): Promise<void> {
   }
 }
 
+/**
+ * The first send, one quick attempt. Since send-and-record-together it also writes the
+ * AWAITING_TERMINAL projection once the device holds the bill (one local activity less:
+ * core/payment/placement.ts); runs before it send alone.
+ */
+async function sendFirst(run: PaymentRun, request: PlaceBillRequest): Promise<SendAndRecordResult> {
+  if (run.serialize && patched(PATCHES.sendAndRecord.id)) {
+    const state = run.state;
+    return serialized(sendOnce, run.serialize).sendBillAndRecord({ request, state, ...(run.input.billId ? { billId: run.input.billId } : {}) });
+  }
+  const sent = await (run.serialize ? serialized(sendOnce, run.serialize) : sendOnce).sendBill(request);
+  return { sent, projected: null };
+}
+
 /** No send was ever answered: learn whether a bill of ours reached the device, leaving none waiting. */
 async function probe(run: PaymentRun, request: PlaceBillRequest, actionReference: string): Promise<void> {
   if (run.state.status !== 'CREATED') return;
@@ -163,11 +182,14 @@ export async function awaitDecision(run: PaymentRun): Promise<void> {
     timer
       .run(() => sleep(run.expiresAtMs - Date.now()))
       .then(
-        () => (expired = true),
+        () => {
+          expired = true;
+          run.changed();
+        },
         () => undefined,
       );
   }
-  await condition(() => expired || run.state.status !== 'AWAITING_TERMINAL');
+  await run.until(() => expired || run.state.status !== 'AWAITING_TERMINAL');
   if (run.state.status !== 'AWAITING_TERMINAL') {
     if (!expired) timer.cancel();
     return;

@@ -101,10 +101,13 @@ export async function voidWindow(run: PaymentRun): Promise<void> {
     timer
       .run(() => sleep(windowEndMs - Date.now()))
       .then(
-        () => (closed = true),
+        () => {
+          closed = true;
+          run.changed();
+        },
         () => undefined,
       );
-    await condition(() => closed || run.state.status !== 'CAPTURED');
+    await run.until(() => closed || run.state.status !== 'CAPTURED');
     if (!closed) timer.cancel();
   }
   // Reversals still unconfirmed get one last read before the workflow ends.
