@@ -30,7 +30,11 @@ export function runAdmin(args: string[], opts: { env?: Record<string, string | u
     else env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...serviceNodeArgs(path.join(REPO, 'src/cli/admin.ts')), ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...serviceNodeArgs(path.join(REPO, 'src/cli/admin.ts')), ...args], {
+      cwd: REPO,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
