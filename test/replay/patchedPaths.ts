@@ -14,7 +14,10 @@ export const PATCHED_PATHS = [
   // (recorded before waits-woken-by-changes: kept as recorded, no longer re-recorded)
   'payment-captured-send-and-record',
   // issue 41: the placement's, the answer's, the decision's and the void window's waits woken by their changes (patch waits-woken-by-changes)
+  // (recorded before publish-after-commit: kept as recorded, no longer re-recorded)
   'payment-captured-woken-by-changes',
+  // the capture's webhook event published by an activity the deciding task schedules (patch publish-after-commit)
+  'payment-captured-publish-after-commit',
   // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
   'webhook-delivery-after-failed-first-attempt',
 ] as const;

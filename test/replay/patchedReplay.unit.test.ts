@@ -17,14 +17,26 @@ function pathOf(name: string): { patches: string[]; localActivities: number } {
   return { patches, localActivities: markers.filter((m) => m.markerName === 'core_local_activity').length };
 }
 
+/** The (regular) activities a history scheduled, by type. */
+const activitiesOf = (name: string): string[] =>
+  readHistory(DIR, name).events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name ?? ''] : []));
+
 it('the captured histories take the paths they are kept for (docs/benchmark.md, "Trips into the sandbox")', () => {
   const before = pathOf('payment-captured-record-and-publish');
   const after = pathOf('payment-captured-send-and-record');
   const woken = pathOf('payment-captured-woken-by-changes');
+  const afterCommit = pathOf('payment-captured-publish-after-commit');
   expect(before.patches).not.toContain('send-and-record-together');
   expect(after.patches).toEqual(expect.arrayContaining(['send-and-record-together', 'record-and-publish-together']));
   expect(after.patches).not.toContain('waits-woken-by-changes');
   expect(woken.patches).toEqual(expect.arrayContaining(['waits-woken-by-changes', 'send-and-record-together', 'record-and-publish-together']));
   // The send and the first projection, the read, the capture's projection and publishing: one local activity less.
   expect([before.localActivities, after.localActivities, woken.localActivities]).toEqual([4, 3, 3]);
+  // Publishing left the local activities: an activity scheduled by the deciding task (the local activity count stays: the projection remains one).
+  expect(woken.patches).not.toContain('publish-after-commit');
+  expect(afterCommit.patches).toEqual(expect.arrayContaining(['publish-after-commit', 'waits-woken-by-changes', 'send-and-record-together']));
+  expect(afterCommit.patches).not.toContain('record-and-publish-together');
+  expect(afterCommit.localActivities).toBe(3);
+  expect(activitiesOf('payment-captured-publish-after-commit')).toContain('publishPaymentEvent');
+  expect(activitiesOf('payment-captured-woken-by-changes')).not.toContain('publishPaymentEvent');
 });

@@ -226,12 +226,18 @@ describe('payment workflow (stubbed activities)', () => {
     await eventually(() => lane.callsOf(workflowId).includes('publishPaymentEvent'));
     expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
     expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].fields).toMatchObject({ cardBrand: 'VISA', last4: '4242', capturedAmount: '10.00' });
-    // The capture's projection and its webhook event are one local activity (docs/benchmark.md, "Trips into the sandbox").
     const localActivities = async () =>
-      (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
-    await eventually(async () => (await localActivities()) >= 3);
-    expect(await localActivities()).toBe(3); // the send and the first projection, readBill, the capture's projection and publishing
+      (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    await eventually(async () => (await localActivities()).length >= 3);
+    const markers = await localActivities();
+    expect(markers).toHaveLength(3); // the send and the first projection, readBill, the capture's projection
     expect(lane.callsOf(workflowId).slice(-2)).toEqual(['recordStatusEvent', 'publishPaymentEvent']);
+    // The webhook event is an activity scheduled by the task that decided CAPTURED and wrote its projection:
+    // the server hands it out only once that task is committed (docs/webhooks.md, "Only what the payment decided").
+    const published = (await handle.fetchHistory()).events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'publishPaymentEvent');
+    expect(published?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId?.toString()).toBe(
+      markers[2].markerRecordedEventAttributes?.workflowTaskCompletedEventId?.toString(),
+    );
     expect(lane.inputsOf(workflowId, 'publishPaymentEvent')[0]).toMatchObject({ paymentId: workflowId.replace(/^payment-/, ''), sequence: 2 });
   });
 

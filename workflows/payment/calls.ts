@@ -21,6 +21,15 @@ export const effectCalls = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
 });
+// What may happen only once the workflow task that decided it is committed (a webhook event, and the
+// receipt it starts): an activity, which the server hands out only after that task completes. A
+// local activity runs inside the task: were the task lost (a worker or Temporal node killed before
+// it completed), its replay could decide otherwise at the same sequence, after the merchant heard
+// the first decision (docs/webhooks.md, "Only what the payment decided").
+export const afterCommit = proxyActivities<Activities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '10s' },
+});
 // Calls that must eventually get an answer (expiry, probe): server-side retries add no history.
 // Their pause is capped per run (timing.acquirerRetryMaxMs); options are not part of replay checks.
 export const persistentCalls = (maximumIntervalMs = ACQUIRER_RETRY_MAX_MS) =>

@@ -78,4 +78,11 @@ export const PATCHES = {
    * the SDK's condition checks: each wait a check released cost a trip into the sandbox.
    */
   wokenByChanges: patch('waits-woken-by-changes', '2026-11-28', '2026-12-12', 'waits woken by the change they wait for'),
+  /**
+   * A status event's webhook event (and the receipt it starts) is published by an activity that
+   * the deciding task schedules, not by the local activity that writes the projection: a task
+   * lost after its local activities ran may be decided otherwise on replay, and the merchant had
+   * already heard the first decision (a PAYMENT_CANCELLED for a payment that EXPIRED).
+   */
+  publishAfterCommit: patch('publish-after-commit', '2026-11-28', '2026-12-12', 'webhook events published once the deciding task is committed'),
 } as const;

@@ -52,8 +52,8 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   }
   if (run.state.status === 'CAPTURED') await voidWindow(run);
 
-  // Drain: post-sale changes (refunds) reach the running workflow; it ends only once each is decided.
-  await condition(() => allHandlersFinished() && !run.refundsUndecided() && run.pendingCapture === null);
+  // Drain: post-sale changes (refunds) reach the running workflow; it ends only once each is decided and its events are published.
+  await condition(() => allHandlersFinished() && !run.refundsUndecided() && run.pendingCapture === null && run.publishesInFlight === 0);
   return { status: run.state.status, sequence: run.state.sequence };
 }
 

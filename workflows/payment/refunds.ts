@@ -31,7 +31,9 @@ async function decideRefund(run: PaymentRun, r: RefundInFlight, status: RefundSt
       failureReason: status.message ?? 'the acquirer failed the refund',
       decidedAt: new Date(Date.now()).toISOString(),
     });
-    await run.effects.publishPaymentEvent({ paymentId: run.paymentId, sequence: run.state.sequence, refundId: r.id, refundFailed: true });
+    const failed = { paymentId: run.paymentId, sequence: run.state.sequence, refundId: r.id, refundFailed: true };
+    if (patched(PATCHES.publishAfterCommit.id)) run.publishAfterCommit(failed);
+    else await run.effects.publishPaymentEvent(failed);
   }
   r.done = true;
 }

@@ -3,7 +3,8 @@ import Decimal from 'decimal.js';
 import type { BillStatus } from '../../core/acquirer';
 import { eventTypeForEntry } from '../../core/webhooks/eventTypes';
 import { PaymentStatus as PaymentStatusAttribute } from '../../core/searchAttributes';
-import { attempt, attemptUntilAnswered, effectCalls, persistentCalls, quickCalls } from './calls';
+import { afterCommit, attempt, attemptUntilAnswered, effectCalls, persistentCalls, quickCalls } from './calls';
+import type { PublishPaymentEventInput } from '../../activities/webhooks/publishPaymentEvent';
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
@@ -76,6 +77,9 @@ export class PaymentRun {
   /** Waits woken by the run's own changes (until()); runs from before the waits-woken-by-changes patch use condition(). */
   readonly wokenByChanges: boolean;
   private readonly waits = new Set<() => void>();
+  /** Webhook events handed to activities (publish-after-commit) and not yet published: the run ends only once there are none. */
+  publishesInFlight = 0;
+  private publishing: Promise<void> = Promise.resolve();
 
   constructor(readonly input: PaymentWorkflowInput) {
     ({ paymentId: this.paymentId, pspReference: this.pspReference, deviceId: this.deviceId, timing: this.timing } = input);
@@ -236,8 +240,13 @@ export class PaymentRun {
         };
         silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
         const publish = result.effects.find((e) => e.type === 'PUBLISH_PAYMENT_EVENT');
-        // One local activity, one activation less (docs/benchmark.md, "Trips into the sandbox"); runs before the patch ran two.
-        if (publish && !silent && patched(PATCHES.recordAndPublish.id)) {
+        if (publish && !silent && patched(PATCHES.publishAfterCommit.id)) {
+          // The projection now (answers wait for it); the event once this task is committed.
+          await this.effects.recordStatusEvent(record);
+          this.publishAfterCommit({ paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) });
+          published = true;
+        } else if (publish && !silent && patched(PATCHES.recordAndPublish.id)) {
+          // Runs before publish-after-commit: one local activity, one activation less (docs/benchmark.md, "Trips into the sandbox").
           await this.effects.recordStatusEventAndPublish({
             ...record,
             publish: { sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) },
@@ -259,6 +268,19 @@ export class PaymentRun {
         });
       }
     }
+  }
+
+  /**
+   * Publishes a webhook event by an activity this task schedules: the server hands it out only
+   * once the task is committed, so the merchant hears only what the run's history decided
+   * (calls.ts, afterCommit). One after another, in the order decided.
+   */
+  publishAfterCommit(input: PublishPaymentEventInput): void {
+    this.publishesInFlight++;
+    this.publishing = this.publishing.then(async () => {
+      await afterCommit.publishPaymentEvent(input);
+      this.publishesInFlight--;
+    });
   }
 
   /**
