@@ -19,7 +19,9 @@ function pathOf(name: string): { patches: string[]; localActivities: number } {
 
 /** The (regular) activities a history scheduled, by type. */
 const activitiesOf = (name: string): string[] =>
-  readHistory(DIR, name).events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name ?? ''] : []));
+  readHistory(DIR, name).events.flatMap((e) =>
+    e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name ?? ''] : [],
+  );
 
 it('the captured histories take the paths they are kept for (docs/benchmark.md, "Trips into the sandbox")', () => {
   const before = pathOf('payment-captured-record-and-publish');
