@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- [--max-time SECONDS] [--max-examples N] [--seed N] [--keep] [--self-test] [--strict] [-- <st run options>]`
+ * `npm run fuzz -- [--max-time SECONDS] [--max-examples N] [--seed N] [--keep] [--self-test] [--strict] [--install-only] [-- <st run options>]`
  *
  * Schema-driven fuzzing of every operation of /openapi.json against the real running service
  * (docs/fuzzing.md): starts the service as `npm start` does (embedded database and Temporal dev
@@ -29,11 +29,13 @@ interface Options {
   keep: boolean;
   selfTest: boolean;
   strict: boolean;
+  /** Install schemathesis and stop (CI does it early, beside other steps). */
+  installOnly: boolean;
   extra: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { maxTime: 120, maxExamples: 50, keep: false, selfTest: false, strict: false, extra: [] };
+  const opts: Options = { maxTime: 120, maxExamples: 50, keep: false, selfTest: false, strict: false, installOnly: false, extra: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -50,7 +52,11 @@ function parseArgs(argv: string[]): Options {
     else if (a === '--keep') opts.keep = true;
     else if (a === '--self-test') opts.selfTest = true;
     else if (a === '--strict') opts.strict = true;
-    else throw new Error(`unknown option ${a} (options: --max-time S, --max-examples N, --seed N, --keep, --self-test, --strict, -- <st run options>)`);
+    else if (a === '--install-only') opts.installOnly = true;
+    else
+      throw new Error(
+        `unknown option ${a} (options: --max-time S, --max-examples N, --seed N, --keep, --self-test, --strict, --install-only, -- <st run options>)`,
+      );
   }
   if (!(opts.maxTime >= 1) || !(opts.maxExamples >= 1)) throw new Error('--max-time and --max-examples must be positive numbers');
   return opts;
@@ -131,6 +137,7 @@ async function main(): Promise<number> {
   const opts = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const st = ensureSchemathesis(ROOT, log);
+  if (opts.installOnly) return 0;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'isp-fuzz-'));
   const dataDir = path.join(workDir, 'data');
   fs.mkdirSync(dataDir);
