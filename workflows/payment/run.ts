@@ -1,4 +1,4 @@
-import { CancellationScope, condition, patched, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
 import type { BillStatus } from '../../core/acquirer';
 import { eventTypeForEntry } from '../../core/webhooks/eventTypes';
@@ -8,10 +8,11 @@ import type { PublishPaymentEventInput } from '../../activities/webhooks/publish
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
+import { Waits } from './waits';
 import type { ProjectedPlacement } from '../../core/payment/placement';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
-import { initialState, type PaymentEvent, type PaymentState, type ReadCause, totalOf, transition } from '../../core/payment/transition';
+import { type Effect, initialState, type PaymentEvent, type PaymentState, type ReadCause, totalOf, transition } from '../../core/payment/transition';
 import { chargedBackTotal, disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
 
 /** One refund as the workflow follows it. */
@@ -74,9 +75,8 @@ export class PaymentRun {
   readonly disputes = new Map<string, { status: string; amount?: string }>();
   /** Runs from before the chargeback-counts patch did not count what a chargeback took back. */
   readonly countsChargebacks: boolean;
-  /** Waits woken by the run's own changes (until()); runs from before the waits-woken-by-changes patch use condition(). */
-  readonly wokenByChanges: boolean;
-  private readonly waits = new Set<() => void>();
+  /** Waits woken by the run's own changes (until(): waits.ts); runs from before the waits-woken-by-changes patch use condition(). */
+  private readonly waits: Waits;
   /** Webhook events handed to activities (publish-after-commit) and not yet published: the run ends only once there are none. */
   publishesInFlight = 0;
   private publishing: Promise<void> = Promise.resolve();
@@ -118,52 +118,17 @@ export class PaymentRun {
     this.runTag = workflowInfo().runId.slice(0, 8);
     this.synced = !(input.status !== 'CREATED' && patched(PATCHES.laterRunReadsRow.id));
     this.countsChargebacks = patched(PATCHES.chargebackCounts.id);
-    this.wokenByChanges = patched(PATCHES.wokenByChanges.id);
+    this.waits = new Waits(patched(PATCHES.wokenByChanges.id));
   }
 
-  /**
-   * condition(ready, timeoutMs) (true once `ready` holds; false at the timeout, a Temporal timer),
-   * but woken by the step that changes what `ready` reads (changed()) instead of by the SDK's
-   * check after each activation, which costs a trip into the sandbox each time it releases a wait
-   * (docs/benchmark.md, "Trips into the sandbox"). `ready` may read only what calls changed() when
-   * it moves: the state and the projection (apply), and flags whose setters call it.
-   */
+  /** Waits until `ready` holds (false at the timeout), woken by changed(): waits.ts. */
   until(ready: () => boolean, timeoutMs?: number): Promise<boolean> {
-    if (!this.wokenByChanges) return timeoutMs === undefined ? condition(ready).then(() => true) : condition(ready, timeoutMs);
-    if (timeoutMs === undefined) return this.whenReady(ready).then(() => true);
-    // The shape of the SDK's condition with a timeout: the timer cancelled once the wait is over.
-    return CancellationScope.cancellable(async () => {
-      try {
-        return await Promise.race([sleep(timeoutMs).then(() => false), this.whenReady(ready).then(() => true)]);
-      } finally {
-        CancellationScope.current().cancel();
-      }
-    });
+    return this.waits.until(ready, timeoutMs);
   }
 
   /** Wakes the waits of until() whose predicate now holds. */
   changed(): void {
-    for (const check of [...this.waits]) check();
-  }
-
-  private whenReady(ready: () => boolean): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const scope = CancellationScope.current();
-      if (scope.consideredCancelled) return void scope.cancelRequested.catch(reject);
-      if (ready()) return resolve();
-      const check = () => {
-        if (!ready()) return;
-        this.waits.delete(check);
-        resolve();
-      };
-      this.waits.add(check);
-      // Cancelled like a condition: the wait ends with the scope's failure.
-      if (scope.cancellable)
-        scope.cancelRequested.catch((err: Error) => {
-          this.waits.delete(check);
-          reject(err);
-        });
-    });
+    this.waits.changed();
   }
 
   /** Resolves once the run has read its row (a later run); handlers wait for it before anything else. */
@@ -219,40 +184,14 @@ export class PaymentRun {
     this.state = result.state;
     this.changed();
     let silent = false; // the recorded status emits no webhook event
-    let published = false; // published with its projection, in one local activity
+    let published = false; // taken care of with its projection (project())
+    let afterCommit: PublishPaymentEventInput | undefined; // handed to an activity once the effects ran
     for (const effect of result.effects) {
       if (effect.type === 'COMPLETE_AUTHORIZATION') {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
-        if (ahead?.sequence === effect.event.sequence) {
-          silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
-          this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
-          this.changed();
-          continue;
-        }
-        const record = {
-          paymentId: this.paymentId,
-          event: effect.event,
-          fields: effect.fields,
-          ...(effect.refund ? { refund: effect.refund } : {}),
-          // A tender's bill hears of each status event (docs/bills.md); a payment without a bill sends nothing more.
-          ...(this.input.billId ? { billId: this.input.billId } : {}),
-        };
         silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
-        const publish = result.effects.find((e) => e.type === 'PUBLISH_PAYMENT_EVENT');
-        if (publish && !silent && patched(PATCHES.publishAfterCommit.id)) {
-          // The projection now (answers wait for it); the event once this task is committed.
-          await this.effects.recordStatusEvent(record);
-          this.publishAfterCommit({ paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) });
-          published = true;
-        } else if (publish && !silent && patched(PATCHES.recordAndPublish.id)) {
-          // Runs before publish-after-commit: one local activity, one activation less (docs/benchmark.md, "Trips into the sandbox").
-          await this.effects.recordStatusEventAndPublish({
-            ...record,
-            publish: { sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) },
-          });
-          published = true;
-        } else await this.effects.recordStatusEvent(record);
+        if (ahead?.sequence !== effect.event.sequence) ({ published, afterCommit } = await this.project(effect, result.effects, silent));
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
         this.changed();
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
@@ -268,6 +207,41 @@ export class PaymentRun {
         });
       }
     }
+    // Scheduled here, after the projection and the search attribute: the order of the commands is the history's.
+    if (afterCommit) this.publishAfterCommit(afterCommit);
+  }
+
+  /**
+   * Writes one status event's projection; its webhook event is to be published after the commit
+   * (publish-after-commit), or in runs from before that, in the same local activity.
+   */
+  private async project(
+    effect: Extract<Effect, { type: 'RECORD_STATUS_EVENT' }>,
+    effects: Effect[],
+    silent: boolean,
+  ): Promise<{ published: boolean; afterCommit?: PublishPaymentEventInput }> {
+    const record = {
+      paymentId: this.paymentId,
+      event: effect.event,
+      fields: effect.fields,
+      ...(effect.refund ? { refund: effect.refund } : {}),
+      // A tender's bill hears of each status event (docs/bills.md); a payment without a bill sends nothing more.
+      ...(this.input.billId ? { billId: this.input.billId } : {}),
+    };
+    const publish = effects.find((e) => e.type === 'PUBLISH_PAYMENT_EVENT');
+    const about = publish && { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
+    if (about && !silent && patched(PATCHES.publishAfterCommit.id)) {
+      await this.effects.recordStatusEvent(record); // the projection now: answers wait for it
+      return { published: true, afterCommit: about }; // the event once this task is committed
+    }
+    if (about && !silent && patched(PATCHES.recordAndPublish.id)) {
+      // Runs before publish-after-commit: one local activity, one activation less (docs/benchmark.md, "Trips into the sandbox").
+      const { paymentId: _, ...rest } = about;
+      await this.effects.recordStatusEventAndPublish({ ...record, publish: rest });
+      return { published: true };
+    }
+    await this.effects.recordStatusEvent(record);
+    return { published: false };
   }
 
   /**
@@ -276,11 +250,9 @@ export class PaymentRun {
    * (calls.ts, afterCommit). One after another, in the order decided.
    */
   publishAfterCommit(input: PublishPaymentEventInput): void {
-    this.publishesInFlight++;
-    this.publishing = this.publishing.then(async () => {
-      await afterCommit.publishPaymentEvent(input);
-      this.publishesInFlight--;
-    });
+    const publish = () => afterCommit.publishPaymentEvent(input).then(() => void this.publishesInFlight--);
+    // Scheduled at once when none is in flight (the command's place in the task does not hang on promise timing); else after the one before.
+    this.publishing = this.publishesInFlight++ === 0 ? publish() : this.publishing.then(publish);
   }
 
   /**
