@@ -275,7 +275,7 @@ export function judgeRefunds(views: RefundedPayment[], requests: RefundRequestRe
           paymentId: r.paymentId,
           refundId: r.id,
           tag,
-          why: `answered ${req.answers.join(',')}, yet the refund exists (${r.status}, ${r.amount})`,
+          why: `answered ${req.answers.join(',')}${req.refusal ? ` ('${req.refusal}')` : ''}, yet the refund exists (${r.status}, ${r.amount})`,
         });
       }
     }

@@ -27,6 +27,8 @@ export interface RefundRequestRecord {
   answers: number[];
   /** The last answer: 201/200 (the refund), a 4xx (refused), or 0/5xx (given up). */
   finalAnswer: number;
+  /** The error message of the last 4xx answer (what a refusal said). */
+  refusal?: string;
   refundId?: string;
   /** The refund's status in the answer. */
   answeredStatus?: string;
@@ -259,6 +261,7 @@ export class RefundLoad {
         break;
       }
       const retryable = res.status === 0 || res.status === 429 || res.status >= 500;
+      if (res.status >= 400 && !retryable) record.refusal = typeof res.body?.message === 'string' ? res.body.message : JSON.stringify(res.body);
       if (!retryable || !key || Date.now() > giveUpAt) {
         if (retryable) this.opts.log(`refund ${tag}: gave up after ${attempt + 1} attempts (last ${res.status} ${res.error ?? ''})`);
         break;

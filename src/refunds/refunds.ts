@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { UserPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
-import { conflict, notFound } from '../domain/errors';
+import { conflict, DomainError, notFound } from '../domain/errors';
 import type { Payment, Refund } from '../generated/prisma/client';
 import { askWorkflow, checkAmount, type OperationDeps } from '../payments/operations';
 import type { RefundRequestInput } from '../../core/payment/messages';
@@ -57,16 +57,45 @@ export async function createRefund(
     .update(JSON.stringify({ amount: amount ?? null, reason }))
     .digest('hex');
 
-  if (idempotencyKey !== null) {
+  // The refund an earlier request with this Idempotency-Key made (within the window), if any.
+  const madeByKey = async (): Promise<CreateRefundResult | undefined> => {
+    if (idempotencyKey === null) return undefined;
     const earlier = await db.refund.findFirst({
       where: { paymentId: payment.id, idempotencyKey, createdAt: { gte: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS) } },
       orderBy: { createdAt: 'desc' },
     });
-    if (earlier) {
-      if (earlier.requestFingerprint !== requestFingerprint) throw conflict('Idempotency-Key was already used for another refund request of this payment');
-      return { refund: earlier, replayed: true };
+    if (!earlier) return undefined;
+    if (earlier.requestFingerprint !== requestFingerprint) throw conflict('Idempotency-Key was already used for another refund request of this payment');
+    return { refund: earlier, replayed: true };
+  };
+  const earlier = await madeByKey();
+  if (earlier) return earlier;
+  try {
+    return await decideRefund(deps, user, payment, amount, reason, idempotencyKey, requestFingerprint);
+  } catch (err) {
+    // A refusal may come from the refund an earlier attempt with this key made after the look-up
+    // above: the client gave up on it (no answer: aborted, or its API process was killed) and sent
+    // it again while it was under way, and it was written meanwhile, counted against the payment
+    // (here, or by a new run that never knew the key). That refund is the answer, never a refusal.
+    if (err instanceof DomainError && err.kind === 'conflict') {
+      const made = await madeByKey();
+      if (made) return made;
     }
+    throw err;
   }
+}
+
+/** The checks from the rows, then the refund handed to the payment's workflow. */
+async function decideRefund(
+  deps: OperationDeps,
+  user: RefundCreator,
+  payment: Payment,
+  amount: string | undefined,
+  reason: string | null,
+  idempotencyKey: string | null,
+  requestFingerprint: string,
+): Promise<CreateRefundResult> {
+  const { db } = deps;
   // A first look from the rows; the workflow decides (it sees the refunds and voids still in flight).
   const pending = await db.refund.aggregate({ where: { paymentId: payment.id, status: 'PENDING' }, _sum: { amount: true } });
   const refusal = refundRefusal(

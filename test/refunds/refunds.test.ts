@@ -1,6 +1,11 @@
+import type { Db } from '../../src/db/client';
+import type { Payment } from '../../src/generated/prisma/client';
+import { createLogger } from '../../src/logger';
+import type { OperationDeps } from '../../src/payments/operations';
+import { createRefund } from '../../src/refunds/refunds';
 import { call } from '../support/http';
 import { type TestStack, startTestStack } from '../support/stack';
-import { createPayment, eventually, history, paymentAction, sim } from '../payments/helpers';
+import { createPayment, eventually, history, paymentAction, sim, workflowHandle } from '../payments/helpers';
 import { signedInUser } from '../users/helpers';
 import { captured, till, type Till } from './helpers';
 
@@ -98,6 +103,80 @@ it('the same Idempotency-Key answers 200 with the same refund; with another body
   expect((await refund(t.finance, id, { amount: 6 }, key)).status).toBe(409);
   expect((await refund(t.finance, id, { amount: 5 }, { 'Idempotency-Key': 'x'.repeat(256) })).status).toBe(400);
   expect((await payment(t, id)).body.refundedAmount).toBe(5);
+});
+
+/**
+ * The database as a retry of a refund request read it while the first attempt (same Idempotency-Key)
+ * was still under way in another API process, its client having given up on it: the look-up of the
+ * key found nothing yet, and, when given, the payment read was the row from before that refund.
+ * Every later read is the real one.
+ */
+function readBeforeTheFirstAttempt(db: Db, paymentBefore?: Payment): Db {
+  const bound = (target: object, prop: string | symbol) => {
+    const value = Reflect.get(target, prop);
+    return typeof value === 'function' ? value.bind(target) : value;
+  };
+  let keyLookups = 0;
+  const refund = new Proxy(db.refund, {
+    get: (target, prop) =>
+      prop === 'findFirst'
+        ? (args: Parameters<Db['refund']['findFirst']>[0]) => (++keyLookups === 1 ? Promise.resolve(null) : target.findFirst(args))
+        : bound(target, prop),
+  });
+  const payment = new Proxy(db.payment, {
+    get: (target, prop) => (prop === 'findFirst' && paymentBefore ? () => Promise.resolve(paymentBefore) : bound(target, prop)),
+  });
+  return new Proxy(db, { get: (target, prop) => (prop === 'refund' ? refund : prop === 'payment' ? payment : bound(target, prop)) });
+}
+
+/** The retry, in this process, through the API's own createRefund (as the route calls it). */
+const retryWith = (t: Till, db: Db, paymentId: string, body: { amount: number; reason: string }, key: string) =>
+  createRefund(
+    { config: stack.config, db, temporal: stack.client, logger: createLogger('silent') } as Omit<OperationDeps, 'acquirers'> as OperationDeps,
+    { merchantId: t.merchant.id, merchantExternalId: t.shop.merchantExternalId, username: 'finance', userId: null },
+    paymentId,
+    body,
+    key,
+  );
+
+it("a retry (same Idempotency-Key) that missed the first attempt's refund, which a new run of the payment then counts, is answered with that refund, never refused", async () => {
+  const t = await till(stack);
+  const id = await captured(stack, t, 30);
+  const before = await stack.db.payment.findUniqueOrThrow({ where: { id } });
+  const key = `lost-answer-${id}`;
+  const body = { amount: 20, reason: 'the first attempt got no answer' };
+  // The first attempt makes the refund; its client never gets the answer.
+  const first = await refund(t.finance, id, body, { 'Idempotency-Key': key });
+  expect(first.status).toBe(201);
+  // The run that made it ends (a partially refunded payment has no void window left): the retry's update
+  // starts a new run from the row, which never knew the key and finds 10 left of 30.
+  await eventually(async () => ((await workflowHandle(stack, id).describe()).status.name === 'COMPLETED' ? true : undefined), 20_000);
+  const retry = await retryWith(t, readBeforeTheFirstAttempt(stack.db, before), id, body, key);
+  expect(retry).toMatchObject({ replayed: true, refund: { id: first.body.id, status: 'SUCCEEDED' } });
+  expect(await stack.db.refund.count({ where: { paymentId: id } })).toBe(1);
+  expect((await payment(t, id)).body).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 20 });
+  expect((await sim(stack).device(t.shop.deviceId)).body.lastBill.refundedAmount).toBe('20');
+});
+
+it("a retry (same Idempotency-Key) that missed the first attempt's refund, written PENDING just after its look-up, is answered with that refund, never refused", async () => {
+  const t = await till(stack, { refundConfirmDelayMs: 3000 });
+  const id = await captured(stack, t, 30);
+  const key = `lost-answer-${id}`;
+  const body = { amount: 20, reason: 'the first attempt got no answer' };
+  const first = await refund(t.finance, id, body, { 'Idempotency-Key': key });
+  expect(first.body.status).toBe('PENDING');
+  // The retry's look-up of the key came just before the row was written; its next read counts the
+  // PENDING refund against the payment (10 left of 30).
+  const retry = await retryWith(t, readBeforeTheFirstAttempt(stack.db), id, body, key);
+  expect(retry).toMatchObject({ replayed: true, refund: { id: first.body.id } });
+  // Another body under the key is still refused.
+  await expect(retryWith(t, readBeforeTheFirstAttempt(stack.db), id, { ...body, amount: 21 }, key)).rejects.toMatchObject({
+    kind: 'conflict',
+    message: expect.stringContaining('Idempotency-Key'),
+  });
+  await eventually(async () => ((await stack.db.refund.findUnique({ where: { id: first.body.id } }))?.status === 'SUCCEEDED' ? true : undefined), 30_000);
+  expect(await stack.db.refund.count({ where: { paymentId: id } })).toBe(1);
+  expect((await payment(t, id)).body).toMatchObject({ status: 'PARTIALLY_REFUNDED', refundedAmount: 20 });
 });
 
 it('refuses what is not a refund: roles, API keys, statuses, amounts', async () => {
