@@ -185,13 +185,13 @@ export class PaymentRun {
     this.changed();
     let silent = false; // the recorded status emits no webhook event
     let published = false; // taken care of with its projection (project())
-    let afterCommit: PublishPaymentEventInput | undefined; // handed to an activity once the effects ran
+    let toPublish: PublishPaymentEventInput | undefined; // handed to an activity once the effects ran
     for (const effect of result.effects) {
       if (effect.type === 'COMPLETE_AUTHORIZATION') {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
         silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
-        if (ahead?.sequence !== effect.event.sequence) ({ published, afterCommit } = await this.project(effect, result.effects, silent));
+        if (ahead?.sequence !== effect.event.sequence) ({ published, toPublish } = await this.project(effect, result.effects, silent));
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
         this.changed();
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
@@ -208,7 +208,7 @@ export class PaymentRun {
       }
     }
     // Scheduled here, after the projection and the search attribute: the order of the commands is the history's.
-    if (afterCommit) this.publishAfterCommit(afterCommit);
+    if (toPublish) this.publishAfterCommit(toPublish);
   }
 
   /**
@@ -219,7 +219,7 @@ export class PaymentRun {
     effect: Extract<Effect, { type: 'RECORD_STATUS_EVENT' }>,
     effects: Effect[],
     silent: boolean,
-  ): Promise<{ published: boolean; afterCommit?: PublishPaymentEventInput }> {
+  ): Promise<{ published: boolean; toPublish?: PublishPaymentEventInput }> {
     const record = {
       paymentId: this.paymentId,
       event: effect.event,
@@ -232,7 +232,7 @@ export class PaymentRun {
     const about = publish && { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
     if (about && !silent && patched(PATCHES.publishAfterCommit.id)) {
       await this.effects.recordStatusEvent(record); // the projection now: answers wait for it
-      return { published: true, afterCommit: about }; // the event once this task is committed
+      return { published: true, toPublish: about }; // the event once this task is committed
     }
     if (about && !silent && patched(PATCHES.recordAndPublish.id)) {
       // Runs before publish-after-commit: one local activity, one activation less (docs/benchmark.md, "Trips into the sandbox").
