@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
  * Ports below Linux's ephemeral range (32768-60999): the kernel never hands these out to outgoing
@@ -13,9 +16,50 @@ const HIGH = 32_767;
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = crypto.randomInt(LOW, HIGH + 1);
+    if (!claim(port)) continue;
     if ((await bound(port, host)) !== undefined) return port;
   }
   return (await bound(0, host))!; // all taken: whatever the kernel gives
+}
+
+/**
+ * Claims across processes: a port handed out is not handed out again by any process of this
+ * machine for one to two minutes, time enough for its child to bind it. Steps that start side by
+ * side (CI's fuzz run, browser tests and fault suite) each draw several ports, and one drew a port
+ * another had drawn and not yet bound ("address already in use"). A claim is a file named by the
+ * port and the minute, created exclusively; a claim of the minute before or after counts too, so
+ * claims expire without anyone deleting a live one.
+ */
+const CLAIMS = path.join(os.tmpdir(), 'isp-ports');
+const MINUTE = 60_000;
+let swept = false;
+
+/** True when this process now holds the port's claim (or claims cannot be written here: the bind check alone, as before). */
+export function claim(port: number, now = Date.now()): boolean {
+  const minute = Math.floor(now / MINUTE);
+  const marker = (m: number) => path.join(CLAIMS, `${port}-${m}`);
+  try {
+    fs.mkdirSync(CLAIMS, { recursive: true });
+    if (!swept) sweep(minute);
+    fs.writeFileSync(marker(minute), String(process.pid), { flag: 'wx' });
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
+  // Created first, looked around second: of two claims across a minute's turn, at least one sees the other and yields.
+  if (fs.existsSync(marker(minute - 1)) || fs.existsSync(marker(minute + 1))) {
+    fs.rmSync(marker(minute), { force: true });
+    return false;
+  }
+  return true;
+}
+
+/** Removes claims older than two minutes, once per process (they no longer count). */
+function sweep(minute: number): void {
+  swept = true;
+  for (const name of fs.readdirSync(CLAIMS)) {
+    const at = Number(name.split('-')[1]);
+    if (Number.isFinite(at) && at < minute - 2) fs.rmSync(path.join(CLAIMS, name), { force: true });
+  }
 }
 
 /** Binds `port` (0: any) for a moment; the port it got, or undefined when it was taken. */
