@@ -56,7 +56,9 @@ export class TemporalCluster {
 
   /**
    * Starts the nodes one after the other (the first sets the schema and the namespace up; each
-   * later one finds them there and joins), then the proxy (when there are several).
+   * later one finds them there and joins), then the proxy (when there are several). Each node's
+   * ports are drawn just before it starts: a drawn port is claimed for one to two minutes only
+   * (src/process/freePort.ts), and the first node alone can take longer than that to be ready.
    */
   async start(): Promise<void> {
     const size = this.opts.size ?? 2;
@@ -67,8 +69,8 @@ export class TemporalCluster {
       const port = size === 1 && this.opts.port ? this.opts.port : await freeServerPort(this.host);
       this.specs.push({ name: size === 1 ? 'temporal' : `temporal-${i + 1}`, port, ports });
       this.nodes.push(this.nodeProcess(this.specs[i]!));
+      await this.startNode(i);
     }
-    for (let i = 0; i < size; i++) await this.startNode(i);
     if (size === 1) return;
     this.proxy = new FailoverProxy(this.specs.map((s) => ({ host: this.host, port: s.port })));
     this.proxyPort = await this.proxy.listen(this.opts.port ?? 0, this.host);

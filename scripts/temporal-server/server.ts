@@ -6,10 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { Connection } from '@temporalio/client';
+import { freePort } from '../../src/process/freePort';
 import { findTemporalCli } from '../../src/temporal/cliBinary';
 import { PAYMENT_SEARCH_ATTRIBUTES } from '../../core/searchAttributes';
 import { ensureTemporalServerBuilt, type TemporalServerBinaries } from './build';
@@ -36,18 +36,13 @@ export type InternalPort = (typeof INTERNAL_PORTS)[number];
  * A port that was free a moment ago, below 32768: the server records its members' ports in a
  * PostgreSQL smallint column (cluster_membership), so a port of the usual ephemeral range, which
  * the system hands out for port 0, stops it at its start ("out of range for type smallint").
+ * freePort's, claimed across processes like every other (src/process/freePort.ts): a node of the
+ * fault suite's cluster once found its port taken by a step started beside it.
  */
 export async function freeServerPort(host = '127.0.0.1'): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, host, () => server.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error(`no free port between 20000 and 32000 on ${host}`);
+  const port = await freePort(host);
+  if (port > 32_767) throw new Error(`no free port between 20000 and 32767 on ${host}`); // freePort fell back to port 0
+  return port;
 }
 
 export interface PostgresTarget {

@@ -16,10 +16,23 @@ const HIGH = 32_767;
 export async function freePort(host = '127.0.0.1'): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = crypto.randomInt(LOW, HIGH + 1);
-    if (!claim(port)) continue;
+    if (recent.has(port) || !claim(port)) continue;
+    remember(port);
     if ((await bound(port, host)) !== undefined) return port;
   }
   return (await bound(0, host))!; // all taken: whatever the kernel gives
+}
+
+/**
+ * Ports this process handed out in the last two minutes, never handed out again meanwhile. The
+ * claim files below already keep them apart; this holds too where they cannot be written (a
+ * read-only or foreign temporary folder), which would otherwise leave the bind check alone, and a
+ * port not yet bound by its child passes that check again.
+ */
+const recent = new Set<number>();
+function remember(port: number): void {
+  recent.add(port);
+  setTimeout(() => recent.delete(port), 2 * 60_000).unref(); // unref: never keeps a process alive
 }
 
 /**
