@@ -47,7 +47,13 @@ describe('outcomes at the terminal, noticed through the acquirer notification', 
 
     // Final states never change, and polling them touches neither workflow nor acquirer.
     await sim(stack).configure(shop.deviceId, { reachable: false });
-    const length = (await workflowHandle(stack, created.id).fetchHistory()).events!.length;
+    // Measured once the event's publishing activity (scheduled by the capture's task: docs/webhooks.md,
+    // "Only what the payment decided") has completed and its completion was handled: the history at rest.
+    const length = await eventually(async () => {
+      const seen = (await workflowHandle(stack, created.id).fetchHistory()).events!;
+      const published = seen.some((e) => e.activityTaskCompletedEventAttributes);
+      return published && seen.at(-1)?.workflowTaskCompletedEventAttributes ? seen.length : undefined;
+    });
     for (let i = 0; i < 3; i++) {
       const synced = await paymentAction(stack, shop, created.id, 'sync-status');
       expect(synced.status).toBe(200);
