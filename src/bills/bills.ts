@@ -137,8 +137,8 @@ export async function addTillTender(deps: BillDeps, principal: ApiKeyPrincipal, 
     return toBillRecord(bill);
   }
   if (bill.status !== 'OPEN') throw conflict(`the bill is ${bill.status}, not OPEN`);
-  const answered = await askBill(deps, bill.id, (h) =>
-    h.executeUpdate(recordTillTenderUpdate, { args: [{ method: body.method, amount, reference: body.reference ?? null }] }),
+  const answered = await askBill(deps, bill.id, (h, updateId) =>
+    h.executeUpdate(recordTillTenderUpdate, { updateId, args: [{ method: body.method, amount, reference: body.reference ?? null }] }),
   );
   if (!answered) throw conflict(`the bill is ${(await findOwnBill(deps.db, principal, id)).status}, not OPEN`);
   await auditFor(deps.db, source, {
@@ -155,7 +155,7 @@ export async function cancelBill(deps: BillDeps, principal: ApiKeyPrincipal, sou
   if (bill.status !== 'OPEN') throw conflict(`the bill is ${bill.status}, not OPEN`);
   // Audited before the workflow hears it: the give-back moves money.
   await auditFor(deps.db, source, { action: 'BILL_CANCEL_REQUESTED', target: { type: 'bill', id: bill.id }, details: { reference: bill.reference } });
-  const answered = await askBill(deps, bill.id, (h) => h.executeUpdate(cancelBillUpdate));
+  const answered = await askBill(deps, bill.id, (h, updateId) => h.executeUpdate(cancelBillUpdate, { updateId }));
   if (!answered) throw conflict(`the bill is ${(await findOwnBill(deps.db, principal, id)).status}, not OPEN`);
   return toBillRecord(await findOwnBill(deps.db, principal, id));
 }

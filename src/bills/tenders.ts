@@ -26,8 +26,9 @@ export async function holdTender(deps: BillCallDeps & { db: Db }, principal: Api
   if (ask.currency !== bill.currency) throw invalid(`currency: must be the bill's currency ${bill.currency}`);
   if (ask.storeExternalId !== bill.storeExternalId) throw invalid(`storeExternalId: must be the bill's store ${bill.storeExternalId}`);
   if (bill.status !== 'OPEN') throw conflict(`billId: the bill is ${bill.status}, not OPEN`);
-  const tender = await askBill(deps, billId, (h) =>
+  const tender = await askBill(deps, billId, (h, updateId) =>
     h.executeUpdate(openTenderUpdate, {
+      updateId,
       args: [{ paymentId: ask.paymentId, amount: ask.amount, ...(ask.sequenceNumber !== undefined ? { sequenceNumber: ask.sequenceNumber } : {}) }],
     }),
   );

@@ -46,10 +46,10 @@ export async function startBillWorkflow(deps: BillCallDeps, bill: Bill): Promise
  * Sends an update to the bill (`send` names it, typed by its definition); undefined when its workflow
  * has ended (the bill is final); 503 when Temporal cannot be reached.
  */
-export async function askBill<R>(deps: BillCallDeps, billId: string, send: (bill: WorkflowHandle) => Promise<R>): Promise<R | undefined> {
+export async function askBill<R>(deps: BillCallDeps, billId: string, send: (bill: WorkflowHandle, updateId: string) => Promise<R>): Promise<R | undefined> {
   try {
     const handle = deps.temporal.workflow.getHandle(billWorkflowId(billId));
-    return await withInFlightRetry(() => send(handle));
+    return await withInFlightRetry((updateId) => send(handle, updateId));
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {
       const cause = err.cause as { type?: string; details?: unknown[]; message?: string } | undefined;

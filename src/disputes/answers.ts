@@ -28,9 +28,9 @@ export function disputeFactsOf(d: Dispute): DisputeFacts {
 
 type Handle = ReturnType<Client['workflow']['getHandle']>;
 
-async function ask(deps: DisputeDeps, d: Dispute, send: (handle: Handle) => Promise<DisputeOutcome>): Promise<Dispute> {
+async function ask(deps: DisputeDeps, d: Dispute, send: (handle: Handle, updateId: string) => Promise<DisputeOutcome>): Promise<Dispute> {
   try {
-    await withInFlightRetry(() => send(deps.temporal.workflow.getHandle(disputeWorkflowId(d.id))));
+    await withInFlightRetry((updateId) => send(deps.temporal.workflow.getHandle(disputeWorkflowId(d.id)), updateId));
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) {
       const cause = (err as { cause?: { message?: string; type?: string } }).cause;
@@ -57,17 +57,17 @@ function check(refusal: ReturnType<typeof evidenceRefusal>): void {
 export async function saveDisputeEvidence(deps: DisputeDeps, merchantId: string, id: string, text: string): Promise<Dispute> {
   const d = await findOwnDispute(deps.db, merchantId, id);
   check(evidenceRefusal(disputeFactsOf(d), {}, Date.now()));
-  return ask(deps, d, (h) => h.executeUpdate(saveDisputeEvidenceUpdate, { args: [{ text }] }));
+  return ask(deps, d, (h, updateId) => h.executeUpdate(saveDisputeEvidenceUpdate, { updateId, args: [{ text }] }));
 }
 
 export async function submitDispute(deps: DisputeDeps, merchantId: string, id: string): Promise<Dispute> {
   const d = await findOwnDispute(deps.db, merchantId, id);
   check(submitRefusal(disputeFactsOf(d), {}, Date.now()));
-  return ask(deps, d, (h) => h.executeUpdate(submitDisputeUpdate));
+  return ask(deps, d, (h, updateId) => h.executeUpdate(submitDisputeUpdate, { updateId }));
 }
 
 export async function acceptDispute(deps: DisputeDeps, merchantId: string, id: string): Promise<Dispute> {
   const d = await findOwnDispute(deps.db, merchantId, id);
   check(acceptRefusal(disputeFactsOf(d), {}, Date.now()));
-  return ask(deps, d, (h) => h.executeUpdate(acceptDisputeUpdate));
+  return ask(deps, d, (h, updateId) => h.executeUpdate(acceptDisputeUpdate, { updateId }));
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { type Client, WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
@@ -84,9 +85,10 @@ export function callPaymentWorkflow<O extends PaymentOperation>(
   const send = async (): Promise<WorkflowAnswer> => {
     const input = workflowInputFromPayment(payment, merchantExternalId, deps.config, opts.startedBy ?? 'API', opts.pendingRefunds ?? []);
     try {
-      const outcome = await withInFlightRetry(() =>
+      const outcome = await withInFlightRetry((updateId) =>
         deps.temporal.workflow.executeUpdateWithStart(PAYMENT_OPERATIONS[operation], {
           args,
+          updateId,
           startWorkflowOperation: new WithStartWorkflowOperation<PaymentWorkflow>(
             PAYMENT_WORKFLOW_TYPE,
             paymentWorkflowStartOptions(input, deps.config, { afterSale }),
@@ -113,13 +115,16 @@ export function callPaymentWorkflow<O extends PaymentOperation>(
  * The server then answers RESOURCE_EXHAUSTED, which the Temporal client itself retries with
  * backoff (up to 10 attempts, about 40 s) and so is not retried again here: a request waits that
  * long at most before its 503. What the client does not retry is an update the server rejects
- * because the worker did not get to it in its workflow task: nothing happened, so wait a moment
- * and send again (bounded).
+ * because the worker did not get to it in its workflow task, or aborts because the server dropped
+ * the workflow's update registry under load (Temporal: "retryable"): wait a moment and send again
+ * (bounded). Every attempt carries the same update id (`send` puts it on the update): a resend of
+ * an update the server did take is answered with that update's outcome, never applied twice.
  */
-export async function withInFlightRetry<T>(send: () => Promise<T>): Promise<T> {
+export async function withInFlightRetry<T>(send: (updateId: string) => Promise<T>): Promise<T> {
+  const updateId = crypto.randomUUID();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await send();
+      return await send(updateId);
     } catch (err) {
       if (attempt >= 6 || !isUnprocessedUpdate(err)) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 50)));
@@ -132,7 +137,7 @@ function isUnprocessedUpdate(err: unknown): boolean {
   const text = `${e?.message ?? ''} ${e?.cause?.message ?? ''}`;
   // also: an update-with-start that raced the workflow's completion is aborted; sent again, it
   // meets the closed workflow and is answered from the database
-  return /wasn't processed by worker|Update-with-Start could not be executed|unexpected workflow task failure/i.test(text);
+  return /wasn't processed by worker|Update-with-Start could not be executed|unexpected workflow task failure|update was aborted/i.test(text);
 }
 
 /** The server's answer to an update sent to a workflow that completed meanwhile. */

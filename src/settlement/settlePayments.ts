@@ -78,9 +78,10 @@ async function settleOne(deps: SettleDeps, batchId: string, payment: PaymentWith
   if (payment.origin === 'SETTLEMENT_REPORT') return publishSettled(deps, batchId, paymentId);
   const input = workflowInputFromPayment(payment, payment.merchant.externalId, deps.config, 'WORKFLOW');
   try {
-    await withInFlightRetry(() =>
+    await withInFlightRetry((updateId) =>
       deps.temporal.workflow.executeUpdateWithStart(settleUpdate, {
         args: [{ batchId }],
+        updateId,
         startWorkflowOperation: new WithStartWorkflowOperation<PaymentWorkflow>(PAYMENT_WORKFLOW_TYPE, paymentWorkflowStartOptions(input, deps.config)),
       }),
     );

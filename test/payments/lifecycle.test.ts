@@ -182,7 +182,7 @@ describe('sync-status', () => {
     const shop = await openShop(quiet, { device: { latencyMs: 50 } });
     const { body: created } = await createPayment(quiet, shop);
     const handle = workflowHandle(quiet, created.id);
-    const outcomes = await Promise.all(Array.from({ length: 30 }, () => withInFlightRetry(() => handle.executeUpdate(syncStatusUpdate))));
+    const outcomes = await Promise.all(Array.from({ length: 30 }, () => withInFlightRetry((updateId) => handle.executeUpdate(syncStatusUpdate, { updateId }))));
     expect(outcomes.map((o) => o.status)).toEqual(Array(30).fill('AWAITING_TERMINAL'));
     expect(await history(quiet, created.id)).toHaveLength(1);
   });

@@ -31,6 +31,9 @@ export class BillRun {
     this.state = input.state ?? initialBillState(input.amount);
     this.giveBack = proxyActivities<BillActivities>({
       startToCloseTimeout: '60s',
+      // giveBackTender heartbeats while it waits for the acquirer (activities/heartbeat.ts): an
+      // attempt whose worker died is retried after 10 s, not after the minute.
+      heartbeatTimeout: '10s',
       retry: {
         initialInterval: `${Math.min(1000, input.retryMaxMs)}ms`,
         backoffCoefficient: 2,
