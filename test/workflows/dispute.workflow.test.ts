@@ -14,7 +14,8 @@ import { eventually, startWorkflowLane, type Stubs, type WorkflowLane } from './
 /**
  * The dispute workflow's main decisions on a real Temporal server, its activities stubbed
  * (docs/disputes.md; docs/architecture.md, "Tests: lanes and where they live"): opened, the
- * merchant's statement and submission, an acceptance, and the due date with its one reminder.
+ * merchant's statement and submission, the acquirer's decision (WON, LOST), an acceptance, and the
+ * due date with its one reminder.
  */
 
 let lane: WorkflowLane;
@@ -96,6 +97,17 @@ describe('dispute workflow (stubbed activities)', () => {
     await handle.signal(disputeNudgeSignal);
     expect(await handle.result()).toBe('WON');
     expect(statuses(workflowId)).toEqual(['UNDER_REVIEW', 'WON']);
+    expect(events(workflowId)).toEqual(['DISPUTE_OPENED', 'DISPUTE_UNDER_REVIEW', 'DISPUTE_CLOSED']);
+  });
+
+  it('submitted and decided at once: the first read after the submission finds it LOST, which closes it', async () => {
+    const { workflowId, handle } = await openDispute();
+    await handle.executeUpdate(saveDisputeEvidenceUpdate, { args: [{ text: 'no proof of delivery' }] });
+    lane.stub(workflowId, { readAcquirerDispute: () => ({ status: 'LOST' }) });
+    await handle.executeUpdate(submitDisputeUpdate);
+    expect(lane.callsOf(workflowId)).toContain('submitDisputeToAcquirer');
+    expect(await handle.result()).toBe('LOST');
+    expect(statuses(workflowId)).toEqual(['UNDER_REVIEW', 'LOST']);
     expect(events(workflowId)).toEqual(['DISPUTE_OPENED', 'DISPUTE_UNDER_REVIEW', 'DISPUTE_CLOSED']);
   });
 

@@ -7,6 +7,7 @@ import {
   acquirerNotifiedSignal,
   cancelUpdate,
   captureUpdate,
+  disputeChangedSignal,
   operatorClearUpdate,
   type PaymentOutcome,
   paymentStateQuery,
@@ -16,6 +17,7 @@ import {
   placeBillUpdate,
   refundUpdate,
   type RefundRequestInput,
+  settleUpdate,
   voidUpdate,
 } from '../../core/payment/messages';
 import type { PaymentStatus } from '../../core/payment/statuses';
@@ -262,6 +264,44 @@ describe('payment workflow (stubbed activities)', () => {
     expect((await handle.result()).status).toBe('CANCELLED');
   });
 
+  it('the customer cancels at the terminal: CANCELLED (CANCELLED_AT_TERMINAL), published, and the run ends', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CANCELLED'));
+    expect((await handle.result()).status).toBe('CANCELLED');
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CANCELLED']);
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields.reason).toBe('CANCELLED_AT_TERMINAL');
+    expect(lane.callsOf(workflowId)).toContain('publishPaymentEvent');
+    expect(lane.callsOf(workflowId)).not.toContain('withdrawBill');
+  });
+
+  it('the terminal reports a problem: ERROR (TERMINAL_ERROR), published, and the run ends', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('ERROR'));
+    expect((await handle.result()).status).toBe('ERROR');
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').at(-1).fields.reason).toBe('TERMINAL_ERROR');
+    expect(lane.callsOf(workflowId)).toContain('publishPaymentEvent');
+  });
+
+  it('the acquirer refuses the bill at the send: FAILED at creation, nothing left on a device', async () => {
+    const { workflowId, placed, handle } = await create(paymentInput(), {
+      sendBill: () => {
+        throw acquirerRejection('unknown terminal');
+      },
+    });
+    expect(placed.status).toBe('FAILED');
+    expect((await handle.result()).status).toBe('FAILED');
+    expect(lane.callsOf(workflowId)).not.toContain('withdrawBill');
+  });
+
+  it('settle: a captured payment in a closed batch is SETTLED once and the run ends (no void window after it); a settle again changes nothing', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED'));
+    await untilStatus(handle, 'CAPTURED');
+    const settled = await handle.executeUpdate(settleUpdate, { args: [{ batchId: 'batch-1' }] });
+    expect(settled.status).toBe('SETTLED');
+    expect((await handle.executeUpdate(settleUpdate, { args: [{ batchId: 'batch-1' }] })).status).toBe('SETTLED'); // a close retried
+    expect((await handle.result()).status).toBe('SETTLED'); // no void window to wait for any more: the run ends
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED', 'SETTLED']);
+    expect(lane.callsOf(workflowId)).not.toContain('submitVoid');
+  });
+
   it('a message without the API’s grant is refused and changes nothing', async () => {
     const input = paymentInput();
     const { workflowId } = await create(input);
@@ -302,6 +342,54 @@ describe('payment workflow (stubbed activities)', () => {
     const refusal = await refusalOf(lane.env.client.workflow.executeUpdateWithStart(voidUpdate, { startWorkflowOperation: start }));
     expect(refusal).toBe('conflict');
     lane.track((await start.workflowHandle()) as WorkflowHandle);
+    expect(lane.callsOf(workflowId)).not.toContain('submitVoid');
+  });
+
+  it('a refund while a void is under way: refused (conflict), nothing sent to the acquirer; the void then confirms', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED'), {
+      submitVoid: () => ({ state: 'PENDING' }),
+      readVoid: () => ({ state: 'PENDING' }),
+    });
+    await untilStatus(handle, 'CAPTURED');
+    expect((await handle.executeUpdate(voidUpdate)).status).toBe('CAPTURED'); // the reversal accepted, not confirmed yet
+    expect(await refusalOf(handle.executeUpdate(refundUpdate, { args: [refundRequest('2.00')] }))).toBe('conflict');
+    expect(lane.callsOf(workflowId)).not.toContain('submitRefund');
+    lane.stub(workflowId, { readVoid: () => ({ state: 'CONFIRMED' }) });
+    await handle.signal(acquirerNotifiedSignal, { event: 'VOID_CONFIRMED' });
+    expect((await handle.result()).status).toBe('CANCELLED');
+  });
+
+  it('a refund the acquirer fails: recorded FAILED and announced, the payment keeps its status and what is refundable', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED'), {
+      submitRefund: (r: { refundReference: string; amount: string }) => ({
+        refundReference: r.refundReference,
+        state: 'FAILED',
+        amount: r.amount,
+        message: 'card closed',
+      }),
+    });
+    await untilStatus(handle, 'CAPTURED');
+    const outcome = await handle.executeUpdate(refundUpdate, { args: [refundRequest('4.00')] });
+    expect(outcome).toMatchObject({ status: 'CAPTURED', refund: { status: 'FAILED' } });
+    expect(lane.inputsOf(workflowId, 'recordRefund').at(-1)).toMatchObject({ status: 'FAILED', failureReason: 'card closed' });
+    await eventually(() => lane.inputsOf(workflowId, 'publishPaymentEvent').some((e) => e.refundFailed === true));
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+    lane.stub(workflowId, {
+      submitRefund: (r: { refundReference: string; amount: string }) => ({ refundReference: r.refundReference, state: 'SUCCEEDED', amount: r.amount }),
+    });
+    expect((await handle.executeUpdate(refundUpdate, { args: [refundRequest()] })).status).toBe('REFUNDED'); // all ten still refundable
+  });
+
+  it('a chargeback lost: what it took back is neither refundable nor voidable; the dispute is read from the rows, not the signal', async () => {
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED'), {
+      readPaymentDisputes: () => [{ id: 'dp-1', status: 'LOST', amount: '10.00' }],
+    });
+    await untilStatus(handle, 'CAPTURED');
+    await handle.signal(disputeChangedSignal, { disputeId: 'dp-1', status: 'WON' }); // the signal's own words are not believed
+    await eventually(() => lane.callsOf(workflowId).includes('readPaymentDisputes'));
+    expect(await refusalOf(handle.executeUpdate(refundUpdate, { args: [refundRequest('1.00')] }))).toBe('conflict');
+    expect(await refusalOf(handle.executeUpdate(voidUpdate))).toBe('conflict');
+    expect(lane.callsOf(workflowId)).not.toContain('submitRefund');
     expect(lane.callsOf(workflowId)).not.toContain('submitVoid');
   });
 
