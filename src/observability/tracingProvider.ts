@@ -4,7 +4,12 @@ import { Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 import type { Config } from '../config';
-import type { Tracing } from './tracing';
+
+/** A process's tracing: the plugin the Temporal client and worker take, and its shutdown. */
+export interface Tracing {
+  plugin: OpenTelemetryPlugin;
+  shutdown(): Promise<void>;
+}
 
 /** The provider behind `startTracing` (./tracing.ts), in a module of its own so it loads only when tracing is on. */
 let current: { tracing: Tracing; users: number } | undefined;
