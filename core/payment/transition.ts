@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { BillStatus } from '../acquirer';
 import { type HistorySource, isFinal, isRefundable, isSettleable, type PaymentMode, type PaymentStatus, REASONS } from './statuses';
+import { eventTypeForEntry } from '../webhooks/eventTypes';
 
 /**
  * The payment state machine (docs/payments.md, "States and transitions") as one pure function:
@@ -134,7 +135,11 @@ export type Effect =
   | { type: 'COMPLETE_AUTHORIZATION'; amount: string; acquirerRef: string }
   | { type: 'RECORD_STATUS_EVENT'; event: StatusEvent; fields: ProjectedFields; refund?: DecidedRefund }
   | { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE'; status: PaymentStatus }
-  | { type: 'PUBLISH_PAYMENT_EVENT'; sequence: number; refundId?: string };
+  /**
+   * The status event's webhook event. `announces` false: its status has none (AWAITING_TERMINAL,
+   * EXPIRED): nothing to publish (runs from before no-publish-without-event still ran the step).
+   */
+  | { type: 'PUBLISH_PAYMENT_EVENT'; sequence: number; announces: boolean; refundId?: string };
 
 export interface TransitionResult {
   state: PaymentState;
@@ -380,8 +385,11 @@ function change(
     { type: 'RECORD_STATUS_EVENT', event, fields: projectedFields(next), ...(opts.refund ? { refund: opts.refund } : {}) },
     { type: 'UPSERT_STATUS_SEARCH_ATTRIBUTE', status: next.status },
   ];
-  // The publish activity decides which statuses emit a webhook event (AWAITING_TERMINAL and EXPIRED emit none).
-  if (opts.publish !== false) effects.push({ type: 'PUBLISH_PAYMENT_EVENT', sequence: next.sequence, ...(opts.refund ? { refundId: opts.refund.id } : {}) });
+  // Which status events announce a webhook event: a refund's always; a status's by its event type (AWAITING_TERMINAL and EXPIRED have none).
+  if (opts.publish !== false) {
+    const announces = opts.refund !== undefined || eventTypeForEntry(event) !== undefined;
+    effects.push({ type: 'PUBLISH_PAYMENT_EVENT', sequence: next.sequence, announces, ...(opts.refund ? { refundId: opts.refund.id } : {}) });
+  }
   return { state: next, effects };
 }
 

@@ -34,6 +34,8 @@ describe('payment transition function', () => {
     const r = expectChange(initialState({ status: 'CREATED' }), { type: 'BILL_PLACED', acquirerRef: 'sbx_9' }, 'AWAITING_TERMINAL');
     expect(r.state.acquirerRef).toBe('sbx_9');
     expect(r.effects[0]).toMatchObject({ event: { actionReference: 'sbx_9', source: 'API' } });
+    // AWAITING_TERMINAL has no webhook event: the status event announces nothing
+    expect(r.effects).toContainEqual({ type: 'PUBLISH_PAYMENT_EVENT', sequence: 1, announces: false });
   });
 
   it('CREATED -> REFUSED when another bill is on the device, without a webhook event', () => {
@@ -56,7 +58,7 @@ describe('payment transition function', () => {
       'CAPTURED',
     );
     expect(r.state).toMatchObject({ paymentMethod: 'QR_CODE', cardBrand: 'VISA', last4: '4242', capturedAt: '2026-11-22T09:59:00.000Z' });
-    expect(r.effects).toContainEqual({ type: 'PUBLISH_PAYMENT_EVENT', sequence: 2 });
+    expect(r.effects).toContainEqual({ type: 'PUBLISH_PAYMENT_EVENT', sequence: 2, announces: true });
   });
 
   it('AWAITING_TERMINAL -> AUTHORIZED on a two-step terminal, then CAPTURED when the acquirer completes it', () => {
@@ -142,14 +144,15 @@ describe('payment transition function', () => {
   });
 
   it('AWAITING_TERMINAL -> EXPIRED after timeout plus grace (withdrawn by the expiry, or expired by the device)', () => {
-    expectChange(awaiting(), observed(bill('WITHDRAWN'), 'EXPIRY', 'WORKFLOW'), 'EXPIRED');
+    const r = expectChange(awaiting(), observed(bill('WITHDRAWN'), 'EXPIRY', 'WORKFLOW'), 'EXPIRED');
+    expect(r.effects).toContainEqual({ type: 'PUBLISH_PAYMENT_EVENT', sequence: 2, announces: false }); // EXPIRED has no webhook event
     expectChange(awaiting(), observed(bill('EXPIRED'), 'READ', 'TERMINAL'), 'EXPIRED');
   });
 
   it('AWAITING_TERMINAL -> ERROR when the terminal reports a problem, ready for PAYMENT_ERROR', () => {
     const r = expectChange(awaiting(), observed(bill('ERROR')), 'ERROR');
     expect(r.state.reason).toBe('TERMINAL_ERROR');
-    expect(r.effects).toContainEqual({ type: 'PUBLISH_PAYMENT_EVENT', sequence: 2 });
+    expect(r.effects).toContainEqual({ type: 'PUBLISH_PAYMENT_EVENT', sequence: 2, announces: true });
   });
 
   it('an operator clear cancels an open bill with reason CLEARED_BY_OPERATOR', () => {

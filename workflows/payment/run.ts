@@ -1,7 +1,6 @@
 import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
 import type { BillStatus } from '../../core/acquirer';
-import { eventTypeForEntry } from '../../core/webhooks/eventTypes';
 import { PaymentStatus as PaymentStatusAttribute } from '../../core/searchAttributes';
 import { afterCommit, attempt, attemptUntilAnswered, effectCalls, persistentCalls, quickCalls } from './calls';
 import type { PublishPaymentEventInput } from '../../activities/webhooks/publishPaymentEvent';
@@ -183,15 +182,14 @@ export class PaymentRun {
     const result = transition(this.state, event, { now: ahead?.occurredAt ?? new Date(Date.now()).toISOString() });
     this.state = result.state;
     this.changed();
-    let silent = false; // the recorded status emits no webhook event
+    const publish = result.effects.find((e) => e.type === 'PUBLISH_PAYMENT_EVENT');
     let published = false; // taken care of with its projection (project())
     let toPublish: PublishPaymentEventInput | undefined; // handed to an activity once the effects ran
     for (const effect of result.effects) {
       if (effect.type === 'COMPLETE_AUTHORIZATION') {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
-        silent = !effect.refund && eventTypeForEntry(effect.event) === undefined;
-        if (ahead?.sequence !== effect.event.sequence) ({ published, toPublish } = await this.project(effect, result.effects, silent));
+        if (ahead?.sequence !== effect.event.sequence) ({ published, toPublish } = await this.project(effect, publish));
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
         this.changed();
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
@@ -199,7 +197,7 @@ export class PaymentRun {
       } else {
         if (published) continue;
         // A local activity that would publish nothing: one round trip less on the create path.
-        if (silent && patched(PATCHES.noSilentPublish.id)) continue;
+        if (!effect.announces && patched(PATCHES.noSilentPublish.id)) continue;
         await this.effects.publishPaymentEvent({
           paymentId: this.paymentId,
           sequence: effect.sequence,
@@ -217,8 +215,7 @@ export class PaymentRun {
    */
   private async project(
     effect: Extract<Effect, { type: 'RECORD_STATUS_EVENT' }>,
-    effects: Effect[],
-    silent: boolean,
+    publish: Extract<Effect, { type: 'PUBLISH_PAYMENT_EVENT' }> | undefined,
   ): Promise<{ published: boolean; toPublish?: PublishPaymentEventInput }> {
     const record = {
       paymentId: this.paymentId,
@@ -228,13 +225,12 @@ export class PaymentRun {
       // A tender's bill hears of each status event (docs/bills.md); a payment without a bill sends nothing more.
       ...(this.input.billId ? { billId: this.input.billId } : {}),
     };
-    const publish = effects.find((e) => e.type === 'PUBLISH_PAYMENT_EVENT');
-    const about = publish && { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
-    if (about && !silent && patched(PATCHES.publishAfterCommit.id)) {
+    const about = publish?.announces && { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
+    if (about && patched(PATCHES.publishAfterCommit.id)) {
       await this.effects.recordStatusEvent(record); // the projection now: answers wait for it
       return { published: true, toPublish: about }; // the event once this task is committed
     }
-    if (about && !silent && patched(PATCHES.recordAndPublish.id)) {
+    if (about && patched(PATCHES.recordAndPublish.id)) {
       // Runs before publish-after-commit: one local activity, one activation less (docs/benchmark.md, "Trips into the sandbox").
       const { paymentId: _, ...rest } = about;
       await this.effects.recordStatusEventAndPublish({ ...record, publish: rest });
