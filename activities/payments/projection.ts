@@ -9,6 +9,7 @@ import { disputesOfPayment as disputesOf, type PaymentDisputeFacts } from '../..
 import type { ActivityDeps } from '../deps';
 import { nudgeBill } from '../../src/bills/workflowCalls';
 import { type AcquirerResolver, resolverOf } from '../../src/acquirer/resolver';
+import { projectedColumns } from '../../src/payments/projectedRow';
 
 export interface RecordStatusEventInput {
   paymentId: string;
@@ -73,15 +74,11 @@ export function paymentProjectionActivities(deps: ActivityDeps, resolver: Pick<A
         db.payment.updateMany({
           where: { id: paymentId, historySequence: { lte: event.sequence } },
           data: {
-            ...fields,
-            capturedAt: fields.capturedAt ? new Date(fields.capturedAt) : null,
-            ...(fields.settledAt ? { settledAt: new Date(fields.settledAt) } : {}),
-            authorizedAt: fields.authorizedAt ? new Date(fields.authorizedAt) : null,
-            // Runs started before these fields existed carry none: the row keeps what it has.
-            capturedAmount: fields.capturedAmount === undefined ? undefined : fields.capturedAmount,
-            refundedAmount: fields.refundedAmount === undefined ? undefined : fields.refundedAmount,
+            ...projectedColumns(fields),
             ...(expectedFee !== undefined ? { expectedFee } : {}),
             historySequence: event.sequence,
+            // The status event's time: the create answers with it without reading the row again (src/payments/projectedRow.ts).
+            updatedAt: occurredAt,
           },
         }),
         ...(refund

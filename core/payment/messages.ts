@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ReceiptDetails, SendBillRequest, TipOffer } from '../acquirer';
 import type { HistorySource, PaymentMode, PaymentStatus } from './statuses';
+import type { ProjectedFields } from './transition';
 
 /**
  * The payment workflow's messages, shared by the API (client side) and the workflow. Updates are
@@ -129,6 +130,11 @@ export interface PaymentOutcome {
   message?: string;
   /** The refund a refund update created (or found by its idempotency key). */
   refund?: { id: string; status: RefundStatusName };
+  /**
+   * placeBill's answer once the placement is decided: the fields its projection wrote and that
+   * status event's time (the row's updatedAt), so the create answers without reading the row again.
+   */
+  placed?: { fields: ProjectedFields; occurredAt: string };
 }
 export type RefundStatusName = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 export type PaymentNotice =

@@ -12,6 +12,7 @@ import { conflict, DomainError, invalid, notFound, unavailable } from '../domain
 import type { Logger } from '../logger';
 import { paymentStatusEvents } from '../observability/metrics';
 import { isTerminalReady } from '../stores/serializers';
+import { rowAfterPlacement } from './projectedRow';
 import { paymentWorkflowId } from '../../core/payment/messages';
 import { OPEN_STATUSES, ON_DEVICE_STATUSES } from '../../core/payment/statuses';
 import type { TipOffer } from '../../core/acquirer';
@@ -238,7 +239,9 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
     deps.logger.error({ err, paymentId: payment.id }, 'payment workflow could not be reached');
     throw unavailable(`payment ${payment.id} was accepted but could not be sent to the device yet; retry with the same reference`, 2);
   }
-  const current = await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  // The placement's own answer carries what its projection wrote: the row is not read again (docs/payments.md, "Creating a payment").
+  const placed = answer.kind === 'outcome' && answer.outcome.placed ? { ...answer.outcome.placed, sequence: answer.outcome.sequence } : undefined;
+  const current = placed ? rowAfterPlacement(payment, placed) : await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
   if (current.status === 'CREATED' && answer.kind === 'outcome') {
     throw unavailable(
       `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,

@@ -67,6 +67,8 @@ describe('creating a payment', () => {
       // expectedFee: for the roles that read cost contracts only, never for an API key (issue 37)
     });
     expect(await billOn(shop)).toMatchObject({ amount: '12.5', currency: 'EUR', reference: 'order-1', status: 'WAITING', modes: ['CARD', 'QR_CODE'] });
+    // Built from the placement's answer, not read again: exactly the record as the row now stands (updatedAt included).
+    expect((await call(stack.apiUrl, 'GET', `/api/transactions/${res.body.id}`, { key: shop.key })).body).toEqual(res.body);
     const entries = await history(stack, res.body.id);
     expect(entries).toMatchObject([{ sequence: 1, status: 'AWAITING_TERMINAL', previousStatus: 'CREATED', source: 'API' }]);
     const row = await stack.db.payment.findUniqueOrThrow({ where: { id: res.body.id } });

@@ -162,6 +162,9 @@ describe('payment workflow (stubbed activities)', () => {
     const { workflowId, placed } = await create(paymentInput());
     expect(placed.status).toBe('AWAITING_TERMINAL');
     expect(lane.callsOf(workflowId)).toEqual(['sendBill', 'recordStatusEvent']);
+    // The answer carries what the projection wrote and when: the create answers without reading the row again.
+    const projection = lane.inputsOf(workflowId, 'recordStatusEvent')[0];
+    expect(placed.placed).toEqual({ fields: projection.fields, occurredAt: projection.event.occurredAt });
     expect(lane.inputsOf(workflowId, 'sendBill')[0]).toMatchObject({ deviceId: 'dev-1', amount: '10.00', twoStep: false });
   });
 
@@ -219,6 +222,7 @@ describe('payment workflow (stubbed activities)', () => {
   it('a device that is busy refuses the payment at creation', async () => {
     const { placed, handle } = await create(paymentInput(), { sendBill: () => ({ outcome: 'DEVICE_BUSY', currentReference: 'X' }) });
     expect(placed.status).toBe('REFUSED');
+    expect(placed.placed?.fields).toMatchObject({ status: 'REFUSED', refusalReason: expect.any(String) });
     expect((await handle.result()).status).toBe('REFUSED');
   });
 

@@ -11,7 +11,16 @@ import { Waits } from './waits';
 import type { ProjectedPlacement } from '../../core/payment/placement';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
-import { type Effect, initialState, type PaymentEvent, type PaymentState, type ReadCause, totalOf, transition } from '../../core/payment/transition';
+import {
+  type Effect,
+  initialState,
+  type PaymentEvent,
+  type PaymentState,
+  projectedFields,
+  type ReadCause,
+  totalOf,
+  transition,
+} from '../../core/payment/transition';
 import { chargedBackTotal, disputeStatusRank, isDisputeOpen } from '../../core/dispute/statuses';
 
 /** One refund as the workflow follows it. */
@@ -51,6 +60,8 @@ export class PaymentRun {
   readonly expiresAtMs: number;
   /** Highest sequence whose projection is written: answers wait for it, so the API reads what they say. */
   projectedSequence: number;
+  /** The time of the status event at projectedSequence, when this run wrote it (placeBill's answer: PaymentOutcome.placed). */
+  projectedAt: string | null = null;
   reading: Promise<boolean> | null = null;
   nudgedWhilePlacing = false;
   cancelRequested = false;
@@ -190,6 +201,7 @@ export class PaymentRun {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
         if (ahead?.sequence !== effect.event.sequence) ({ published, toPublish } = await this.project(effect, publish));
+        if (effect.event.sequence >= this.projectedSequence) this.projectedAt = effect.event.occurredAt;
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
         this.changed();
       } else if (effect.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE') {
@@ -307,6 +319,16 @@ export class PaymentRun {
   async answer(notice?: PaymentNotice, message?: string): Promise<PaymentOutcome> {
     await this.until(() => this.projectedSequence >= this.state.sequence);
     return { status: this.state.status, sequence: this.state.sequence, ...(notice ? { notice } : {}), ...(message ? { message } : {}) };
+  }
+
+  /**
+   * placeBill's answer. Once the placement is decided, and nothing since (its status event is the
+   * first), with the fields its projection wrote and when (PaymentOutcome.placed).
+   */
+  async placementAnswer(): Promise<PaymentOutcome> {
+    const outcome = await this.answer(this.state.status === 'CREATED' ? 'ACQUIRER_UNREACHABLE' : undefined);
+    if (this.state.sequence !== 1 || this.projectedSequence !== 1 || this.projectedAt === null) return outcome;
+    return { ...outcome, placed: { fields: projectedFields(this.state), occurredAt: this.projectedAt } };
   }
 
   /** One read of the acquirer at a time; concurrent callers share it. Resolves false when the acquirer did not answer. */

@@ -19,7 +19,7 @@ export function registerSaleHandlers(run: PaymentRun): void {
   setHandler(placeBillUpdate, async () => {
     if (!run.synced) await run.untilSynced();
     if (run.state.status === 'CREATED') await run.until(() => run.state.status !== 'CREATED', run.timing.placementWaitMs);
-    return run.answer(run.state.status === 'CREATED' ? 'ACQUIRER_UNREACHABLE' : undefined);
+    return run.placementAnswer();
   });
 
   setHandler(syncStatusUpdate, async () => {
