@@ -34,6 +34,7 @@ import { Client, Connection } from '@temporalio/client';
 import { request } from '../support/http';
 import type { RunningStack } from '../support/serviceStack';
 import { startBenchStack, type BenchStack, type Layout } from './layout';
+import { prepareServiceCode, type ServiceCode } from './build';
 import { openShop, type Shop, type Till } from '../support/shop';
 import { measureEmptyUpdateWithStart } from './emptyLoad';
 import { measureSameShape } from './sameShapeLoad';
@@ -88,6 +89,7 @@ if (database === 'postgresql' && !process.env.DATABASE_URL) {
 }
 
 let loadAverageAtStart: number[] = [];
+let serviceCode: ServiceCode = 'build';
 const epochNow = (): number => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -108,9 +110,10 @@ function serviceEnv(): Record<string, string> {
   };
 }
 
-function startBench(): Promise<BenchStack> {
+function startBench(code: ServiceCode): Promise<BenchStack> {
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   return startBenchStack({
+    sources: code === 'sources',
     temporal,
     layout,
     database,
@@ -438,8 +441,11 @@ function printTable(r: Record<string, any>): void {
 async function main(): Promise<void> {
   loadAverageAtStart = os.loadavg().map(round);
   console.log(`load average at start: ${loadAverageAtStart.join(', ')}`);
-  const stack = await startBench();
-  console.log(`service ready (${stack.shape}); its log: ${stack.logFile}`);
+  serviceCode = prepareServiceCode(Boolean(cpuProfDir));
+  const stack = await startBench(serviceCode);
+  console.log(
+    `service ready (${stack.shape}; running ${serviceCode === 'build' ? 'the build, as npm start does' : 'the sources through tsx, for the profile'}); its log: ${stack.logFile}`,
+  );
   const receiver = await startReceiver();
   let result: Record<string, unknown>;
   let loop: { fromUs: number; toUs: number } | undefined;
@@ -541,6 +547,7 @@ async function main(): Promise<void> {
         webhooksDelivered: closed.toWebhook.length,
         voidWindowMinutes: Number(voidWindowMinutes),
         machine: { cpus: os.cpus().length, loadAverageAtStart, loadAverage: os.loadavg().map(round) },
+        serviceCode,
       };
     }
   } finally {

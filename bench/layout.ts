@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../src/process/freePort';
-import { tsxNodeArgs } from '../src/process/tsx';
+import { serviceNodeArgs, tsxNodeArgs } from '../src/process/tsx';
 import { startStack, type RunningStack } from '../support/serviceStack';
 import { REPO, ServiceProcess, withGuard } from '../support/serviceProcess';
 import { freeServerPort, postgresTargetFromUrl, startTemporalServer, type RunningTemporalServer } from '../scripts/temporal-server/server';
@@ -40,15 +40,17 @@ export interface BenchStackOptions {
   /** Node options for every service process (--cpu-prof). */
   nodeArgs: string[];
   workerProcesses: number;
+  /** The TypeScript sources through tsx (profiles name source files); else the build, as `npm start` runs it. */
+  sources: boolean;
 }
 
 /** `src/main.ts` as a process of its own, its output into `log`. */
-function serviceProcess(name: string, env: NodeJS.ProcessEnv, nodeArgs: string[], log: string): ServiceProcess {
+function serviceProcess(name: string, env: NodeJS.ProcessEnv, nodeArgs: string[], sources: boolean, log: string): ServiceProcess {
   const out = fs.createWriteStream(log);
   const proc = new ServiceProcess({
     name,
     command: process.execPath,
-    args: [...nodeArgs, ...tsxNodeArgs(path.join(REPO, 'src/main.ts'))],
+    args: [...nodeArgs, ...(sources ? tsxNodeArgs : serviceNodeArgs)(path.join(REPO, 'src/main.ts'))],
     env: withGuard(env),
     ready: /^ready /,
     readyTimeoutMs: 300_000,
@@ -81,7 +83,7 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
   const started = async (name: string, role: string, extra: Record<string, string>): Promise<RegExpMatchArray> => {
     const dir = path.join(dataDir, name);
     fs.mkdirSync(dir, { recursive: true });
-    const proc = serviceProcess(name, { ...process.env, ...env, DATA_DIR: dir, ...extra }, opts.nodeArgs, path.join(dir, 'service.log'));
+    const proc = serviceProcess(name, { ...process.env, ...env, DATA_DIR: dir, ...extra }, opts.nodeArgs, opts.sources, path.join(dir, 'service.log'));
     processes.push(proc);
     const ready = await proc.start();
     roles.set(proc.pid!, role);
@@ -110,7 +112,7 @@ export async function startBenchStack(opts: BenchStackOptions): Promise<BenchSta
         env: { ...env, SERVICES: combined ? 'api,worker' : 'worker', PORT: String(apiPort) },
         readyTimeoutMs: 300_000,
         nodeArgs: opts.nodeArgs,
-        sources: true,
+        sources: opts.sources,
       });
       roles.set(stack.pid!, combined ? 'service (API and worker)' : 'worker');
       let apiUrl = stack.apiUrl;

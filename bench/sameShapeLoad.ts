@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
-import { tsxNodeArgs } from '../src/process/tsx';
+import { PROJECT_ROOT } from '../src/paths';
+import { compiled } from './compiled';
 import { cpuByRole } from './processCpu';
 import { readSandboxCalls, sandboxCounting, sandboxPerLifecycle, type SandboxPerLifecycle } from './sandboxCalls';
 import { paid, placeBill } from './sameShapeWorkflow';
@@ -26,8 +27,17 @@ export interface SameShape {
 export async function measureSameShape(address: string, concurrency: number, seconds: number): Promise<SameShape> {
   const taskQueue = `bench-same-shape-${Date.now()}`;
   const counting = sandboxCounting('sameShape');
-  const worker = spawn(process.execPath, [...counting.nodeArgs, ...tsxNodeArgs(path.join(__dirname, 'sameShapeWorker.ts'))], {
-    env: { ...process.env, ...counting.env, TEMPORAL_ADDRESS: address, TASK_QUEUE: taskQueue },
+  // Compiled, as our service runs its build: tsx would turn Node's source maps on, which every workflow promise's stack trace pays for.
+  const workerFile = compiled(path.join(__dirname, 'sameShapeWorker.ts'), [path.join(__dirname, 'sameShapeActivities.ts')]);
+  const worker = spawn(process.execPath, [...counting.nodeArgs, workerFile], {
+    env: {
+      ...process.env,
+      ...counting.env,
+      TEMPORAL_ADDRESS: address,
+      TASK_QUEUE: taskQueue,
+      SAME_SHAPE_WORKFLOWS: path.join(__dirname, 'sameShapeWorkflow.ts'),
+      NODE_PATH: path.join(PROJECT_ROOT, 'node_modules'),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const worker = await Worker.create({
     connection,
     taskQueue: process.env.TASK_QUEUE!,
-    workflowsPath: require.resolve('./sameShapeWorkflow'),
+    // Compiled, this file runs from a cache folder (bench/sameShapeLoad.ts): the workflow's source is named.
+    workflowsPath: process.env.SAME_SHAPE_WORKFLOWS ?? require.resolve('./sameShapeWorkflow'),
     activities,
     maxCachedWorkflows: Number(process.env.MAX_CACHED_WORKFLOWS ?? 2000),
   });

@@ -8,17 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { round } from './stats';
+import { compiled } from './compiled';
 
 type Counts = Record<string, Record<string, number>>;
 
 /** A fresh file prefix, and the node arguments and environment that make a process count into it. */
 export function sandboxCounting(name: string): { prefix: string; nodeArgs: string[]; env: Record<string, string> } {
   const prefix = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'isp-sandbox-calls-')), name);
-  // tsx first, so the counter (TypeScript) loads in the main thread and in the workflow thread alike.
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  // Compiled, so it loads in the main thread and in the workflow thread alike without tsx (whose
+  // source maps would cost every process it counts: bench/build.ts).
   return {
     prefix,
-    nodeArgs: ['--import', tsx, '--import', pathToFileURL(path.join(__dirname, 'sandboxCounter.ts')).href],
+    nodeArgs: ['--import', pathToFileURL(compiled(path.join(__dirname, 'sandboxCounter.ts'))).href],
     env: { SANDBOX_CALLS_FILE: prefix },
   };
 }

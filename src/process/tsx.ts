@@ -29,15 +29,20 @@ export function serviceNodeArgs(file: string, root = PROJECT_ROOT): string[] {
 /** Per project root, for the life of the process: the sources do not change under a running test. */
 const current = new Map<string, boolean>();
 
-/** Whether dist/ was built after the last change of any source it compiles (tsconfig.build.json's folders). */
 function buildIsCurrent(root: string): boolean {
   const known = current.get(root);
   if (known !== undefined) return known;
+  const isCurrent = isBuildCurrent(root);
+  current.set(root, isCurrent);
+  return isCurrent;
+}
+
+/** Whether dist/ was built after the last change of any source it compiles (tsconfig.build.json's folders), read now. */
+export function isBuildCurrent(root = PROJECT_ROOT): boolean {
   let builtAt: number;
   try {
     builtAt = fs.statSync(path.join(root, 'dist/.tsbuildinfo')).mtimeMs;
   } catch {
-    current.set(root, false);
     return false;
   }
   const newerThanBuild = (dir: string): boolean =>
@@ -47,7 +52,5 @@ function buildIsCurrent(root: string): boolean {
       return /\.(ts|json)$/.test(entry.name) && fs.statSync(full).mtimeMs > builtAt;
     });
   const sources = ['src', 'core', 'activities', 'workflows'].map((d) => path.join(root, d)).filter((d) => fs.existsSync(d));
-  const isCurrent = !sources.some(newerThanBuild);
-  current.set(root, isCurrent);
-  return isCurrent;
+  return !sources.some(newerThanBuild);
 }
