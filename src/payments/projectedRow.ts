@@ -6,29 +6,10 @@ import type { ProjectedFields } from '../../core/payment/transition';
  * per payment"), from the fields the workflow decided: one mapping for the projection's write
  * (activities/payments/projection.ts) and for the create's answer, which is built from the
  * placement's outcome instead of read again (src/payments/createPayment.ts). A field a run from
- * before it existed does not carry is left out: the row keeps what it has.
+ * before it existed does not carry is left out: the row keeps what it has. The columns are the
+ * projected fields' own names (core/payment/transition.ts, ProjectedFields).
  */
-export type ProjectedColumns = Partial<
-  Pick<
-    Payment,
-    | 'status'
-    | 'acquirerRef'
-    | 'paymentMethod'
-    | 'cardBrand'
-    | 'last4'
-    | 'reason'
-    | 'refusalReason'
-    | 'previousStatus'
-    | 'capturedAt'
-    | 'settledAt'
-    | 'authorizedAt'
-    | 'amount'
-    | 'requestedAmount'
-    | 'tipAmount'
-    | 'capturedAmount'
-    | 'refundedAmount'
-  >
->;
+export type ProjectedColumns = Partial<Pick<Payment, keyof ProjectedFields>>;
 
 const at = (iso: string | null): Date | null => (iso ? new Date(iso) : null);
 const decimal = (text: string): Prisma.Decimal => new Prisma.Decimal(text);
