@@ -114,6 +114,10 @@ describe('bill workflow (stubbed activities)', () => {
     expect(await handle.result()).toBe('CANCELLED');
     expect(lane.inputsOf(workflowId, 'giveBackTender').map((g) => `${g.paymentId}:${g.step}`)).toEqual(['p-a:VOID_OR_REFUND', 'p-b:CANCEL']);
     expect(published(workflowId)).toEqual(['BILL_CANCELLED']);
+    // Each step heartbeats (activities/heartbeat.ts): one whose worker died is taken up after 10 s, not at the end of its minute.
+    const steps = (await handle.fetchHistory()).events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'giveBackTender');
+    expect(steps).toHaveLength(2);
+    for (const step of steps) expect(Number(step.activityTaskScheduledEventAttributes!.heartbeatTimeout!.seconds)).toBe(10);
   });
 
   it('expiry: an OPEN bill is given back by the service itself at expiresAt, then EXPIRED', async () => {
