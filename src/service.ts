@@ -4,6 +4,7 @@ import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { createAcquirers } from './acquirer/acquirers';
 import { startSandboxServer } from './acquirer/sandbox/server';
+import { AcquirerResolver } from './acquirer/resolver';
 import type { Config } from './config';
 import { createDb, type Db } from './db/client';
 import { createApp } from './http/app';
@@ -185,6 +186,7 @@ export async function startService(given: Config, targets: ServiceTargets, logge
         temporal: client,
         acquirer,
         acquirers,
+        resolver: new AcquirerResolver(db, acquirers),
         logger: logger.child({ part: 'api' }),
         rateLimiter: new RateLimiter(limits, config.RATE_LIMIT_PER_SECOND, config.RATE_LIMIT_BURST),
         signInThrottle: new SignInThrottle(limits, {

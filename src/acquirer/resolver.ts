@@ -62,7 +62,7 @@ type ResolverDb = Pick<Db, 'acquirerAccount' | 'payment' | '$queryRaw'>;
 export class AcquirerResolver {
   /**
    * Which acquirer took a payment, remembered for the life of this resolver (one per worker
-   * process: `activities/index.ts`), by payment id and by its bill: after the first read of a
+   * process: `activities/index.ts`; one per API process: src/service.ts), by payment id and by its bill: after the first read of a
    * payment its installation-default calls need no database read at all. Bounded: the least
    * recently used goes first. Made at its first use, so a resolver for one call costs nothing.
    */
@@ -123,6 +123,21 @@ export class AcquirerResolver {
   /** What this process already knows took the payment, without reading anything. */
   knownTakenBy(paymentId: string): TakenBy | undefined {
     return this.known?.get(paymentId);
+  }
+
+  /**
+   * A payment this process created (the API's create), and its bill once placed: a notification
+   * about that bill then knows its acquirer without reading the payment first
+   * (src/payments/acquirerNotification.ts).
+   */
+  created(paymentId: string, takenBy: TakenBy, bill: BillRef | null): void {
+    this.remember(paymentId, takenBy);
+    if (bill) this.remember(billKey(bill), takenBy);
+  }
+
+  /** Who took the payment of a bill, when this process knows it already (nothing is read). */
+  knownTakenByBill(bill: BillRef): TakenBy | undefined {
+    return this.known?.get(billKey(bill));
   }
 
   private remember(key: string, takenBy: TakenBy): void {

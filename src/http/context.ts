@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { Client } from '@temporalio/client';
 import type { Acquirers } from '../acquirer/acquirers';
 import type { AcquirerPort } from '../acquirer/port';
+import type { AcquirerResolver } from '../acquirer/resolver';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -18,6 +19,8 @@ export interface AppDeps {
   acquirer: AcquirerPort;
   /** Test payments' and live payments' acquirers: choose by the key's mode or the payment's acquirerName. */
   acquirers: Acquirers;
+  /** This process's resolver: it remembers who took the payments it created (their notifications read less). */
+  resolver: AcquirerResolver;
   logger: Logger;
   rateLimiter: RateLimiter;
   signInThrottle: SignInThrottle;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Acquirers } from '../acquirer/acquirers';
+import type { AcquirerResolver } from '../acquirer/resolver';
 import { type AcquirerPort, AcquirerRejectedError, AcquirerUnreachableError, type PaymentMode } from '../acquirer/port';
 import { routedMode } from '../acquirerAccounts/decision';
 import type { ApiKeyPrincipal } from '../auth/principal';
@@ -40,6 +41,8 @@ export interface CreateDeps {
   acquirers: Acquirers;
   temporal: Client;
   logger: Logger;
+  /** The API process's resolver: it learns who took each payment placed here (acquirer notifications read less). */
+  resolver?: AcquirerResolver;
 }
 
 export interface CreateResult {
@@ -242,6 +245,10 @@ async function placeBill(deps: CreateDeps, payment: Payment, principal: ApiKeyPr
   // The placement's own answer carries what its projection wrote: the row is not read again (docs/payments.md, "Creating a payment").
   const placed = answer.kind === 'outcome' && answer.outcome.placed ? { ...answer.outcome.placed, sequence: answer.outcome.sequence } : undefined;
   const current = placed ? rowAfterPlacement(payment, placed) : await deps.db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  if (current.acquirerName) {
+    const bill = current.deviceId && current.acquirerRef ? { deviceId: current.deviceId, acquirerRef: current.acquirerRef } : null;
+    deps.resolver?.created(current.id, { acquirerName: current.acquirerName, acquirerAccountId: current.acquirerAccountId }, bill);
+  }
   if (current.status === 'CREATED' && answer.kind === 'outcome') {
     throw unavailable(
       `the acquirer did not confirm the bill on the device in time; payment ${payment.id} stays open and is either placed or failed; retry with the same reference`,

@@ -41,7 +41,7 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
       errors: [401, 404],
     },
     async (ctx, { params }) => {
-      const { db, temporal, acquirers, logger } = ctx.deps;
+      const { db, temporal, acquirers, resolver, logger } = ctx.deps;
       const log = ctx.state.log ?? logger;
       const account = await accountForNotification(db, params.accountId);
       const scope = { acquirerAccountId: account.id };
@@ -63,14 +63,14 @@ export const accountNotificationRoutes: RouteModule = (router, registry) => {
           );
         else if (notification?.disputeId)
           await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId }, scope);
-        else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification, scope);
+        else if (notification) await relayAcquirerNotification({ db, temporal, acquirers, resolver, logger: log }, notification, scope);
       } else {
         const { nudges, disputes } = verifiedAdyenNudges(ctx, { hmacKey: account.hmacKey!, merchantAccountId: account.merchantAccountId! }, new Date());
         // Adyen retries until it reads exactly this.
         ctx.status = 200;
         ctx.type = 'text/plain';
         ctx.body = '[accepted]';
-        await relayAdyenNudges({ db, temporal, acquirers, logger: log }, nudges, scope);
+        await relayAdyenNudges({ db, temporal, acquirers, resolver, logger: log }, nudges, scope);
         await relayAdyenDisputes({ ...ctx.deps, logger: log }, disputes, scope);
       }
     },

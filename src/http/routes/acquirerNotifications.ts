@@ -26,7 +26,7 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
       errors: [401],
     },
     async (ctx) => {
-      const { db, temporal, acquirers, logger } = ctx.deps;
+      const { db, temporal, acquirers, resolver, logger } = ctx.deps;
       const notification = verifiedSandboxNotification(ctx);
       ctx.status = 202;
       ctx.body = { accepted: true };
@@ -39,7 +39,7 @@ export const acquirerNotificationRoutes: RouteModule = (router, registry) => {
           { installation: 'sandbox' },
         );
       else if (notification.disputeId) await relayDisputeNotification({ ...ctx.deps, logger: log }, { ...notification, disputeId: notification.disputeId });
-      else await relayAcquirerNotification({ db, temporal, acquirers, logger: log }, notification);
+      else await relayAcquirerNotification({ db, temporal, acquirers, resolver, logger: log }, notification);
     },
   );
 };
