@@ -8,6 +8,7 @@ import { paymentAcquirerActivities } from './payments/acquirer';
 import { paymentProjectionActivities } from './payments/projection';
 import { recordAndPublishActivity } from './payments/recordAndPublish';
 import { sendAndRecordActivity } from './payments/sendAndRecord';
+import { readAndRecordActivity } from './payments/readAndRecord';
 import { paymentSweepActivities } from './payments/sweep';
 import { settlementActivities } from './settlement';
 import { disputeActivities } from './disputes';
@@ -37,6 +38,10 @@ export function createActivities(deps: ActivityDeps) {
     // The projection's failure is only logged: the workflow writes it itself (its message only, no payment data).
     sendBillAndRecord: sendAndRecordActivity(acquirerCalls.sendBill, projection.recordStatusEvent, (err) =>
       deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'placement projection left to the workflow'),
+    ),
+    // The same for a read and its projection (core/payment/observation.ts).
+    readBillAndRecord: readAndRecordActivity(acquirerCalls.readBill, projection.recordStatusEvent, (err) =>
+      deps.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'read projection left to the workflow'),
     ),
     ...paymentSweepActivities(deps),
     ...settlementActivities(deps),

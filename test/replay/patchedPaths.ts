@@ -17,7 +17,10 @@ export const PATCHED_PATHS = [
   // (recorded before publish-after-commit: kept as recorded, no longer re-recorded)
   'payment-captured-woken-by-changes',
   // the capture's webhook event published by an activity the deciding task schedules (patch publish-after-commit)
+  // (recorded before read-and-record-together: kept as recorded, no longer re-recorded)
   'payment-captured-publish-after-commit',
+  // issue 41: the notification's read and the capture's projection in one local activity (patch read-and-record-together)
+  'payment-captured-read-and-record',
   // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
   'webhook-delivery-after-failed-first-attempt',
 ] as const;

@@ -41,4 +41,10 @@ it('the captured histories take the paths they are kept for (docs/benchmark.md, 
   expect(afterCommit.localActivities).toBe(3);
   expect(activitiesOf('payment-captured-publish-after-commit')).toContain('publishPaymentEvent');
   expect(activitiesOf('payment-captured-woken-by-changes')).not.toContain('publishPaymentEvent');
+  // The notification's read and the capture's projection: one local activity less; the event still published after the commit.
+  const readAndRecord = pathOf('payment-captured-read-and-record');
+  expect(afterCommit.patches).not.toContain('read-and-record-together');
+  expect(readAndRecord.patches).toEqual(expect.arrayContaining(['read-and-record-together', 'publish-after-commit', 'send-and-record-together']));
+  expect(readAndRecord.localActivities).toBe(2);
+  expect(activitiesOf('payment-captured-read-and-record')).toContain('publishPaymentEvent');
 });

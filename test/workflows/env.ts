@@ -14,6 +14,7 @@ import type { GrantedMessage } from '../../core/messageGrants';
 import { grantKeys, isGranted, messageGrantInterceptor } from '../../src/security/messageGrants';
 import { recordAndPublishActivity } from '../../activities/payments/recordAndPublish';
 import { sendAndRecordActivity } from '../../activities/payments/sendAndRecord';
+import { readAndRecordActivity } from '../../activities/payments/readAndRecord';
 
 type Stub = (input: any) => unknown;
 export type Stubs = Record<string, Stub>;
@@ -87,6 +88,9 @@ export async function startWorkflowLane(names: string[], defaults: Stubs = {}): 
   // The first send and its projection in one local activity: the same, of the send's and the projection's stubs.
   if (activities.sendBill && activities.recordStatusEvent)
     activities.sendBillAndRecord = sendAndRecordActivity(activities.sendBill as () => Promise<any>, activities.recordStatusEvent as () => Promise<void>);
+  // A read and its projection in one local activity: the same, of the read's and the projection's stubs.
+  if (activities.readBill && activities.recordStatusEvent)
+    activities.readBillAndRecord = readAndRecordActivity(activities.readBill as () => Promise<any>, activities.recordStatusEvent as () => Promise<void>);
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { codePath: bundle }, activities });
   const running = worker.run();
   const handles: WorkflowHandle[] = [];

@@ -234,17 +234,81 @@ describe('payment workflow (stubbed activities)', () => {
     expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].fields).toMatchObject({ cardBrand: 'VISA', last4: '4242', capturedAmount: '10.00' });
     const localActivities = async () =>
       (await handle.fetchHistory()).events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
-    await eventually(async () => (await localActivities()).length >= 3);
+    await eventually(async () => (await localActivities()).length >= 2);
     const markers = await localActivities();
-    expect(markers).toHaveLength(3); // the send and the first projection, readBill, the capture's projection
-    expect(lane.callsOf(workflowId).slice(-2)).toEqual(['recordStatusEvent', 'publishPaymentEvent']);
-    // The webhook event is an activity scheduled by the task that decided CAPTURED and wrote its projection:
+    // The send and the first projection; the read and the capture's projection (read-and-record-together).
+    expect(markers).toHaveLength(2);
+    expect(lane.callsOf(workflowId)).toEqual(['sendBill', 'recordStatusEvent', 'readBill', 'recordStatusEvent', 'publishPaymentEvent']);
+    // Written ahead by the read, as the workflow decided it: the notification's source, the row's card.
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent')[1].event).toMatchObject({
+      sequence: 2,
+      status: 'CAPTURED',
+      source: 'TERMINAL',
+      actionReference: REF,
+    });
+    // The webhook event is an activity scheduled by the task that decided CAPTURED (its projection written ahead):
     // the server hands it out only once that task is committed (docs/webhooks.md, "Only what the payment decided").
     const published = (await handle.fetchHistory()).events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'publishPaymentEvent');
     expect(published?.activityTaskScheduledEventAttributes?.workflowTaskCompletedEventId?.toString()).toBe(
-      markers[2].markerRecordedEventAttributes?.workflowTaskCompletedEventId?.toString(),
+      markers[1].markerRecordedEventAttributes?.workflowTaskCompletedEventId?.toString(),
     );
     expect(lane.inputsOf(workflowId, 'publishPaymentEvent')[0]).toMatchObject({ paymentId: workflowId.replace(/^payment-/, ''), sequence: 2 });
+  });
+
+  it('a completion followed while the combined read is out: its projection replaces the one written ahead, PAYMENT_CAPTURED published once', async () => {
+    // One-step: the device's authorisation is completed at once; the acquirer answers the follow-up only once a read is out.
+    // A read that outlasts the workflow task (a short task timeout: the SDK heartbeats the task while a local activity runs).
+    let readOut = false;
+    let completed = false;
+    const input = paymentInput();
+    const { workflowId, handle } = await create(
+      input,
+      {
+        readBill: () => bill('AUTHORIZED'),
+        completeAuthorization: (r: { amount: string }) => {
+          if (!readOut) return noAnswer();
+          completed = true;
+          return bill('CAPTURED', { capturedAmount: r.amount });
+        },
+      },
+      { workflowTaskTimeout: '1s' },
+    );
+    await handle.signal(acquirerNotifiedSignal, { event: 'PAYMENT' });
+    await untilStatus(handle, 'AUTHORIZED');
+    lane.stub(workflowId, {
+      readBill: async () => {
+        readOut = true;
+        await eventually(() => completed);
+        await new Promise((r) => setTimeout(r, 2_500)); // the completion applied meanwhile
+        return bill('CAPTURED', { capturedAmount: '10.00' });
+      },
+    });
+    await handle.signal(acquirerNotifiedSignal, { event: 'PAYMENT' });
+    await untilStatus(handle, 'CAPTURED');
+    await eventually(() => lane.inputsOf(workflowId, 'recordStatusEvent').length >= 4 && lane.inputsOf(workflowId, 'publishPaymentEvent').length >= 2);
+    // Written ahead by the read at sequence 3, then the completion's own decision at the same sequence, after it.
+    expect(lane.inputsOf(workflowId, 'recordStatusEvent').map((i) => [i.event.sequence, i.event.status, i.event.actionReference, i.event.source])).toEqual([
+      [1, 'AWAITING_TERMINAL', REF, 'API'],
+      [2, 'AUTHORIZED', REF, 'TERMINAL'],
+      [3, 'CAPTURED', REF, 'TERMINAL'],
+      [3, 'CAPTURED', `CAPTURE-${input.pspReference}`, 'WORKFLOW'],
+    ]);
+    expect(lane.inputsOf(workflowId, 'publishPaymentEvent').map((i) => i.sequence)).toEqual([2, 3]);
+    expect(await handle.query(paymentStateQuery)).toMatchObject({ status: 'CAPTURED', sequence: 3 });
+  });
+
+  it('a read whose projection could not be written ahead: the workflow writes it itself, and publishes it', async () => {
+    let failures = 1;
+    const { workflowId, handle } = await deviceAnswers(paymentInput(), bill('CAPTURED'), {
+      recordStatusEvent: (i: { event: { status: string } }) => {
+        if (i.event.status === 'CAPTURED' && failures-- > 0) throw new Error('the database did not answer (stub)');
+      },
+    });
+    await untilStatus(handle, 'CAPTURED');
+    await eventually(() => lane.callsOf(workflowId).includes('publishPaymentEvent'));
+    expect(lane.callsOf(workflowId)).toEqual(['sendBill', 'recordStatusEvent', 'readBill', 'recordStatusEvent', 'recordStatusEvent', 'publishPaymentEvent']);
+    expect(recorded(workflowId)).toEqual(['AWAITING_TERMINAL', 'CAPTURED', 'CAPTURED']);
+    expect(lane.inputsOf(workflowId, 'publishPaymentEvent')).toEqual([expect.objectContaining({ sequence: 2 })]);
   });
 
   it('the customer declines: REFUSED with the acquirer’s words, and the run ends', async () => {

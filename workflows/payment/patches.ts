@@ -85,4 +85,11 @@ export const PATCHES = {
    * already heard the first decision (a PAYMENT_CANCELLED for a payment that EXPIRED).
    */
   publishAfterCommit: patch('publish-after-commit', '2026-11-28', '2026-12-12', 'webhook events published once the deciding task is committed'),
+  /**
+   * A read of the bill (refresh(): a notification, a nudge, a sync) and its status event's
+   * projection are one local activity (readBillAndRecord); the workflow adopts the projection only
+   * if nothing changed the payment while the read was out (core/payment/observation.ts), and
+   * otherwise writes its own over it.
+   */
+  readAndRecord: patch('read-and-record-together', '2026-12-08', '2026-12-22', 'a read and its projection in one local activity'),
 } as const;

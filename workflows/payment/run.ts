@@ -9,6 +9,7 @@ import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
 import { Waits } from './waits';
 import type { ProjectedPlacement } from '../../core/payment/placement';
+import { readStands } from '../../core/payment/observation';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import {
@@ -189,7 +190,7 @@ export class PaymentRun {
    * projection, search attribute, webhook event) run here. The workflow adds no rules of its own.
    */
   async apply(event: PaymentEvent, ahead?: ProjectedPlacement): Promise<void> {
-    // A projection written ahead (the first send's, sale.ts): decided at its time, not written twice.
+    // A projection written ahead (the first send's, sale.ts; a read's, refresh()): decided at its time, not written twice.
     const result = transition(this.state, event, { now: ahead?.occurredAt ?? new Date(Date.now()).toISOString() });
     this.state = result.state;
     this.changed();
@@ -201,6 +202,11 @@ export class PaymentRun {
         if (event.type === 'BILL_OBSERVED') await this.completeAtOnce(event, effect.amount, effect.acquirerRef); // the only event that decides it
       } else if (effect.type === 'RECORD_STATUS_EVENT') {
         if (ahead?.sequence !== effect.event.sequence) ({ published, toPublish } = await this.project(effect, publish));
+        else {
+          // Written ahead: its webhook event (a read's CAPTURED announces one) still goes out after the commit, as project() would send it.
+          const { about, afterCommit } = this.announcement(publish);
+          if (afterCommit) ({ published, toPublish } = { published: true, toPublish: about });
+        }
         if (effect.event.sequence >= this.projectedSequence) this.projectedAt = effect.event.occurredAt;
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
         this.changed();
@@ -237,8 +243,8 @@ export class PaymentRun {
       // A tender's bill hears of each status event (docs/bills.md); a payment without a bill sends nothing more.
       ...(this.input.billId ? { billId: this.input.billId } : {}),
     };
-    const about = publish?.announces && { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
-    if (about && patched(PATCHES.publishAfterCommit.id)) {
+    const { about, afterCommit } = this.announcement(publish);
+    if (afterCommit) {
       await this.effects.recordStatusEvent(record); // the projection now: answers wait for it
       return { published: true, toPublish: about }; // the event once this task is committed
     }
@@ -250,6 +256,20 @@ export class PaymentRun {
     }
     await this.effects.recordStatusEvent(record);
     return { published: false };
+  }
+
+  /**
+   * The webhook event a status event announces (`about`, undefined when none), and whether it is
+   * published once this task is committed (publish-after-commit): the one rule of project() and
+   * of a projection written ahead (apply()).
+   */
+  private announcement(publish: Extract<Effect, { type: 'PUBLISH_PAYMENT_EVENT' }> | undefined): {
+    about?: PublishPaymentEventInput;
+    afterCommit: boolean;
+  } {
+    if (!publish?.announces) return { afterCommit: false };
+    const about = { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
+    return { about, afterCommit: patched(PATCHES.publishAfterCommit.id) };
   }
 
   /**
@@ -336,6 +356,7 @@ export class PaymentRun {
     if (this.reading) return this.reading;
     const current = (async (): Promise<boolean> => {
       if (!this.state.acquirerRef || (this.state.status !== 'AWAITING_TERMINAL' && this.state.status !== 'AUTHORIZED')) return true;
+      if (this.serialize && patched(PATCHES.readAndRecord.id)) return this.readAndRecord(source);
       const read = await attempt(this.quick.readBill(this.billRef()));
       if (read.kind !== 'answer') return false;
       await this.apply({ type: 'BILL_OBSERVED', bill: read.value, cause: 'READ', source });
@@ -347,6 +368,28 @@ export class PaymentRun {
     };
     current.then(clear, clear);
     return current;
+  }
+
+  /**
+   * refresh()'s read since read-and-record-together: the read and its projection in one local
+   * activity (core/payment/observation.ts), adopted only if nothing changed the payment while the
+   * read was out; otherwise the decision taken meanwhile is written over it.
+   */
+  private async readAndRecord(source: HistorySource): Promise<boolean> {
+    const atRead = this.state;
+    const read = await attempt(
+      this.quick.readBillAndRecord({
+        paymentId: this.paymentId,
+        ...this.billRef(),
+        state: atRead,
+        source,
+        ...(this.input.billId ? { billId: this.input.billId } : {}),
+      }),
+    );
+    if (read.kind !== 'answer') return false;
+    const { bill, projected } = read.value;
+    await this.apply({ type: 'BILL_OBSERVED', bill, cause: 'READ', source }, readStands(atRead, this.state, projected) ? projected! : undefined);
+    return true;
   }
 
   /** Withdraws the bill (cancel or operator clear) and applies the acquirer's answer; false when it did not answer. */
