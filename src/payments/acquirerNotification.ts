@@ -163,7 +163,8 @@ function billNewsIn(state: BillState | undefined): string[] {
 /** The news a bill's state is, as claimed in PaymentNudge. */
 const billNews = (state: BillState | undefined): string => `bill:${state ?? 'unanswered'}`;
 
-type ClaimTarget = { paymentId: string } | { bill: Pick<AcquirerNotification, 'deviceId' | 'acquirerRef'>; scope: NotificationScope | undefined; takenBy: TakenBy };
+type ClaimTarget =
+  { paymentId: string } | { bill: Pick<AcquirerNotification, 'deviceId' | 'acquirerRef'>; scope: NotificationScope | undefined; takenBy: TakenBy };
 
 /**
  * Claims a piece of news for the one caller (of any process) that gets to signal it now: the
@@ -194,6 +195,7 @@ async function claimNews(db: Db, target: ClaimTarget, news: string, newsIn?: str
     SELECT p.*, EXISTS (SELECT 1 FROM claimed) AS "claimed" FROM p`;
   if (!row) return null; // no matching payment: nothing to do
   const { claimed, ...payment } = row;
-  if ('takenBy' in target && (payment.acquirerName !== target.takenBy.acquirerName || payment.acquirerAccountId !== target.takenBy.acquirerAccountId)) return undefined;
+  if ('takenBy' in target && (payment.acquirerName !== target.takenBy.acquirerName || payment.acquirerAccountId !== target.takenBy.acquirerAccountId))
+    return undefined;
   return claimed ? payment : null;
 }

@@ -97,11 +97,12 @@ export async function syncStatus(deps: OperationDeps, principal: ApiKeyPrincipal
       try {
         state = (await (await resolverOf(deps).ofRecord(payment)).getBillStatus(payment.deviceId, payment.acquirerRef)).state;
       } catch (err) {
-        // No answer: nothing new can be learned now; the payment is answered as it stands.
-        if (err instanceof AcquirerUnreachableError || err instanceof AcquirerRejectedError) return reread(deps.db, payment.id);
+        // No answer: nothing new can be learned now; the payment is answered as it was just read.
+        if (err instanceof AcquirerUnreachableError || err instanceof AcquirerRejectedError) return payment;
         throw err;
       }
-      if (alreadyShown(payment.status, state)) return reread(deps.db, payment.id);
+      // The acquirer agrees with the row read just before it: that row is the answer (no second read per poll).
+      if (alreadyShown(payment.status, state)) return payment;
     }
     await askWorkflow(deps, payment, principal, 'syncStatus', []);
     return reread(deps.db, payment.id);

@@ -128,31 +128,40 @@ describe('acquirer notifications', () => {
   it.each([
     ['placed by this API process (its acquirer known: the payment read and the news claimed in one statement)', false],
     ['placed by another API process (nothing known where the notification arrives: the payment read first)', true],
-  ])('the customer pays for a bill %s -> CAPTURED, the news claimed once', async (_, elsewhere) => {
-    // The sandbox notifies this stack's API: a payment created through a second API process is unknown to it.
-    const other = elsewhere
-      ? await startTestStack({ SERVICES: 'api', SANDBOX_NOTIFY_SECRET: secret(), SANDBOX_URL: stack.sandboxUrl, TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE })
-      : null;
-    try {
-      const shop = await openShop(stack);
-      const { body } = await createPayment(other ?? stack, shop);
-      const row = await stack.db.payment.findUniqueOrThrow({ where: { id: body.id } });
-      await sim(stack).customer(row.deviceId!, { action: 'pay' });
-      await statusBecomes(stack, row.id, 'CAPTURED');
-      expect((await history(stack, row.id)).map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
-      const nudges = await stack.db.paymentNudge.findMany({ where: { paymentId: row.id } });
-      expect(nudges.map((n) => n.news)).toEqual(['bill:CAPTURED']);
-      // The same notification again, at both processes: the payment knows its bill's state now, so nothing more is claimed or signalled.
-      const signals = await notifiedSignals(row.id);
-      await flood(row, 5);
-      if (other) await flood(row, 5, other.apiUrl);
-      await sleep(300);
-      expect(await stack.db.paymentNudge.count({ where: { paymentId: row.id } })).toBe(1);
-      expect(await notifiedSignals(row.id)).toBe(signals);
-    } finally {
-      await other?.stop();
-    }
-  }, 60_000);
+  ])(
+    'the customer pays for a bill %s -> CAPTURED, the news claimed once',
+    async (_, elsewhere) => {
+      // The sandbox notifies this stack's API: a payment created through a second API process is unknown to it.
+      const other = elsewhere
+        ? await startTestStack({
+            SERVICES: 'api',
+            SANDBOX_NOTIFY_SECRET: secret(),
+            SANDBOX_URL: stack.sandboxUrl,
+            TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
+          })
+        : null;
+      try {
+        const shop = await openShop(stack);
+        const { body } = await createPayment(other ?? stack, shop);
+        const row = await stack.db.payment.findUniqueOrThrow({ where: { id: body.id } });
+        await sim(stack).customer(row.deviceId!, { action: 'pay' });
+        await statusBecomes(stack, row.id, 'CAPTURED');
+        expect((await history(stack, row.id)).map((h) => h.status)).toEqual(['AWAITING_TERMINAL', 'CAPTURED']);
+        const nudges = await stack.db.paymentNudge.findMany({ where: { paymentId: row.id } });
+        expect(nudges.map((n) => n.news)).toEqual(['bill:CAPTURED']);
+        // The same notification again, at both processes: the payment knows its bill's state now, so nothing more is claimed or signalled.
+        const signals = await notifiedSignals(row.id);
+        await flood(row, 5);
+        if (other) await flood(row, 5, other.apiUrl);
+        await sleep(300);
+        expect(await stack.db.paymentNudge.count({ where: { paymentId: row.id } })).toBe(1);
+        expect(await notifiedSignals(row.id)).toBe(signals);
+      } finally {
+        await other?.stop();
+      }
+    },
+    60_000,
+  );
 
   it('news that stays news (a refund the acquirer has not decided) is signalled once across API processes, however often it is notified', async () => {
     const shop = await openShop(stack, { device: { refundConfirmDelayMs: 120_000 } });
