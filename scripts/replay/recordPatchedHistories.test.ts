@@ -45,8 +45,8 @@ record('recording histories of versioned workflow changes', () => {
     const captured = await statusBecomes(stack, id, 'CAPTURED');
     const payment = workflowHandle(stack, id);
     await payment.result();
-    // The captured path as the code stands (the earlier captured histories are kept as they were recorded, before read-and-record-together).
-    write('payment-captured-read-and-record', await payment.fetchHistory());
+    // The captured path as the code stands (the earlier captured histories are kept as they were recorded, before the first patch epoch).
+    write('payment-captured-epoch', await payment.fetchHistory());
 
     const delivery = stack.client.workflow.getHandle(webhookDeliveryWorkflowId(paymentEventId(id, captured.historySequence), configId));
     expect(await delivery.result()).toBe('DELIVERED');

@@ -20,7 +20,10 @@ export const PATCHED_PATHS = [
   // (recorded before read-and-record-together: kept as recorded, no longer re-recorded)
   'payment-captured-publish-after-commit',
   // issue 41: the notification's read and the capture's projection in one local activity (patch read-and-record-together)
+  // (recorded before the first patch epoch: kept as recorded, no longer re-recorded)
   'payment-captured-read-and-record',
+  // issue 41: every patch under one marker, the epoch's (workflows/payment/patches.ts, EPOCHS)
+  'payment-captured-epoch',
   // issue 13: the first attempt, made by the publishing step, failed; the run continues the schedule (firstAttemptAtMs)
   'webhook-delivery-after-failed-first-attempt',
 ] as const;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { PATCHED_PATHS } from './patchedPaths';
 import { itReplaysEvery, readHistory } from './replayAll';
+import { EPOCHS, PATCHES } from '../../workflows/payment/patches';
 
 /** Replays the histories of versioned workflow changes (patchedPaths.ts) against the current workflow code. */
 const DIR = path.join(__dirname, 'patched');
@@ -47,4 +48,26 @@ it('the captured histories take the paths they are kept for (docs/benchmark.md, 
   expect(readAndRecord.patches).toEqual(expect.arrayContaining(['read-and-record-together', 'publish-after-commit', 'send-and-record-together']));
   expect(readAndRecord.localActivities).toBe(2);
   expect(activitiesOf('payment-captured-read-and-record')).toContain('publishPaymentEvent');
+});
+
+it('a new run takes every patch under the newest epoch: one marker where there was one per patch (docs/operations.md, "Patch epochs")', () => {
+  const epoch = pathOf('payment-captured-epoch');
+  const before = pathOf('payment-captured-read-and-record');
+  expect(epoch.patches).toEqual([EPOCHS[0]!.id]);
+  expect(before.patches.length).toBeGreaterThanOrEqual(7);
+  // The same path otherwise: the read and its projection together, the event published after the commit.
+  expect(epoch.localActivities).toBe(before.localActivities);
+  expect(activitiesOf('payment-captured-epoch')).toEqual(activitiesOf('payment-captured-read-and-record'));
+  // Twelve events fewer: six markers and six search attribute upserts.
+  expect(readHistory(DIR, 'payment-captured-read-and-record').events.length - readHistory(DIR, 'payment-captured-epoch').events.length).toBe(12);
+});
+
+it('an epoch names only patches that exist, and the newest includes every patch shipped by its day', () => {
+  const ids = Object.values(PATCHES).map((p) => p.id);
+  for (const e of EPOCHS) expect(e.includes.filter((id) => !ids.includes(id))).toEqual([]);
+  const newest = EPOCHS[0]!;
+  const shippedBy = Object.values(PATCHES)
+    .filter((p) => p.shipped <= newest.shipped)
+    .map((p) => p.id);
+  expect([...newest.includes].sort()).toEqual(shippedBy.sort());
 });

@@ -23,8 +23,11 @@ export async function nextReleaseBundle(dir: string): Promise<string> {
   const run = path.join(root, 'workflows', 'payment', 'run.ts');
   const source = fs.readFileSync(run, 'utf8');
   const changed = source
-    // upsertMemo added to the file's import from the SDK, whatever else it imports.
-    .replace(/import \{ ([^}]*) \} from '@temporalio\/workflow';/, "import { $1, upsertMemo } from '@temporalio/workflow';")
+    // upsertMemo (and patched, when the file does not import it) added to the file's import from the SDK, whatever else it imports.
+    .replace(
+      /import \{ ([^}]*) \} from '@temporalio\/workflow';/,
+      (_, names: string) => `import { ${/\bpatched\b/.test(names) ? names : `${names}, patched`}, upsertMemo } from '@temporalio/workflow';`,
+    )
     .replace('    this.state = result.state;\n', `    this.state = result.state;\n    if (patched('${NEXT_RELEASE_PATCH}')) upsertMemo({ codeVersion: 2 });\n`);
   // The anchors moved: say so rather than test an unchanged release.
   if (!changed.includes('upsertMemo({ codeVersion: 2 })') || !changed.includes(', upsertMemo }'))

@@ -93,3 +93,43 @@ export const PATCHES = {
    */
   readAndRecord: patch('read-and-record-together', '2026-12-08', '2026-12-22', 'a read and its projection in one local activity'),
 } as const;
+
+/**
+ * A set of patches a new run takes all at once, under one marker (docs/operations.md, "Patch
+ * epochs"): a new run records the newest epoch's marker only, not one
+ * marker and one TemporalChangeVersion search attribute upsert per patch (12 of a captured
+ * payment's 42 history events, each upsert a visibility write: docs/benchmark.md). A run from
+ * before an epoch has no marker of it and answers each patch by its own marker, as before.
+ * Frozen once shipped: a later patch joins the next epoch, never an earlier one.
+ */
+export interface Epoch {
+  id: string;
+  shipped: string;
+  includes: readonly string[];
+}
+
+/** Newest first. */
+export const EPOCHS: readonly Epoch[] = [
+  {
+    id: 'payment-epoch-2026-12-08',
+    shipped: '2026-12-08',
+    includes: [
+      'authorization-window',
+      'no-publish-without-event',
+      'refund-row-activity',
+      'later-run-reads-row',
+      'one-local-activity-at-a-time',
+      'refund-rows-checked',
+      'void-blocks-refund',
+      'void-followed-to-end',
+      'compliance-on-refund',
+      'chargeback-counts',
+      'one-step-completion-followed',
+      'record-and-publish-together',
+      'send-and-record-together',
+      'waits-woken-by-changes',
+      'publish-after-commit',
+      'read-and-record-together',
+    ],
+  },
+];

@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, patched } from '@temporalio/workflow';
+import { allHandlersFinished, condition } from '@temporalio/workflow';
 import type { PaymentOutcome, PaymentWorkflow, PaymentWorkflowInput } from '../../core/payment/messages';
 import { registerNotificationHandlers } from './notifications';
 import { PATCHES } from './patches';
@@ -47,7 +47,7 @@ export async function paymentWorkflow(input: PaymentWorkflowInput): Promise<Paym
   if (run.state.status === 'CREATED') await place(run);
   if (run.state.status === 'AWAITING_TERMINAL') await awaitDecision(run);
   if (run.state.status === 'AUTHORIZED') {
-    if (patched(PATCHES.authorizationWindow.id)) await authorizationWindow(run);
+    if (run.patches.takes(PATCHES.authorizationWindow)) await authorizationWindow(run);
     else await condition(() => run.state.status !== 'AUTHORIZED'); // runs from before two-step completion
   }
   if (run.state.status === 'CAPTURED') await voidWindow(run);

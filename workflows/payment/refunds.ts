@@ -1,4 +1,4 @@
-import { condition, patched, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
 import type { RefundStatus } from '../../core/acquirer';
 import { attempt, isRejected, refused, rowWrites } from './calls';
@@ -23,7 +23,7 @@ async function decideRefund(run: PaymentRun, r: RefundInFlight, status: RefundSt
   r.status = status.state; // at once: a concurrent read must not apply it twice
   if (status.state === 'SUCCEEDED') {
     await run.apply({ type: 'REFUND_SUCCEEDED', refundId: r.id, amount: r.amount, actionReference: refundReferenceOf(r.id), source });
-    if (patched(PATCHES.complianceOnRefund.id)) await evaluateCompliance(run.paymentId);
+    if (run.patches.takes(PATCHES.complianceOnRefund)) await evaluateCompliance(run.paymentId);
   } else {
     await run.effects.recordRefund({
       ...refundRow(run, r),
@@ -32,7 +32,7 @@ async function decideRefund(run: PaymentRun, r: RefundInFlight, status: RefundSt
       decidedAt: new Date(Date.now()).toISOString(),
     });
     const failed = { paymentId: run.paymentId, sequence: run.state.sequence, refundId: r.id, refundFailed: true };
-    if (patched(PATCHES.publishAfterCommit.id)) run.publishAfterCommit(failed);
+    if (run.patches.takes(PATCHES.publishAfterCommit)) run.publishAfterCommit(failed);
     else await run.effects.publishPaymentEvent(failed);
   }
   r.done = true;
@@ -139,7 +139,7 @@ export function registerRefundHandlers(run: PaymentRun): void {
       // Runs from before the void-blocks-refund patch accepted a refund while a reversal was under way.
       const refusal = known
         ? undefined
-        : refundRefusal(run.state, { ...run.inFlight(), voidUnderWay: run.voidUnderWay() && patched(PATCHES.voidBlocksRefund.id) }, request.amount);
+        : refundRefusal(run.state, { ...run.inFlight(), voidUnderWay: run.voidUnderWay() && run.patches.takes(PATCHES.voidBlocksRefund) }, request.amount);
       if (refusal) throw refused(refusal);
       if (known) {
         if (known.requestFingerprint !== request.requestFingerprint && known.id !== request.refundId) {
@@ -163,7 +163,7 @@ export function registerRefundHandlers(run: PaymentRun): void {
       run.refunds.set(r.id, r);
       run.refundRequests.set(r.id, request);
       if (r.idempotencyKey) run.refundsByKey.set(r.idempotencyKey, r);
-      if (patched(PATCHES.refundRowActivity.id)) await rowWrites.recordRefund({ ...refundRow(run, r), status: 'PENDING' });
+      if (run.patches.takes(PATCHES.refundRowActivity)) await rowWrites.recordRefund({ ...refundRow(run, r), status: 'PENDING' });
       else await run.effects.recordRefund({ ...refundRow(run, r), status: 'PENDING' });
       r.recorded = true;
       const answered = await submitRefund(run, r, 'API');
@@ -195,7 +195,7 @@ export function registerRefundHandlers(run: PaymentRun): void {
  */
 export async function resumeRefunds(run: PaymentRun, rows: PendingRefund[]): Promise<void> {
   if (!run.synced) await run.untilSynced();
-  if (!patched(PATCHES.refundRowsChecked.id)) {
+  if (!run.patches.takes(PATCHES.refundRowsChecked)) {
     for (const row of rows) adoptRefund(run, row);
     return;
   }
@@ -206,7 +206,7 @@ export async function resumeRefunds(run: PaymentRun, rows: PendingRefund[]): Pro
 /** Refunds an earlier run took and did not decide, from the start's input (runs from before the later-run-reads-row patch). */
 export function adoptStartRefunds(run: PaymentRun): void {
   // A payment still CREATED has no refunds: anything in its input is not ours.
-  if (run.synced && run.input.pendingRefunds?.length && !patched(PATCHES.refundRowsChecked.id)) {
+  if (run.synced && run.input.pendingRefunds?.length && !run.patches.takes(PATCHES.refundRowsChecked)) {
     for (const row of run.input.pendingRefunds) adoptRefund(run, row);
   }
 }

@@ -1,4 +1,4 @@
-import { condition, patched, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import Decimal from 'decimal.js';
 import type { BillStatus } from '../../core/acquirer';
 import { PaymentStatus as PaymentStatusAttribute } from '../../core/searchAttributes';
@@ -7,6 +7,7 @@ import type { PublishPaymentEventInput } from '../../activities/webhooks/publish
 import type { PaymentNotice, PaymentOutcome, PaymentWorkflowInput, RefundRequestInput, RefundStatusName } from '../../core/payment/messages';
 import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
+import { PatchGate } from './patchGate';
 import { Waits } from './waits';
 import type { ProjectedPlacement } from '../../core/payment/placement';
 import { readStands } from '../../core/payment/observation';
@@ -92,11 +93,14 @@ export class PaymentRun {
   publishesInFlight = 0;
   private publishing: Promise<void> = Promise.resolve();
 
+  /** The patches this run takes (patchGate.ts): looked up before anything asks for one. */
+  readonly patches = new PatchGate();
+
   constructor(readonly input: PaymentWorkflowInput) {
     ({ paymentId: this.paymentId, pspReference: this.pspReference, deviceId: this.deviceId, timing: this.timing } = input);
     this.persistent = persistentCalls(input.timing.acquirerRetryMaxMs);
     // Replay must meet the results of local activities in the order the first run met them.
-    this.serialize = patched(PATCHES.oneLocalActivity.id) ? oneAtATime() : null;
+    this.serialize = this.patches.takes(PATCHES.oneLocalActivity) ? oneAtATime() : null;
     this.quick = this.serialize ? serialized(quickCalls, this.serialize) : quickCalls;
     this.effects = this.serialize ? serialized(effectCalls, this.serialize) : effectCalls;
     this.state = initialState({
@@ -127,9 +131,9 @@ export class PaymentRun {
     this.projectedSequence = input.historySequence;
     this.sweepNudged = input.startedBy === 'SWEEP';
     this.runTag = workflowInfo().runId.slice(0, 8);
-    this.synced = !(input.status !== 'CREATED' && patched(PATCHES.laterRunReadsRow.id));
-    this.countsChargebacks = patched(PATCHES.chargebackCounts.id);
-    this.waits = new Waits(patched(PATCHES.wokenByChanges.id));
+    this.synced = !(input.status !== 'CREATED' && this.patches.takes(PATCHES.laterRunReadsRow));
+    this.countsChargebacks = this.patches.takes(PATCHES.chargebackCounts);
+    this.waits = new Waits(this.patches.takes(PATCHES.wokenByChanges));
   }
 
   /** Waits until `ready` holds (false at the timeout), woken by changed(): waits.ts. */
@@ -215,7 +219,7 @@ export class PaymentRun {
       } else {
         if (published) continue;
         // A local activity that would publish nothing: one round trip less on the create path.
-        if (!effect.announces && patched(PATCHES.noSilentPublish.id)) continue;
+        if (!effect.announces && this.patches.takes(PATCHES.noSilentPublish)) continue;
         await this.effects.publishPaymentEvent({
           paymentId: this.paymentId,
           sequence: effect.sequence,
@@ -248,7 +252,7 @@ export class PaymentRun {
       await this.effects.recordStatusEvent(record); // the projection now: answers wait for it
       return { published: true, toPublish: about }; // the event once this task is committed
     }
-    if (about && patched(PATCHES.recordAndPublish.id)) {
+    if (about && this.patches.takes(PATCHES.recordAndPublish)) {
       // Runs before publish-after-commit: one local activity, one activation less (docs/benchmark.md, "Trips into the sandbox").
       const { paymentId: _, ...rest } = about;
       await this.effects.recordStatusEventAndPublish({ ...record, publish: rest });
@@ -269,7 +273,7 @@ export class PaymentRun {
   } {
     if (!publish?.announces) return { afterCommit: false };
     const about = { paymentId: this.paymentId, sequence: publish.sequence, ...(publish.refundId ? { refundId: publish.refundId } : {}) };
-    return { about, afterCommit: patched(PATCHES.publishAfterCommit.id) };
+    return { about, afterCommit: this.patches.takes(PATCHES.publishAfterCommit) };
   }
 
   /**
@@ -301,7 +305,7 @@ export class PaymentRun {
         completion: 'ANSWERED',
       });
     // Runs from before this patch left the unanswered completion to the authorisation window.
-    const follow = patched(PATCHES.oneStepCompletionFollowed.id);
+    const follow = this.patches.takes(PATCHES.oneStepCompletionFollowed);
     if (follow) this.pendingCapture = amount; // shown AUTHORIZED meanwhile, completed as soon as the acquirer answers
     await this.apply({ ...event, completion: 'UNANSWERED' });
     if (follow) this.followCapture();
@@ -356,7 +360,7 @@ export class PaymentRun {
     if (this.reading) return this.reading;
     const current = (async (): Promise<boolean> => {
       if (!this.state.acquirerRef || (this.state.status !== 'AWAITING_TERMINAL' && this.state.status !== 'AUTHORIZED')) return true;
-      if (this.serialize && patched(PATCHES.readAndRecord.id)) return this.readAndRecord(source);
+      if (this.serialize && this.patches.takes(PATCHES.readAndRecord)) return this.readAndRecord(source);
       const read = await attempt(this.quick.readBill(this.billRef()));
       if (read.kind !== 'answer') return false;
       await this.apply({ type: 'BILL_OBSERVED', bill: read.value, cause: 'READ', source });

@@ -1,4 +1,4 @@
-import { CancellationScope, patched, setHandler, sleep } from '@temporalio/workflow';
+import { CancellationScope, setHandler, sleep } from '@temporalio/workflow';
 import type { BillStatus, SendBillResult } from '../../core/acquirer';
 import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './calls';
 import { cancelUpdate, operatorClearUpdate, type PlaceBillRequest, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
@@ -157,7 +157,7 @@ export async function place(run: PaymentRun): Promise<void> {
  * core/payment/placement.ts); runs before it send alone.
  */
 async function sendFirst(run: PaymentRun, request: PlaceBillRequest): Promise<SendAndRecordResult> {
-  if (run.serialize && patched(PATCHES.sendAndRecord.id)) {
+  if (run.serialize && run.patches.takes(PATCHES.sendAndRecord)) {
     const state = run.state;
     return serialized(sendOnce, run.serialize).sendBillAndRecord({ request, state, ...(run.input.billId ? { billId: run.input.billId } : {}) });
   }

@@ -1,4 +1,4 @@
-import { CancellationScope, condition, patched, setHandler, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, setHandler, sleep } from '@temporalio/workflow';
 import type { HistorySource } from '../../core/payment/statuses';
 import { attempt, refused } from './calls';
 import { type PaymentOutcome, voidUpdate } from '../../core/payment/messages';
@@ -113,5 +113,5 @@ export async function voidWindow(run: PaymentRun): Promise<void> {
   // Reversals still unconfirmed get one last read before the workflow ends.
   for (const ref of [...run.pendingVoids]) if (run.state.status === 'CAPTURED') await checkVoid(run, ref, 'WORKFLOW');
   // ...and their follow-up reads run to their end: a later run would not know them.
-  if (run.state.status === 'CAPTURED' && run.voidFollowers > 0 && patched(PATCHES.voidFollowedToEnd.id)) await condition(() => run.voidFollowers === 0);
+  if (run.state.status === 'CAPTURED' && run.voidFollowers > 0 && run.patches.takes(PATCHES.voidFollowedToEnd)) await condition(() => run.voidFollowers === 0);
 }
