@@ -1,6 +1,7 @@
 import type { BillStatus } from '../../core/acquirer';
 import { observedStatusEvent, type ReadAndRecordInput, type ReadAndRecordResult } from '../../core/payment/observation';
 import type { RecordStatusEventInput } from './projection';
+import { writeAhead } from './writeAhead';
 
 /**
  * A read of the bill and, when it brings a status event, its projection, as one local activity:
@@ -19,13 +20,7 @@ export function readAndRecordActivity(
     const occurredAt = new Date().toISOString();
     const record = observedStatusEvent(state, bill, source, occurredAt);
     if (!record) return { bill, projected: null };
-    try {
-      // What the workflow would pass (no refund: observedStatusEvent writes none ahead); the capture's expected fee is priced by recordStatusEvent itself.
-      await recordStatusEvent({ paymentId, event: record.event, fields: record.fields, ...(billId ? { billId } : {}) });
-    } catch (err) {
-      projectionFailed(err);
-      return { bill, projected: null };
-    }
-    return { bill, projected: { sequence: record.event.sequence, occurredAt } };
+    // No refund to pass (observedStatusEvent writes none ahead); the capture's expected fee is priced by recordStatusEvent itself.
+    return { bill, projected: await writeAhead(recordStatusEvent, projectionFailed, { paymentId, billId }, record, occurredAt) };
   };
 }

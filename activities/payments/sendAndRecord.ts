@@ -2,6 +2,7 @@ import type { SendBillResult } from '../../core/acquirer';
 import type { PlaceBillRequest } from '../../core/payment/messages';
 import { placedStatusEvent, type SendAndRecordInput, type SendAndRecordResult } from '../../core/payment/placement';
 import type { RecordStatusEventInput } from './projection';
+import { writeAhead } from './writeAhead';
 
 /**
  * The first send of a bill and, once the device holds it, its projection, as one local activity:
@@ -21,12 +22,6 @@ export function sendAndRecordActivity(
     const occurredAt = new Date().toISOString();
     const record = placedStatusEvent(state, sent.acquirerRef, occurredAt);
     if (!record) return { sent, projected: null };
-    try {
-      await recordStatusEvent({ paymentId: request.paymentId, event: record.event, fields: record.fields, ...(billId ? { billId } : {}) });
-    } catch (err) {
-      projectionFailed(err);
-      return { sent, projected: null };
-    }
-    return { sent, projected: { sequence: record.event.sequence, occurredAt } };
+    return { sent, projected: await writeAhead(recordStatusEvent, projectionFailed, { paymentId: request.paymentId, billId }, record, occurredAt) };
   };
 }

@@ -1,5 +1,5 @@
 import type { BillStatus } from '../acquirer';
-import type { ProjectedPlacement, RecordedStatusEvent } from './placement';
+import type { RecordedStatusEvent, WrittenAhead } from './writtenAhead';
 import type { HistorySource } from './statuses';
 import { type PaymentState, transition } from './transition';
 
@@ -8,7 +8,7 @@ import { type PaymentState, transition } from './transition';
  * sandbox"), as the first send does with its own (placement.ts): the activity decides the status
  * event with `transition()` for BILL_OBSERVED from the state the workflow held when it asked, writes
  * it, and the workflow adopts that write only when nothing changed the payment meanwhile
- * (readStands); otherwise its own decision at that sequence is written after it and replaces it
+ * (aheadStands, writtenAhead.ts); otherwise its own decision at that sequence is written after it and replaces it
  * (docs/architecture.md, "One writer per payment").
  */
 
@@ -28,7 +28,7 @@ export interface ReadAndRecordInput {
 export interface ReadAndRecordResult {
   bill: BillStatus;
   /** The status event written ahead of the workflow's decision; null when none was (nothing to write ahead, or the write failed). */
-  projected: ProjectedPlacement | null;
+  projected: WrittenAhead | null;
 }
 
 /**
@@ -42,18 +42,4 @@ export function observedStatusEvent(atRead: PaymentState, bill: BillStatus, sour
   const plain = effects.every((e) => e.type === 'RECORD_STATUS_EVENT' || e.type === 'UPSERT_STATUS_SEARCH_ATTRIBUTE' || e.type === 'PUBLISH_PAYMENT_EVENT');
   if (!plain || records.length !== 1 || records[0].refund) return null;
   return records[0];
-}
-
-/**
- * Whether the workflow adopts the projection the read wrote: the payment is as it was when the
- * read left (same status, no status event since) and the write is the next sequence. Anything else
- * (a completion followed meanwhile, the authorisation window's release) took that sequence itself,
- * and its own projection replaces the one written ahead.
- */
-export function readStands(
-  atRead: Pick<PaymentState, 'status' | 'sequence'>,
-  now: Pick<PaymentState, 'status' | 'sequence'>,
-  projected: ProjectedPlacement | null,
-): boolean {
-  return projected !== null && now.status === atRead.status && now.sequence === atRead.sequence && projected.sequence === atRead.sequence + 1;
 }

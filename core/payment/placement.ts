@@ -1,6 +1,7 @@
 import type { SendBillResult } from '../acquirer';
 import type { PlaceBillRequest } from './messages';
-import { type Effect, type PaymentState, transition } from './transition';
+import { type PaymentState, transition } from './transition';
+import type { RecordedStatusEvent, WrittenAhead } from './writtenAhead';
 
 /**
  * The first send of a bill and its projection as one local activity (docs/benchmark.md, "Trips
@@ -8,18 +9,10 @@ import { type Effect, type PaymentState, transition } from './transition';
  * for BILL_PLACED, but only the send knows the device's reference. The activity computes it with
  * the same pure function, from the state the workflow held when it sent, and writes it; the
  * workflow stays the one writer (docs/architecture.md, "One writer per payment"): it adopts that
- * write only when nothing changed the payment meanwhile (placementStands), and otherwise applies
+ * write only when nothing changed the payment meanwhile (aheadStands, writtenAhead.ts), and otherwise applies
  * its own decision, whose projection at the same sequence is written after (local activities run
  * one at a time, oneAtATime.ts) and replaces it.
  */
-
-export type RecordedStatusEvent = Extract<Effect, { type: 'RECORD_STATUS_EVENT' }>;
-
-/** What the activity wrote: the sequence, and the time the workflow must decide with to reach the same event. */
-export interface ProjectedPlacement {
-  sequence: number;
-  occurredAt: string;
-}
 
 /** The combined local activity's input (activities/payments/sendAndRecord.ts). */
 export interface SendAndRecordInput {
@@ -33,7 +26,7 @@ export interface SendAndRecordInput {
 export interface SendAndRecordResult {
   sent: SendBillResult;
   /** The AWAITING_TERMINAL projection written ahead of the workflow's decision; null when none was (not placed, or the write failed). */
-  projected: ProjectedPlacement | null;
+  projected: WrittenAhead | null;
 }
 
 /** The status event a placed bill makes from `atSend`, or null when the placement would not be a plain AWAITING_TERMINAL (then nothing is written ahead). */
@@ -43,18 +36,4 @@ export function placedStatusEvent(atSend: PaymentState, acquirerRef: string, now
   const record = effects.find((e): e is RecordedStatusEvent => e.type === 'RECORD_STATUS_EVENT');
   if (state.status !== 'AWAITING_TERMINAL' || !record || effects.some((e) => e.type === 'COMPLETE_AUTHORIZATION')) return null;
   return record;
-}
-
-/**
- * Whether the workflow adopts the projection the send wrote: the payment is as it was when the
- * send left (still CREATED, no status event since) and the write is the next sequence. Anything
- * else (an operator's clear, a cancel that decided while the send was unanswered) took that
- * sequence itself, and its own projection replaces the one written ahead.
- */
-export function placementStands(
-  atSend: Pick<PaymentState, 'status' | 'sequence'>,
-  now: Pick<PaymentState, 'status' | 'sequence'>,
-  projected: ProjectedPlacement | null,
-): boolean {
-  return projected !== null && now.status === 'CREATED' && now.sequence === atSend.sequence && projected.sequence === atSend.sequence + 1;
 }

@@ -123,11 +123,9 @@ async function claimKnownBill(
   n: AcquirerNotification,
   scope: NotificationScope | undefined,
 ): Promise<KnownPayment | null | 'ask the row'> {
-  const acquirer = await resolverOf(deps).ofRecord(takenBy);
+  const acquirer = await (deps.resolver ?? resolverOf(deps)).ofRecord(takenBy);
   const state = (await acquirer.getBillStatus(n.deviceId, n.acquirerRef).catch(() => undefined))?.state;
-  const newsIn = billNewsIn(state);
-  if (newsIn.length === 0) return null;
-  const payment = await claimNews(deps.db, { bill: n, scope, takenBy }, billNews(state), newsIn);
+  const payment = await claimNews(deps.db, { bill: n, scope, takenBy }, billNews(state), billNewsIn(state));
   return payment === undefined ? 'ask the row' : payment;
 }
 

@@ -1,4 +1,4 @@
-import { observedStatusEvent, readStands } from '../../core/payment/observation';
+import { observedStatusEvent } from '../../core/payment/observation';
 import type { BillStatus } from '../../core/acquirer';
 import { initialState, transition } from '../../core/payment/transition';
 
@@ -39,27 +39,5 @@ describe('the projection written with a read', () => {
 
   it('is not written for a payment already decided (no status event)', () => {
     expect(observedStatusEvent({ ...awaiting, status: 'CANCELLED', sequence: 2 }, bill('CAPTURED'), 'TERMINAL', now)).toBeNull();
-  });
-});
-
-describe('readStands: the workflow adopts the projection written ahead', () => {
-  const atRead = { status: 'AWAITING_TERMINAL' as const, sequence: 1 };
-  const projected = { sequence: 2, occurredAt: now };
-
-  it('when nothing changed the payment while the read was out', () => {
-    expect(readStands(atRead, atRead, projected)).toBe(true);
-  });
-
-  it('not when a decision took the sequence meanwhile: its own projection replaces it', () => {
-    expect(readStands(atRead, { status: 'CANCELLED', sequence: 2 }, projected)).toBe(false);
-    expect(readStands({ status: 'AUTHORIZED', sequence: 2 }, { status: 'CAPTURED', sequence: 3 }, { sequence: 3, occurredAt: now })).toBe(false);
-  });
-
-  it('not when nothing was written ahead (no status event, or the write failed)', () => {
-    expect(readStands(atRead, atRead, null)).toBe(false);
-  });
-
-  it('not when the write is not the next sequence', () => {
-    expect(readStands(atRead, atRead, { sequence: 3, occurredAt: now })).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { placedStatusEvent, placementStands } from '../../core/payment/placement';
+import { placedStatusEvent } from '../../core/payment/placement';
 import { initialState, transition } from '../../core/payment/transition';
 
 /**
@@ -20,26 +20,5 @@ describe('the projection written with the first send', () => {
 
   it('is not written for a payment no longer CREATED (nothing to place)', () => {
     expect(placedStatusEvent({ ...created, status: 'CANCELLED', sequence: 1 }, 'sbx_1', now)).toBeNull();
-  });
-});
-
-describe('placementStands: the workflow adopts the projection written ahead', () => {
-  const atSend = { status: 'CREATED' as const, sequence: 0 };
-  const projected = { sequence: 1, occurredAt: now };
-
-  it('when nothing changed the payment while the send was out', () => {
-    expect(placementStands(atSend, atSend, projected)).toBe(true);
-  });
-
-  it("not when an operator's clear (or any status event) took the sequence meanwhile: its own projection replaces it", () => {
-    expect(placementStands(atSend, { status: 'CANCELLED', sequence: 1 }, projected)).toBe(false);
-  });
-
-  it('not when nothing was written ahead (refused, not placed, or the write failed)', () => {
-    expect(placementStands(atSend, atSend, null)).toBe(false);
-  });
-
-  it('not when the write is not the next sequence', () => {
-    expect(placementStands(atSend, atSend, { sequence: 2, occurredAt: now })).toBe(false);
   });
 });

@@ -9,8 +9,7 @@ import { oneAtATime, type Serialize, serialized } from './oneAtATime';
 import { PATCHES } from './patches';
 import { PatchGate } from './patchGate';
 import { Waits } from './waits';
-import type { ProjectedPlacement } from '../../core/payment/placement';
-import { readStands } from '../../core/payment/observation';
+import { aheadStands, type WrittenAhead } from '../../core/payment/writtenAhead';
 import type { InFlight } from '../../core/payment/rules';
 import type { HistorySource } from '../../core/payment/statuses';
 import {
@@ -193,7 +192,7 @@ export class PaymentRun {
    * Applies one event: transition() decides, and its effects (completing a one-step authorisation,
    * projection, search attribute, webhook event) run here. The workflow adds no rules of its own.
    */
-  async apply(event: PaymentEvent, ahead?: ProjectedPlacement): Promise<void> {
+  async apply(event: PaymentEvent, ahead?: WrittenAhead): Promise<void> {
     // A projection written ahead (the first send's, sale.ts; a read's, refresh()): decided at its time, not written twice.
     const result = transition(this.state, event, { now: ahead?.occurredAt ?? new Date(Date.now()).toISOString() });
     this.state = result.state;
@@ -209,7 +208,7 @@ export class PaymentRun {
         else {
           // Written ahead: its webhook event (a read's CAPTURED announces one) still goes out after the commit, as project() would send it.
           const { about, afterCommit } = this.announcement(publish);
-          if (afterCommit) ({ published, toPublish } = { published: true, toPublish: about });
+          if (afterCommit) [published, toPublish] = [true, about];
         }
         if (effect.event.sequence >= this.projectedSequence) this.projectedAt = effect.event.occurredAt;
         this.projectedSequence = Math.max(this.projectedSequence, effect.event.sequence);
@@ -392,7 +391,7 @@ export class PaymentRun {
     );
     if (read.kind !== 'answer') return false;
     const { bill, projected } = read.value;
-    await this.apply({ type: 'BILL_OBSERVED', bill, cause: 'READ', source }, readStands(atRead, this.state, projected) ? projected! : undefined);
+    await this.apply({ type: 'BILL_OBSERVED', bill, cause: 'READ', source }, aheadStands(atRead, this.state, projected) ? projected! : undefined);
     return true;
   }
 

@@ -4,7 +4,8 @@ import { attempt, attemptUntilAnswered, refused, sendOnce, sendUntil } from './c
 import { cancelUpdate, operatorClearUpdate, type PlaceBillRequest, placeBillUpdate, syncStatusUpdate } from '../../core/payment/messages';
 import { serialized } from './oneAtATime';
 import { PATCHES } from './patches';
-import { placementStands, type ProjectedPlacement, type SendAndRecordResult } from '../../core/payment/placement';
+import type { SendAndRecordResult } from '../../core/payment/placement';
+import { aheadStands, type WrittenAhead } from '../../core/payment/writtenAhead';
 import { cancelRefusal } from '../../core/payment/rules';
 import type { PaymentRun } from './run';
 import { type HistorySource, REASONS } from '../../core/payment/statuses';
@@ -104,7 +105,7 @@ export async function place(run: PaymentRun): Promise<void> {
   const createRef = `CREATE-${run.pspReference}`;
   const rejected = () => run.apply({ type: 'PLACEMENT_FAILED', reason: REASONS.acquirerRejected, actionReference: createRef });
   let sent: SendBillResult | undefined;
-  let ahead: ProjectedPlacement | null = null;
+  let ahead: WrittenAhead | null = null;
   const atSend = { status: run.state.status, sequence: run.state.sequence };
   if (run.terminalDeadlineMs - Date.now() > 1000) {
     const first = await attempt(sendFirst(run, request));
@@ -126,7 +127,7 @@ export async function place(run: PaymentRun): Promise<void> {
 
   if (sent.outcome === 'ON_DEVICE') {
     // The projection the send wrote is adopted only if nothing changed the payment meanwhile; otherwise the decision taken meanwhile was written over it.
-    await run.apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef }, placementStands(atSend, run.state, ahead) ? ahead! : undefined);
+    await run.apply({ type: 'BILL_PLACED', acquirerRef: sent.acquirerRef }, aheadStands(atSend, run.state, ahead) ? ahead! : undefined);
     if (run.state.status !== 'AWAITING_TERMINAL') {
       // Cleared by the operator while the send was unanswered: take the late bill off the device.
       await run.quick.withdrawBill({ deviceId: run.deviceId, acquirerRef: sent.acquirerRef }).catch(() => undefined);
